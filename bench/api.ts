@@ -1,0 +1,135 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { EMULATOR_CREDENTIAL } from '../server/config';
+import { runBare, runPaced, runSteps } from './api-load';
+import { machine, round, runPool, spawnEmulator } from './bench-support';
+import { sampleServer, startServerProcess } from './bench-server-process';
+
+/**
+ * `node --import tsx bench/api.ts`: the step endpoint beside a bare route of the same Fastify, same connections, same
+ * run, once per SQLITE_SYNCHRONOUS mode. The server runs as in production (a real credential, the emulator in another
+ * process as the platform, the relay delivering every update the load writes), in a child process so that its RSS
+ * is measured alone; rate limits are off, logs at `info` go to /dev/null.
+ */
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    tasks: { type: 'string', default: '4000' },
+    rate: { type: 'string', default: '500' },
+    modes: { type: 'string', default: 'FULL,NORMAL' },
+    'log-level': { type: 'string', default: 'info' },
+    // tsx (as `npm start` runs the server) or compiled (one esbuild bundle run by plain Node).
+    server: { type: 'string', default: 'tsx' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const rate = Number(values.rate);
+
+const emulator = await spawnEmulator();
+try {
+  for (const mode of values.modes.split(',')) {
+    const result = await measure(mode);
+    console.log(JSON.stringify({ suite: 'api', sqliteSynchronous: mode, server: values.server, ...result, connections, durationSeconds: duration, tasks: Number(values.tasks), machine: machine() }));
+  }
+} finally {
+  await emulator.stop();
+}
+
+async function measure(mode: string) {
+  const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-api-'));
+  const server = await startServerProcess({
+    DATABASE_URL: join(directory, 'api.db'),
+    SQLITE_SYNCHRONOUS: mode,
+    PORT: '0',
+    LOG_LEVEL: values['log-level'],
+    RATE_LIMIT_PER_ADDRESS: '0',
+    RATE_LIMIT_PER_TASK: '0',
+    WX_API_KEY: EMULATOR_CREDENTIAL.key,
+    WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
+    WX_AUTH_URL: emulator.url,
+    WX_BASE_URL: emulator.url,
+    WX_TASK_BASE_URL: emulator.url,
+    PORTAL_ORIGINS: 'http://portal.test',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+  }, { compiled: values.server === 'compiled' });
+  const rss = sampleServer(server.child.pid!);
+  try {
+    const idle = await openSessions(server.url, Number(values.tasks));
+    // Warm-up (JIT, SQLite page cache, the relay's token): not reported.
+    await runBare(server.url, connections, 2);
+    await runSteps(server.url, idle, { connections, duration: 3 });
+    rss.reset();
+
+    // Bare before and after the step run: their mean is the floor even if the machine's load drifts meanwhile.
+    const bareBefore = await withCpu(rss, duration, () => runBare(server.url, connections, duration));
+    const steps = await withCpu(rss, duration, () => runSteps(server.url, idle, { connections, duration }));
+    const bareAfter = await withCpu(rss, duration, () => runBare(server.url, connections, duration));
+    const bareRps = round((bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2, 0);
+    progress(`${mode}: step ${steps.requestsPerSecond}/s, bare ${bareRps}/s; now at ${rate}/s`);
+    const atOverallRate = await runSteps(server.url, idle, { connections, duration, overallRate: rate });
+    // Half the rate first: the latency of a server with headroom (the full rate may saturate this machine and leave
+    // a backlog of deliveries that would still be draining during a run after it).
+    await outboxDrained(server.url);
+    const pacedHalf = await runPaced(server.url, idle, rate / 2, duration);
+    await outboxDrained(server.url);
+    const paced = await runPaced(server.url, idle, rate, duration);
+    return {
+      stepRequestsPerSecond: steps.requestsPerSecond,
+      stepLatencyMs: steps.stepLatencyMs,
+      bareRequestsPerSecond: bareRps,
+      bareLatencyMs: bareBefore.stepLatencyMs,
+      ratioStepToBare: round(steps.requestsPerSecond / bareRps, 2),
+      // CPU time per request, the load-independent view of the same ratio (the relay's deliveries included).
+      serverCpuMsPerRequest: { step: steps.cpuMsPerRequest, bare: round((bareBefore.cpuMsPerRequest + bareAfter.cpuMsPerRequest) / 2, 3) },
+      stepP99AtRateMs: paced.p99,
+      stepP50AtRateMs: paced.p50,
+      stepP99AtHalfRateMs: pacedHalf.p99,
+      stepP50AtHalfRateMs: pacedHalf.p50,
+      stepP99AtAutocannonOverallRateMs: atOverallRate.stepLatencyMs.p99,
+      ratePerSecond: rate,
+      peakServerRssMb: rss.peakMb(),
+      non2xx: steps.non2xx + atOverallRate.non2xx + paced.non2xx + pacedHalf.non2xx + bareBefore.non2xx + bareAfter.non2xx,
+      errors: steps.errors + atOverallRate.errors + bareBefore.errors + bareAfter.errors,
+    };
+  } finally {
+    rss.stop();
+    await server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** A paced run must not share the CPU with the relay still delivering the backlog of an earlier, saturating run. */
+async function outboxDrained(url: string): Promise<void> {
+  for (;;) {
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    if (/^partner_task_outbox_pending 0$/m.test(metrics)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bench api: ${line}\n`);
+}
+
+async function openSessions(url: string, count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  await runPool(count, 8, async () => {
+    const context = { wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxTaskFlowUuid: randomUUID(), wxCompanyUuid: randomUUID() };
+    const response = await fetch(`${url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(context) });
+    if (!response.ok) throw new Error(`POST /api/session answered ${response.status}: ${await response.text()}`);
+    tokens.push(((await response.json()) as { token: string }).token);
+  });
+  return tokens;
+}
+
+/** Runs `load` and adds the server's CPU time per answered request (ms), e.g. 0.3 for 3,000 requests/s on one core. */
+async function withCpu<T extends { requestsPerSecond: number }>(server: { cpuMs(): number }, seconds: number, load: () => Promise<T>) {
+  const before = server.cpuMs();
+  const figures = await load();
+  return { ...figures, cpuMsPerRequest: round((server.cpuMs() - before) / (figures.requestsPerSecond * seconds), 3) };
+}

@@ -1,0 +1,51 @@
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { round } from './bench-support';
+
+/**
+ * The server's resident set from /proc (Linux), sampled every 100 ms: the peak under load, not after it. Also its CPU
+ * time (utime + stime), so a figure per request can be given that does not depend on what else the machine runs.
+ */
+export function sampleServer(pid: number) {
+  let peakKb = 0;
+  const read = () => {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    peakKb = Math.max(peakKb, Number(match?.[1] ?? 0));
+  };
+  const cpuMs = () => {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name; clock ticks of 10 ms.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  const timer = setInterval(read, 100);
+  return { reset: () => void (peakKb = 0), peakMb: () => round(peakKb / 1024, 0), cpuMs, stop: () => clearInterval(timer) };
+}
+
+/**
+ * `compiled`: the server bundled to one JS file by esbuild (packages left external) and run by plain Node, as a
+ * deployment that compiles would; otherwise through tsx, as `npm start` runs it. tsx alone adds about 50 MB of RSS.
+ */
+export async function startServerProcess(env: Record<string, string>, options: { compiled?: boolean } = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written when it exits (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const entry = options.compiled ? bundleServer() : 'bench/bench-server.ts';
+  const child = fork(entry, { execArgv: [...(options.compiled ? [] : ['--import', 'tsx']), ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { url: string }).url));
+    child.once('exit', (code) => reject(new Error(`the benchmark server exited with ${code}`)));
+  });
+  const stop = () =>
+    new Promise<void>((done) => {
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
+  return { url, child, stop };
+}
+
+/** Inside node_modules so that the bundle's bare imports (fastify, kysely...) resolve as from the project. */
+function bundleServer(): string {
+  const outfile = 'node_modules/.cache/ptk-bench/bench-server.mjs';
+  const args = ['bench/bench-server.ts', '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${outfile}`, '--log-level=warning'];
+  execFileSync('node_modules/.bin/esbuild', args, { stdio: 'inherit' });
+  return outfile;
+}

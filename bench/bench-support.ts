@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+
+/** Figures that make a benchmark's numbers comparable: which machine, which Node, when. */
+export function machine() {
+  return { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, date: new Date().toISOString() };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+export function round(value: number, digits = 1): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export interface EmulatorProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * The emulator in a process of its own, as the real platform would be: the relay and the emulator do not share an
+ * event loop, so one's work does not slow the other's clock.
+ */
+export function spawnEmulator(): Promise<EmulatorProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/emulator/main.ts', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve({
+          url: match[1]!,
+          child,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`emulator exited early with ${code}`)));
+  });
+}
+
+/** Runs `task` for indices 0..count-1 with at most `concurrency` at once. */
+export async function runPool(count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const index = next++;
+        await task(index);
+      }
+    }),
+  );
+}

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { initialScripts } from '../tests/helpers/page-build';
+
+export interface PageMetrics {
+  lcpMs: number;
+  lcpElement: string;
+  cls: number;
+  interactiveMs: number | null;
+}
+
+interface BenchWindow {
+  __bench?: PageMetrics;
+}
+
+/**
+ * Runs at document start in every frame (Playwright init script) and records, in the task page's frame only, its LCP,
+ * its CLS (shifts without recent input) and when the first step's primary button is there and enabled: React renders
+ * on the client, so a rendered button has its handler. Times are from the frame's own navigation start.
+ */
+export function observePageMetrics(taskOrigin: string): void {
+  if (location.origin !== taskOrigin) return;
+  const metrics: PageMetrics = { lcpMs: 0, lcpElement: '', cls: 0, interactiveMs: null };
+  (window as unknown as BenchWindow).__bench = metrics;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { element?: Element | null }>) {
+      metrics.lcpMs = entry.startTime;
+      metrics.lcpElement = entry.element ? `${entry.element.tagName.toLowerCase()}${entry.element.className ? `.${String(entry.element.className).split(' ')[0]}` : ''}` : '';
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+      if (!entry.hadRecentInput) metrics.cls += entry.value;
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+  const check = () => {
+    const ready = [...document.querySelectorAll('button')].some((button) => button.textContent?.trim() === 'Begin the training' && !button.disabled);
+    if (ready && metrics.interactiveMs === null) {
+      metrics.interactiveMs = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+/** The metrics, and the frame's requests (path, start and end, ms) to tell where the time before LCP went. */
+export function readPageMetrics(): (PageMetrics & { timeline: Array<[string, number, number]> }) | undefined {
+  const metrics = (window as unknown as BenchWindow).__bench;
+  if (!metrics) return undefined;
+  const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];
+  const timeline = entries.map((entry): [string, number, number] => [new URL(entry.name).pathname.slice(0, 40), Math.round(entry.startTime), Math.round(entry.responseEnd)]);
+  return { ...metrics, timeline };
+}
+
+export interface AssetSizes {
+  js: { files: string[]; rawKb: number; gzipKb: number };
+  css: { files: string[]; rawKb: number; gzipKb: number };
+}
+
+/**
+ * What the task page needs before it can run: index.html's entry module, what it preloads, their static imports
+ * (followed transitively; dynamic `import()` chunks load later and do not count), and its stylesheets.
+ */
+export function initialAssetSizes(outDir: string): AssetSizes {
+  const scripts = new Set<string>();
+  const pending = initialScripts(outDir);
+  while (pending.length > 0) {
+    const path = pending.pop()!;
+    if (scripts.has(path)) continue;
+    scripts.add(path);
+    const text = readFileSync(join(outDir, path), 'utf8');
+    // Minified static imports: `import{a as b}from"./x.js"` or `import"./x.js"`, never `import(`.
+    for (const match of text.matchAll(/\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.js)["']/g)) {
+      pending.push(join(path, '..', match[1]!));
+    }
+  }
+  const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+  const styles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((match) => match[1]!);
+  return { js: sizes(outDir, [...scripts]), css: sizes(outDir, styles) };
+}
+
+function sizes(outDir: string, files: string[]) {
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = readFileSync(join(outDir, file.replace(/^\//, '')));
+    raw += bytes.length;
+    gzip += gzipSync(bytes).length;
+  }
+  return { files, rawKb: Math.round((raw / 1024) * 10) / 10, gzipKb: Math.round((gzip / 1024) * 10) / 10 };
+}

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { renderBenchmarks, type SuiteResult } from './benchmarks-report';
+import { machine } from './bench-support';
+
+/**
+ * `npm run bench`: every suite in its own process, one after the other (on a 2-core machine two suites at once
+ * would measure each other), each printing one JSON line per result; the lines are echoed and BENCHMARKS.md is
+ * rewritten from them. `npm run bench -- --suites api,token` runs some; BENCHMARKS.md is rewritten only for all.
+ */
+/** Each suite's script and arguments. `api-compiled`: the same API load on the server as plain JS, for its RSS. */
+const commands: Record<string, string[]> = {
+  api: ['bench/api.ts'],
+  'api-compiled': ['bench/api.ts', '--server', 'compiled', '--modes', 'NORMAL'],
+  delivery: ['bench/delivery.ts'],
+  page: ['bench/page.ts'],
+  token: ['bench/token.ts'],
+};
+const allSuites = Object.keys(commands);
+const { values } = parseArgs({ options: { suites: { type: 'string', default: allSuites.join(',') } } });
+const suites = values.suites.split(',');
+
+const loadBefore = os.loadavg();
+const results: SuiteResult[] = [];
+const failures: string[] = [];
+for (const suite of suites) {
+  try {
+    for (const line of await runSuite(suite)) {
+      console.log(line);
+      results.push(JSON.parse(line) as SuiteResult);
+    }
+  } catch (error) {
+    failures.push(`${suite}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+const loadAfter = os.loadavg();
+
+if (failures.length > 0) {
+  process.stderr.write(`bench: failed suites, BENCHMARKS.md left as it was:\n  ${failures.join('\n  ')}\n`);
+  process.exitCode = 1;
+} else if (allSuites.every((suite) => suites.includes(suite))) {
+  writeFileSync('BENCHMARKS.md', renderBenchmarks(results, { ...machine(), loadBefore, loadAfter }));
+  process.stderr.write('bench: BENCHMARKS.md rewritten\n');
+}
+
+/** Runs one suite's script and returns its JSON lines (anything else it prints is passed through to stderr). */
+function runSuite(suite: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const command = commands[suite];
+    if (!command) throw new Error(`unknown suite ${suite}; one of ${allSuites.join(', ')}`);
+    const child = spawn(process.execPath, ['--import', 'tsx', ...command], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const lines = output.split('\n').filter((line) => line.startsWith('{'));
+      for (const line of output.split('\n')) if (line.trim() !== '' && !line.startsWith('{')) process.stderr.write(`${line}\n`);
+      if (code === 0 && lines.length > 0) resolve(lines);
+      else reject(new Error(`exited with ${code} after ${lines.length} result(s)`));
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * Browser tests in real Chromium against the real server in emulator mode, on a free port with a fresh SQLite file.
+ * The port and database are chosen once in the runner process and inherited by the workers through the environment.
+ */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_DATABASE ??= join(mkdtempSync(join(tmpdir(), 'ptk-e2e-')), 'e2e.db');
+const port = Number(process.env.E2E_PORT);
+const reportDir = process.env.TEST_REPORT_DIR;
+/** `npm run docs:screenshots` writes the README's screenshots into docs/; a plain test run keeps them in test-results/. */
+const updateDocsScreenshots = process.env.UPDATE_DOCS_SCREENSHOTS === '1';
+
+/**
+ * Playwright cannot download its browser here: use the system Chromium when present. The portal of the tests
+ * (http://portal.test, answered by page.route) counts as a public site to Chromium, which blocks a public page from
+ * framing a loopback one (Local Network Access). In production both are public, so the check is turned off here only.
+ */
+const systemChromium = '/usr/bin/chromium';
+const localNetworkAccess = '--disable-features=LocalNetworkAccessChecks';
+const launchOptions = existsSync(systemChromium)
+  ? {
+      executablePath: systemChromium,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', localNetworkAccess],
+    }
+  : { args: [localNetworkAccess] };
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  metadata: { updateDocsScreenshots },
+  reporter: reportDir ? [['list'], ['json', { outputFile: join(reportDir, 'playwright.json') }]] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    locale: 'en-US',
+    trace: 'retain-on-failure',
+    launchOptions,
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions } }],
+  webServer: {
+    command: 'npm run build && node --import tsx server/main.ts',
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: process.env.E2E_DATABASE,
+      PORTAL_ORIGINS: 'http://portal.test',
+      SESSION_SECRET: 'e2e-session-secret-0f3a9c7d51b24e68a1c0',
+      PARTNER_URL_TEMPLATE: 'https://partner.example.com/tasks/{assignedTaskUuid}',
+      LOG_LEVEL: 'warn',
+      // The preview's outage test watches retries: a short backoff keeps them to seconds (README: retries).
+      DELIVERY_RETRY_BASE_MS: '200',
+      DELIVERY_RETRY_MAX_MS: '2000',
+    },
+  },
+});

@@ -1,0 +1,72 @@
+import type { Config } from '../config';
+import type { WorkforceClient } from '../upstream/workforce-client';
+import type { UpstreamFailure } from '../upstream/upstream-outcome';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  summary: string;
+  /** What to do about a failure, in one sentence. */
+  nextStep?: string;
+}
+
+export function describeConfiguration(config: Config): CheckResult {
+  const mode = config.emulatorMode ? 'emulator mode (no WX_API_KEY): talking to the local emulator' : 'platform mode';
+  return {
+    name: 'configuration',
+    ok: true,
+    summary: `${mode}; token ${config.upstream.authUrl}, workers ${config.upstream.baseUrl}, tasks ${config.upstream.taskBaseUrl}; database ${config.database.kind}`,
+  };
+}
+
+export async function checkToken(client: WorkforceClient): Promise<CheckResult> {
+  const started = performance.now();
+  const token = await client.tokenCache.get();
+  const ms = Math.round(performance.now() - started);
+  if (token.ok) return { name: 'token (spec 4.1)', ok: true, summary: `obtained a bearer token in ${ms} ms` };
+  return { name: 'token (spec 4.1)', ok: false, summary: token.failure.detail || token.failure.kind, nextStep: nextStepFor(token.failure, 'WX_AUTH_URL') };
+}
+
+export async function checkWorkers(client: WorkforceClient): Promise<CheckResult> {
+  const outcome = await client.listWorkers();
+  if (outcome.kind === 'ok') {
+    return { name: 'workers (spec 4.2)', ok: true, summary: `HTTP ${outcome.status}, ${describeBody(outcome.body)}` };
+  }
+  return { name: 'workers (spec 4.2)', ok: false, summary: outcome.detail || outcome.kind, nextStep: nextStepFor(outcome, 'WX_BASE_URL') };
+}
+
+function nextStepFor(failure: UpstreamFailure, urlVariable: string): string {
+  switch (failure.kind) {
+    case 'auth_failed':
+      return failure.reason === 'credentials_rejected'
+        ? 'Check WX_API_KEY and WX_API_SECRET: the secret is shown only once at creation (spec 2.1); create a new key if in doubt.'
+        : 'The token endpoint answered in a shape we do not recognise; check WX_AUTH_URL points at the token endpoint\'s host.';
+    case 'token_rejected':
+      return 'The token was refused: give the key\'s role the worker-experience permissions (spec 4.3, 5.6).';
+    case 'retryable':
+      return failure.reason === 'network' || failure.reason === 'timeout'
+        ? `Could not reach the platform: check ${urlVariable} and the network (proxy, firewall, DNS).`
+        : 'The platform is failing or limiting us right now; try again in a few minutes.';
+    case 'permanent':
+      return `The platform refused the request (HTTP ${failure.status ?? '?'}): check ${urlVariable} and the key's permissions.`;
+  }
+}
+
+function describeBody(body: unknown): string {
+  if (Array.isArray(body)) return `${body.length} workers`;
+  if (typeof body === 'object' && body !== null) {
+    const list = Object.values(body).find(Array.isArray);
+    return list ? `${list.length} workers listed` : `an object with keys ${Object.keys(body).join(', ')}`;
+  }
+  return `a ${typeof body} body`;
+}
+
+export function formatReport(results: CheckResult[]): string {
+  const lines = results.map((result) => {
+    const head = `${result.ok ? 'ok  ' : 'FAIL'} ${result.name}: ${result.summary}`;
+    return result.nextStep ? `${head}\n     next step: ${result.nextStep}` : head;
+  });
+  const failed = results.filter((result) => !result.ok).length;
+  lines.push(failed === 0 ? 'All checks passed.' : `${failed} check(s) failed.`);
+  return lines.join('\n');
+}

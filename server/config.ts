@@ -1,0 +1,228 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment (STYLE habit 1). Every variable is validated at start; every bad one is
+ * reported on its own line, then the start stops.
+ */
+
+/** The credential the emulator accepts and the server uses in emulator mode. Not a secret: it only opens the emulator. */
+export const EMULATOR_CREDENTIAL = { key: 'emulator-key', secret: 'emulator-secret' } as const;
+
+/** spec 6.1: the end event's name is not shown, so it is configurable; this is our documented default. */
+export const DEFAULT_END_EVENT = 'partner-task-complete';
+
+export const EMULATOR_PREFIX = '/emulator';
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optionalString = z.preprocess(blankToUndefined, z.string().optional());
+const httpUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. https://api.example.com' });
+const optionalUrl = z.preprocess(blankToUndefined, httpUrl.optional());
+const origin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}, 'an origin: scheme, host and optional port, no path, e.g. https://portal.example.com');
+
+function integer(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: `a whole number from ${min} to ${max}` })
+      .int(`a whole number from ${min} to ${max}`)
+      .min(min, `a whole number from ${min} to ${max}`)
+      .max(max, `a whole number from ${min} to ${max}`)
+      .default(fallback),
+  );
+}
+
+const environmentSchema = z.object({
+  PORT: integer(0, 65535, 8787),
+  HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  WX_API_KEY: optionalString,
+  WX_API_SECRET: optionalString,
+  WX_AUTH_URL: optionalUrl,
+  WX_BASE_URL: optionalUrl,
+  WX_TASK_BASE_URL: optionalUrl,
+  DATABASE_URL: z.preprocess(blankToUndefined, z.string().default('./data/partner-task.db')),
+  PORTAL_ORIGINS: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((part) => part.trim()) : undefined),
+    z.array(origin).optional(),
+  ),
+  END_EVENT: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'an event name of letters, digits and _ . : - (at most 100)')
+      .default(DEFAULT_END_EVENT),
+  ),
+  // spec 6.1: the delivery format of the end event is not shown; `string` posts the bare name, `object` posts
+  // {type: name, ...context}.
+  END_EVENT_FORMAT: z.preprocess(
+    blankToUndefined,
+    z.enum(['string', 'object'], { error: 'one of: string, object' }).default('string'),
+  ),
+  SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(32, 'at least 32 characters of random text').optional()),
+  PARTNER_URL_TEMPLATE: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((value) => httpUrl.safeParse(value.replaceAll('{assignedTaskUuid}', '0')).success, 'an http(s) URL, may contain {assignedTaskUuid}')
+      .optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'one of: fatal, error, warn, info, debug, trace, silent' }).default('info'),
+  ),
+  UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000),
+  DELIVERY_CONCURRENCY: integer(1, 1000, 32),
+  // Issue 4 item 8: requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
+  RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),
+  RATE_LIMIT_PER_TASK: integer(0, 1_000_000, 120),
+  SQLITE_SYNCHRONOUS: z.preprocess(
+    blankToUndefined,
+    z.enum(['FULL', 'NORMAL'], { error: 'one of: FULL, NORMAL' }).default('NORMAL'),
+  ),
+  // Issue 5: the preview portal lets anyone who reaches the server open tasks with any context, so it is on by default
+  // only in emulator mode; with a real credential it must be asked for.
+  PREVIEW_ENABLED: z.preprocess(
+    blankToUndefined,
+    z.enum(['true', 'false'], { error: 'one of: true, false' }).optional(),
+  ),
+  // The retry policy's backoff (server/delivery/retry-policy.ts): shorter values make the preview's outage demo and
+  // the browser tests watch retries in seconds instead of minutes.
+  DELIVERY_RETRY_BASE_MS: integer(10, 3_600_000, 1000),
+  DELIVERY_RETRY_MAX_MS: integer(10, 86_400_000, 10 * 60_000),
+});
+
+type Environment = z.infer<typeof environmentSchema>;
+
+export interface UpstreamConfig {
+  authUrl: string;
+  baseUrl: string;
+  taskBaseUrl: string;
+  credential: { key: string; secret: string };
+  timeoutMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** True when no WX_API_KEY is set: the server mounts the emulator and talks to it over loopback HTTP. */
+  emulatorMode: boolean;
+  upstream: UpstreamConfig;
+  database: { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
+  /** SQLite only: FULL survives power loss, NORMAL survives a killed process; see README "Durability". */
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Updates of different tasks delivered at once. */
+  deliveryConcurrency: number;
+  /** Requests per minute; 0 means no limit. */
+  rateLimits: { perAddress: number; perTask: number };
+  /** Empty in emulator mode until the server knows its own address: see `resolvePortalOrigins`. */
+  portalOrigins: string[];
+  endEvent: { name: string; format: 'string' | 'object' };
+  /** Undefined in emulator mode: a random secret is made per start. */
+  sessionSecret: string | undefined;
+  partnerUrlTemplate: string | undefined;
+  logLevel: Environment['LOG_LEVEL'];
+  /** The preview portal at /preview (issue 5): on by default in emulator mode only (PREVIEW_ENABLED). */
+  previewEnabled: boolean;
+  /** Backoff of failed deliveries: the n-th retry waits a random time up to min(maxDelayMs, baseDelayMs * 2^n). */
+  deliveryRetry: { baseDelayMs: number; maxDelayMs: number };
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+/** Reads `.env` (when present) under the real environment: a variable set in the environment wins. */
+export function readEnvironment(envFile = '.env'): Record<string, string | undefined> {
+  const fromFile = existsSync(envFile) ? parseEnv(readFileSync(envFile, 'utf8')) : {};
+  return { ...fromFile, ...process.env };
+}
+
+export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      return `${name}: expected ${issue.message}, got ${describeValue(name, env[name])}`;
+    });
+    return { ok: false, problems };
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const emulatorMode = e.WX_API_KEY === undefined;
+
+  if (emulatorMode) {
+    if (e.WX_API_SECRET !== undefined) problems.push('WX_API_KEY: expected the key that goes with WX_API_SECRET, got nothing');
+  } else {
+    if (e.WX_API_SECRET === undefined) problems.push('WX_API_SECRET: expected the secret of WX_API_KEY (spec 2.1), got nothing');
+    for (const name of ['WX_AUTH_URL', 'WX_BASE_URL', 'WX_TASK_BASE_URL', 'PORTAL_ORIGINS', 'SESSION_SECRET'] as const) {
+      if (e[name] === undefined) problems.push(`${name}: required when WX_API_KEY is set (${requiredWhy[name]}), got nothing`);
+    }
+  }
+  if (e.DELIVERY_RETRY_MAX_MS < e.DELIVERY_RETRY_BASE_MS) {
+    problems.push(`DELIVERY_RETRY_MAX_MS: expected at least DELIVERY_RETRY_BASE_MS (${e.DELIVERY_RETRY_BASE_MS}), got ${e.DELIVERY_RETRY_MAX_MS}`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  const loopback = `http://127.0.0.1:${e.PORT}${EMULATOR_PREFIX}`;
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    emulatorMode,
+    upstream: {
+      authUrl: trimSlash(e.WX_AUTH_URL ?? loopback),
+      baseUrl: trimSlash(e.WX_BASE_URL ?? loopback),
+      taskBaseUrl: trimSlash(e.WX_TASK_BASE_URL ?? loopback),
+      credential: emulatorMode ? { ...EMULATOR_CREDENTIAL } : { key: e.WX_API_KEY!, secret: e.WX_API_SECRET! },
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    },
+    database: /^postgres(ql)?:\/\//.test(e.DATABASE_URL)
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', filename: e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, '') },
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    deliveryConcurrency: e.DELIVERY_CONCURRENCY,
+    rateLimits: { perAddress: e.RATE_LIMIT_PER_ADDRESS, perTask: e.RATE_LIMIT_PER_TASK },
+    portalOrigins: e.PORTAL_ORIGINS ?? [],
+    endEvent: { name: e.END_EVENT, format: e.END_EVENT_FORMAT },
+    sessionSecret: e.SESSION_SECRET,
+    partnerUrlTemplate: e.PARTNER_URL_TEMPLATE,
+    logLevel: e.LOG_LEVEL,
+    previewEnabled: e.PREVIEW_ENABLED === undefined ? emulatorMode : e.PREVIEW_ENABLED === 'true',
+    deliveryRetry: { baseDelayMs: e.DELIVERY_RETRY_BASE_MS, maxDelayMs: e.DELIVERY_RETRY_MAX_MS },
+  };
+  return { ok: true, config };
+}
+
+const requiredWhy = {
+  WX_AUTH_URL: 'the token endpoint address, spec 4.1',
+  WX_BASE_URL: 'the workers endpoint address, spec 4.2',
+  WX_TASK_BASE_URL: 'the partner-task endpoint address, spec 4.3',
+  PORTAL_ORIGINS: 'the worker portal origins that may frame the page, comma separated',
+  SESSION_SECRET: 'at least 32 random characters to sign session tokens',
+} as const;
+
+const secretNames = new Set(['WX_API_KEY', 'WX_API_SECRET', 'SESSION_SECRET', 'DATABASE_URL']);
+
+/** Never echo a secret back, even a malformed one: say only how long it was. */
+function describeValue(name: string, value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return 'nothing';
+  if (secretNames.has(name)) return `a value of ${value.length} characters (not shown)`;
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Loads the configuration or prints one line per problem and exits: the start stops on bad configuration. */
+export function loadConfigOrExit(env = readEnvironment()): Config {
+  const result = parseConfig(env);
+  if (result.ok) return result.config;
+  process.stderr.write(`Configuration is invalid:\n${result.problems.map((p) => `  ${p}`).join('\n')}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { Store } from '../store/store';
+import type { OutboxUpdate } from '../store/outbox.table';
+import { claimDeliverable, markDead, markManyDelivered, nextDueAt, releaseLeases, scheduleRetry } from '../store/outbox.repository';
+import type { UpdateOutcome } from '../upstream/upstream-outcome';
+import type { WorkforceClient } from '../upstream/workforce-client';
+import type { DeliveryMetrics } from './delivery-metrics';
+import { decideRetry, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+import { WakeSignal } from './wake-signal';
+
+export interface RelayLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface OutboxRelayOptions {
+  store: Store;
+  client: Pick<WorkforceClient, 'updatePartnerTask'>;
+  clock: Clock;
+  log: RelayLogger;
+  metrics?: DeliveryMetrics;
+  /** Updates of different tasks in flight at once; one task never has more than one (DESIGN decision 3). */
+  concurrency?: number;
+  /** How long a claim holds a row; must outlast a call's timeout so a slow delivery is not claimed twice. */
+  leaseMs?: number;
+  /** Safety-net poll: new rows wake the relay at once, this only catches what another process enqueued. */
+  pollMs?: number;
+  policy?: RetryPolicy;
+  random?: () => number;
+  workerId?: string;
+}
+
+export interface OutboxRelay {
+  start(): void;
+  /** A new row was enqueued: look now instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, waits for the deliveries in flight, releases any lease still held. */
+  stop(): Promise<void>;
+  readonly workerId: string;
+}
+
+export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { store, client, clock, log, metrics } = options;
+  const concurrency = options.concurrency ?? 16;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const pollMs = options.pollMs ?? 5_000;
+  const policy = options.policy ?? defaultRetryPolicy;
+  const random = options.random ?? Math.random;
+  const workerId = options.workerId ?? `relay-${randomUUID()}`;
+  const refillBatch = Math.max(1, Math.floor(concurrency / 4));
+
+  const signal = new WakeSignal();
+  const inFlight = new Set<Promise<void>>();
+  /** Delivered, not yet recorded: settled together in the next claim's transaction (one commit for many). */
+  let delivered: OutboxUpdate[] = [];
+  let running = false;
+  let loop: Promise<void> | undefined;
+
+  async function deliver(update: OutboxUpdate): Promise<void> {
+    let outcome: UpdateOutcome;
+    try {
+      outcome = await client.updatePartnerTask(update.assignedTaskUuid, update.payload);
+    } catch (error) {
+      // The client returns values; a throw is our own bug. Keep the row and retry rather than lose it.
+      log.error({ err: error, updateId: update.id }, 'delivery threw');
+      outcome = { kind: 'retryable', reason: 'network', detail: error instanceof Error ? error.message : String(error) };
+    }
+    const now = clock.now();
+    if (outcome.kind === 'delivered') {
+      // The row keeps its lease until recorded, so the task's next update cannot overtake it (DESIGN decision 3).
+      delivered.push(update);
+      metrics?.delivered(now - update.createdAt);
+      return;
+    }
+    metrics?.failed(outcome.kind === 'retryable' ? outcome.reason : outcome.kind);
+    const decision = decideRetry(policy, { failure: outcome, attempts: update.attempts, createdAt: update.createdAt, now, random: random() });
+    if (decision.kind === 'dead') {
+      await markDead(store.db, update.id, { workerId, now, reason: decision.reason });
+      metrics?.deadLettered();
+      log.error({ updateId: update.id, taskId: update.taskId, reason: decision.reason }, 'update moved to dead letters');
+      return;
+    }
+    await scheduleRetry(store.db, update.id, { workerId, nextAttemptAt: decision.at, error: `${outcome.kind}: ${outcome.detail}` });
+    log.warn({ updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs }, 'delivery failed; will retry');
+  }
+
+  function track(update: OutboxUpdate): void {
+    const job = deliver(update)
+      .catch((error: unknown) => log.error({ err: error, updateId: update.id }, 'could not record a delivery outcome'))
+      .finally(() => {
+        inFlight.delete(job);
+        // The task's next update may now be claimable, and a slot is free.
+        signal.wake();
+      });
+    inFlight.add(job);
+  }
+
+  /** Records what was delivered and claims up to `limit` more, in one transaction. */
+  async function settleAndClaim(limit: number): Promise<OutboxUpdate[]> {
+    const batch = delivered;
+    delivered = [];
+    const now = clock.now();
+    try {
+      return await store.db.transaction().execute(async (trx) => {
+        if (batch.length > 0) {
+          const settled = await markManyDelivered(trx, batch.map((update) => update.id), { now, workerId });
+          if (settled.length < batch.length) {
+            log.warn({ count: batch.length - settled.length }, 'delivered after the lease ran out; another relay may send them again');
+          }
+        }
+        return limit > 0 ? claimDeliverable(trx, { now, leaseMs, limit, workerId }) : [];
+      });
+    } catch (error) {
+      delivered = [...batch, ...delivered];
+      throw error;
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      const free = concurrency - inFlight.size;
+      // Under load, refill in batches: one claim transaction for several free slots instead of one per finished
+      // delivery, which is what bounds throughput (each claim is a write transaction). Below the batch size the loop
+      // claims at once, so a quiet server delivers a new update without delay.
+      if (free < Math.min(refillBatch, concurrency) && inFlight.size > 0) {
+        await signal.wait(pollMs);
+        continue;
+      }
+      let claimed: number;
+      try {
+        const rows = await settleAndClaim(Math.max(free, 0));
+        claimed = rows.length;
+        for (const row of rows) track(row);
+      } catch (error) {
+        // The database is away (restarting, network): try again soon, not in a hot loop.
+        log.error({ err: error }, 'could not claim outbox rows; retrying shortly');
+        await signal.wait(Math.min(pollMs, 1000));
+        continue;
+      }
+      if (!running) break;
+      // Claimed a full batch: there may be more waiting.
+      if (claimed > 0 && claimed === free) continue;
+      await signal.wait(await sleepBudget(free - claimed));
+    }
+  }
+
+  /**
+   * How long the loop may sleep. A finishing delivery or a new row wakes it early; otherwise it wakes when the next
+   * retry falls due (nextDueAt already skips rows queued behind their task's update in flight), or at the poll.
+   */
+  async function sleepBudget(freeSlots: number): Promise<number> {
+    // While deliveries are in flight, each one that finishes wakes the loop: no need to ask the database.
+    if (freeSlots <= 0 || inFlight.size > 0) return pollMs;
+    const due = await nextDueAt(store.db).catch(() => null);
+    if (due === null) return pollMs;
+    // A due time already past means a row fell due between the claim and now: look again at once.
+    return Math.min(pollMs, Math.max(due - clock.now(), 0));
+  }
+
+  return {
+    workerId,
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    wake() {
+      signal.wake();
+    },
+    async stop() {
+      running = false;
+      signal.wake();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+      await settleAndClaim(0).catch((error: unknown) => log.warn({ err: error }, 'could not record the last deliveries'));
+      // Leases run out by themselves; releasing them only lets the next process start sooner.
+      await releaseLeases(store.db, workerId).catch((error: unknown) => log.warn({ err: error }, 'could not release leases'));
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { UpstreamFailure } from '../upstream/upstream-outcome';
+
+/**
+ * What to do with an update whose delivery failed: try again at a time, or give up (a dead letter).
+ * Pure: the time, the randomness and the history come in as arguments, so every branch has its own test.
+ */
+export type RetryDecision = { kind: 'retry'; at: number; delayMs: number } | { kind: 'dead'; reason: string };
+
+export interface RetryPolicy {
+  /** First backoff ceiling; the n-th retry waits a random time in [0, min(cap, base * 2^n)] ("full jitter"). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** How long after an update was written we keep trying before it becomes a dead letter. */
+  giveUpAfterMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  baseDelayMs: 1000,
+  maxDelayMs: 10 * 60_000,
+  giveUpAfterMs: 24 * 60 * 60_000,
+};
+
+export interface FailedAttempt {
+  failure: UpstreamFailure;
+  /** Retries already scheduled for this update (0 after the first failure). */
+  attempts: number;
+  /** When the update was written to the outbox. */
+  createdAt: number;
+  now: number;
+  /** A number in [0, 1); Math.random in production, fixed in tests. */
+  random: number;
+}
+
+export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryDecision {
+  const { failure, attempts, createdAt, now, random } = attempt;
+  // Other 4xx (and records that break spec 2.6) will fail the same way every time: a dead letter at once.
+  if (failure.kind === 'permanent') return { kind: 'dead', reason: deadReason(failure.reason, failure.status, failure.detail) };
+
+  // Everything else is worth another try: 5xx, 408, 429, timeouts, network errors; and a credential or permission
+  // problem (401 after renewal, token endpoint refusing us) that an operator can fix without losing the updates.
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempts, 30));
+  const jittered = Math.floor(random * ceiling);
+  const retryAfter = failure.kind === 'retryable' ? (failure.retryAfterMs ?? 0) : 0;
+  // The server's Retry-After is a floor, never shortened by jitter; a huge one is still bounded by the cap.
+  const delayMs = Math.max(jittered, Math.min(retryAfter, policy.maxDelayMs));
+  const at = now + delayMs;
+  if (at - createdAt > policy.giveUpAfterMs) {
+    return { kind: 'dead', reason: `gave up after ${attempts + 1} attempts over ${Math.round((now - createdAt) / 60_000)} min: ${failure.detail}` };
+  }
+  return { kind: 'retry', at, delayMs };
+}
+
+function deadReason(reason: string, status: number | undefined, detail: string): string {
+  return `${reason}${status === undefined ? '' : ` (HTTP ${status})`}: ${detail}`;
+}

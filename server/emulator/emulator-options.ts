@@ -1,0 +1,46 @@
+import type { Clock } from '../clock';
+
+/** A clock the control API can move forward (POST /control/clock): tokens expire on it (spec 4.1). */
+export type AdjustableClock = Clock & { advance(ms: number): void };
+
+/**
+ * spec 4.1: "Field names and shape of the response body: not shown". The emulator can answer in several shapes so the
+ * client's tolerance (DESIGN decision 7) can be tested.
+ */
+export const tokenShapes = ['oauth', 'camelCase', 'noExpiry', 'unrecognized'] as const;
+export type TokenShape = (typeof tokenShapes)[number];
+
+export const unknownTaskModes = ['create', 'reject'] as const;
+export type UnknownTaskMode = (typeof unknownTaskModes)[number];
+
+export interface EmulatorCredential {
+  key: string;
+  secret: string;
+}
+
+export interface EmulatorOptions {
+  /** Default: a new OffsetClock (real time that can jump ahead). */
+  clock?: AdjustableClock;
+  /** Default: [EMULATOR_CREDENTIAL]. */
+  credentials?: EmulatorCredential[];
+  /** Default 3600: spec 4.1 and 8, a token is valid 60 minutes. */
+  tokenLifetimeSeconds?: number;
+  /** Default 'create'; 'reject' answers 404 task_not_found for an assigned task the control API never created. */
+  unknownTasks?: UnknownTaskMode;
+  /** Default false: spec 3 names "viewed" but spec 2.6 does not list it, so it is refused unless this is set. */
+  acceptViewed?: boolean;
+  /** Default 10_000: the request log is a ring buffer so a benchmark cannot grow it without bound. */
+  requestLogLimit?: number;
+  /** Default 'oauth'. */
+  tokenShape?: TokenShape;
+}
+
+/** The settings the control API may change at run time (PUT /control/settings). */
+export interface EmulatorSettings {
+  tokenShape: TokenShape;
+  unknownTasks: UnknownTaskMode;
+  acceptViewed: boolean;
+}
+
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;

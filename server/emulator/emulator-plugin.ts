@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { registerControlRoutes } from './control-routes';
+import type { EmulatorOptions } from './emulator-options';
+import { EmulatorState } from './emulator-state';
+import { installErrorHandling } from './error-handler';
+import { registerPartnerTaskRoute } from './partner-task-route';
+import { registerTokenRoute } from './token-route';
+import { UpstreamRecorder } from './upstream-hooks';
+import { registerWorkersRoute } from './workers-route';
+
+export interface EmulatorPluginOptions extends EmulatorOptions {
+  /**
+   * An existing state to serve, so the caller keeps an in-process handle on it (the preview, tests). When given, the
+   * other options are not read: they were the state's to take when it was made.
+   */
+  state?: EmulatorState;
+}
+
+/**
+ * The emulator as a Fastify plugin: the three upstream endpoints of spec 4 at its root and the control API under
+ * /control. It is deliberately encapsulated (not wrapped with fastify-plugin): its body parsers, hooks and error
+ * handler stay inside, so it can be mounted under a prefix (e.g. /emulator) in an app that has its own.
+ */
+export const emulatorPlugin: FastifyPluginAsync<EmulatorPluginOptions> = async (app, options) => {
+  const state = options.state ?? new EmulatorState(options);
+  installErrorHandling(app);
+
+  await app.register(
+    async (upstream) => {
+      // The handlers check Content-Type and parse JSON themselves, so every refusal (415, malformed JSON) has the
+      // emulator's own code and message; all bodies arrive as text.
+      upstream.removeAllContentTypeParsers();
+      upstream.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      const recorder = new UpstreamRecorder(state);
+      registerTokenRoute(upstream, state, recorder);
+      registerWorkersRoute(upstream, state, recorder);
+      registerPartnerTaskRoute(upstream, state, recorder);
+    },
+    // A benchmark pushes thousands of updates a second: no per-request log lines, only warnings and errors.
+    { logLevel: 'warn' },
+  );
+
+  // The preview portal polls the control API; its requests are not worth a log line each either.
+  await app.register(async (control) => registerControlRoutes(control, state), { prefix: '/control', logLevel: 'warn' });
+};

@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { OutboxTable } from './outbox.table';
+import type { TaskHistoryTable } from './task-history.table';
+import type { TasksTable } from './tasks.table';
+
+/** Every table of the store, as Kysely sees it: snake_case stays here and in SQL (STYLE habit 4). */
+export interface DatabaseSchema {
+  tasks: TasksTable;
+  task_history: TaskHistoryTable;
+  outbox: OutboxTable;
+}
+
+/**
+ * What every repository function takes first. A `Transaction<DatabaseSchema>` is a `Kysely<DatabaseSchema>` too, so
+ * the caller decides whether a call joins its transaction (the Kysely example app's convention, STYLE).
+ */
+export type StoreDb = Kysely<DatabaseSchema>;
+
+export type StoreDialect = 'sqlite' | 'postgres';

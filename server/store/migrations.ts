@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { StoreDialect } from './database-schema';
+import { initialSchema } from './migrations/0001-initial-schema';
+
+/**
+ * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
+ * them in name order; names never change once released.
+ */
+export function storeMigrations(dialect: StoreDialect): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '0001_initial_schema': initialSchema(dialect),
+  };
+  return { getMigrations: async () => migrations };
+}

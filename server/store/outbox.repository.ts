@@ -1,0 +1,279 @@
+import type { ExpressionBuilder } from 'kysely';
+import { partnerTaskUpdateSchema } from '../../src/contract/partner-task-update';
+import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
+import type { DatabaseSchema, StoreDb } from './database-schema';
+import { toOutboxUpdate } from './outbox.table';
+import type { OutboxState, OutboxTable, OutboxUpdate } from './outbox.table';
+
+/** The update a task service asks to send; sentAt is assigned here (DESIGN decision 2). */
+export type PartnerTaskUpdateRecord = Omit<PartnerTaskUpdate, 'sentAt'>;
+
+const MAX_ERROR_LENGTH = 2000;
+
+/**
+ * Writes an update in the caller's transaction, beside the task change it reports (DESIGN decision 2: outbox, not
+ * dual writes). sentAt = max(now, previous + 1 ms), strictly increasing per task even when the clock steps back or
+ * two updates fall in one millisecond, because spec 3 and 4.3 rule 4 ignore an update older than one applied.
+ * The task row is updated first: on Postgres that locks it, so two transactions for one task serialize and their
+ * outbox ids follow their sentAt order.
+ */
+export async function enqueueUpdate(
+  trx: StoreDb,
+  input: { taskId: string; record: PartnerTaskUpdateRecord; now: number },
+): Promise<OutboxUpdate> {
+  const { taskId, record, now } = input;
+  const task = await trx
+    .updateTable('tasks')
+    .set((eb) => ({
+      last_sent_at: eb
+        .case()
+        .when(eb.or([eb('last_sent_at', 'is', null), eb('last_sent_at', '<', now)]))
+        // eb.val: a bare value in `then` is inlined as a literal, which made every enqueue a new SQL text, so the
+        // SQLite statement cache (sqlite-dialect.ts) missed and was flushed on every request.
+        .then(eb.val(now))
+        .else(eb('last_sent_at', '+', 1))
+        .end(),
+    }))
+    .where('id', '=', taskId)
+    .returning(['last_sent_at', 'assigned_task_uuid'])
+    .executeTakeFirst();
+  if (!task || task.last_sent_at === null) throw new Error(`cannot enqueue an update for unknown task ${taskId}`);
+  const sentAt = task.last_sent_at;
+  // A record the platform would reject (e.g. a label over 32 characters, spec 8) fails here, in the request, not later
+  // as a dead letter.
+  const payload = partnerTaskUpdateSchema.parse({ ...record, sentAt: new Date(sentAt).toISOString() });
+  const row = await trx
+    .insertInto('outbox')
+    .values({
+      task_id: taskId,
+      assigned_task_uuid: task.assigned_task_uuid,
+      payload: JSON.stringify(payload),
+      sent_at: sentAt,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toOutboxUpdate(row);
+}
+
+type OutboxScope = ExpressionBuilder<DatabaseSchema & { o: OutboxTable }, 'o'>;
+
+/** DESIGN decision 3: only the oldest undelivered row of a task may be in flight. Dead rows do not count. */
+function isOldestPendingOfTask(eb: OutboxScope) {
+  const older = eb
+    .selectFrom('outbox as older')
+    .select('older.id')
+    .where('older.state', '=', 'pending')
+    .whereRef('older.task_id', '=', 'o.task_id')
+    .whereRef('older.id', '<', 'o.id');
+  return eb.not(eb.exists(older));
+}
+
+/**
+ * Leases up to `limit` deliverable rows, oldest first, at most one per task. On Postgres `FOR UPDATE SKIP LOCKED`
+ * lets several server processes claim from one outbox without waiting on each other; the outer update re-checks
+ * state and lease, so two claimers never both get a row on either engine.
+ * The candidates are a MATERIALIZED CTE, evaluated once: as a plain `id IN (subquery)`, Postgres may rescan the
+ * locking subquery per outer row (a nested-loop semi join) and each rescan's LIMIT picks other rows, exceeding `limit`.
+ */
+export async function claimDeliverable(
+  db: StoreDb,
+  options: { now: number; leaseMs: number; limit: number; workerId: string },
+): Promise<OutboxUpdate[]> {
+  const { now, leaseMs, limit, workerId } = options;
+  const rows = await db
+    .with(
+      (cte) => cte('claimable').materialized(),
+      (qb) =>
+        qb
+          .selectFrom('outbox as o')
+          .select('o.id')
+          .where('o.state', '=', 'pending')
+          .where('o.next_attempt_at', '<=', now)
+          .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<', now)]))
+          .where(isOldestPendingOfTask)
+          .orderBy('o.id')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+    )
+    .updateTable('outbox')
+    .set({ locked_until: now + leaseMs, locked_by: workerId })
+    .where('id', 'in', (eb) => eb.selectFrom('claimable').select('claimable.id'))
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .returningAll()
+    .execute();
+  return rows.map(toOutboxUpdate).sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The rows `workerId` still leases, among `ids`: only the lease holder may settle a row, so a relay whose lease expired
+ * and was taken over by another changes nothing (DESIGN decision 3). The caller adds what to set.
+ */
+function leasedRows(db: StoreDb, ids: readonly number[], workerId: string) {
+  return db.updateTable('outbox').where('id', 'in', ids).where('state', '=', 'pending').where('locked_by', '=', workerId);
+}
+
+const LEASE_CLEARED = { locked_until: null, locked_by: null } as const;
+
+/**
+ * Settles many delivered rows in one statement: the relay batches them so one commit (one fsync) covers every
+ * delivery that finished since the last one. Returns the ids actually settled.
+ */
+export async function markManyDelivered(db: StoreDb, ids: readonly number[], options: { now: number; workerId: string }): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await leasedRows(db, ids, options.workerId)
+    .set({ state: 'delivered', delivered_at: options.now, ...LEASE_CLEARED })
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** One row's delivery; false when this worker no longer holds its lease. */
+export async function markDelivered(db: StoreDb, id: number, options: { now: number; workerId: string }): Promise<boolean> {
+  return (await markManyDelivered(db, [id], options)).length > 0;
+}
+
+/** The row stays pending, so the task's later rows keep waiting behind it (per-task order, DESIGN decision 3). */
+export async function scheduleRetry(
+  db: StoreDb,
+  id: number,
+  options: { workerId: string; nextAttemptAt: number; error: string },
+): Promise<boolean> {
+  const result = await leasedRows(db, [id], options.workerId)
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      next_attempt_at: options.nextAttemptAt,
+      last_error: options.error.slice(0, MAX_ERROR_LENGTH),
+      ...LEASE_CLEARED,
+    }))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Called after the attempt that failed for good (e.g. a 4xx other than 401, DESIGN data flow): that attempt counts. */
+export async function markDead(
+  db: StoreDb,
+  id: number,
+  options: { workerId: string; now: number; reason: string },
+): Promise<boolean> {
+  const result = await leasedRows(db, [id], options.workerId)
+    .set((eb) => ({
+      state: 'dead',
+      attempts: eb('attempts', '+', 1),
+      dead_at: options.now,
+      dead_reason: options.reason.slice(0, MAX_ERROR_LENGTH),
+      ...LEASE_CLEARED,
+    }))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** On graceful shutdown: rows this worker holds become claimable at once instead of after the lease. */
+export async function releaseLeases(db: StoreDb, workerId: string): Promise<number> {
+  const result = await db
+    .updateTable('outbox')
+    .set(LEASE_CLEARED)
+    .where('state', '=', 'pending')
+    .where('locked_by', '=', workerId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * When `claimDeliverable` could next return a row (absent new enqueues), so the relay can sleep exactly until then:
+ * the earliest due time among rows at the head of their task, pushed past a lease that outlives it. Rows queued
+ * behind an older pending row do not count: they cannot be claimed before it settles. Null when nothing is pending.
+ */
+export async function nextDueAt(db: StoreDb): Promise<number | null> {
+  const row = await db
+    .selectFrom('outbox as o')
+    .select((eb) =>
+      eb.fn
+        .min(
+          eb
+            .case()
+            .when(eb.and([eb('o.locked_until', 'is not', null), eb('o.locked_until', '>=', eb.ref('o.next_attempt_at'))]))
+            .then(eb('o.locked_until', '+', 1))
+            .else(eb.ref('o.next_attempt_at'))
+            .end(),
+        )
+        .as('due'),
+    )
+    .where('o.state', '=', 'pending')
+    .where(isOldestPendingOfTask)
+    .executeTakeFirst();
+  return row?.due ?? null;
+}
+
+/** A task's updates in the order they are delivered, with their delivery state (`GET /api/task/updates`). */
+export async function listUpdatesForTask(db: StoreDb, taskId: string): Promise<OutboxUpdate[]> {
+  const rows = await db.selectFrom('outbox').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
+  return rows.map(toOutboxUpdate);
+}
+
+/** Oldest first, as an operator works through them. */
+export async function listDead(db: StoreDb, options: { limit: number } = { limit: 100 }): Promise<OutboxUpdate[]> {
+  const rows = await db.selectFrom('outbox').selectAll().where('state', '=', 'dead').orderBy('id').limit(options.limit).execute();
+  return rows.map(toOutboxUpdate);
+}
+
+/**
+ * Puts a dead row back in line, due now, with a fresh attempt budget. If a later update of its task was delivered
+ * meanwhile, this one carries an older sentAt and the platform ignores it (spec 3): resending is always safe.
+ * Its reason moves to last_error so the history of the failure is kept.
+ */
+export async function retryDead(db: StoreDb, id: number, now: number): Promise<boolean> {
+  const result = await reviveDead(db, now).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function retryAllDead(db: StoreDb, now: number): Promise<number> {
+  const result = await reviveDead(db, now).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+function reviveDead(db: StoreDb, now: number) {
+  return db
+    .updateTable('outbox')
+    .set((eb) => ({
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      last_error: eb.fn.coalesce('dead_reason', 'last_error'),
+      dead_reason: null,
+      dead_at: null,
+      locked_until: null,
+      locked_by: null,
+    }))
+    .where('state', '=', 'dead');
+}
+
+export interface OutboxStats {
+  pending: number;
+  /** Age of the oldest pending row: how far delivery lags. 0 when nothing is pending. */
+  oldestPendingAgeMs: number;
+  delivered: number;
+  dead: number;
+}
+
+/** For `/metrics` and the doctor. Counts every row, so its cost grows with the delivered history. */
+export async function outboxStats(db: StoreDb, now: number): Promise<OutboxStats> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select((eb) => ['state', eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .groupBy('state')
+    .execute();
+  const byState = new Map<OutboxState, { count: number; oldest: number }>(rows.map((r) => [r.state, { count: Number(r.count), oldest: r.oldest }]));
+  const pending = byState.get('pending');
+  return {
+    pending: pending?.count ?? 0,
+    oldestPendingAgeMs: pending ? Math.max(0, now - pending.oldest) : 0,
+    delivered: byState.get('delivered')?.count ?? 0,
+    dead: byState.get('dead')?.count ?? 0,
+  };
+}

@@ -1,0 +1,68 @@
+import type { Generated, Selectable } from 'kysely';
+import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
+
+export const outboxStates = ['pending', 'delivered', 'dead'] as const;
+export type OutboxState = (typeof outboxStates)[number];
+
+export interface OutboxTable {
+  /** Allocated in commit order per task (the task row is locked first), so id order is delivery order. */
+  id: Generated<number>;
+  task_id: string;
+  assigned_task_uuid: string;
+  /** JSON text of the full spec 2.6 record, sentAt included: every retry resends the same record with the same sentAt. */
+  payload: string;
+  sent_at: number;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  /** The lease (DESIGN decision 3): a row is in flight while locked_until >= now. */
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  dead_reason: string | null;
+  created_at: number;
+  delivered_at: number | null;
+  dead_at: number | null;
+}
+
+export type OutboxRow = Selectable<OutboxTable>;
+
+/** One update of one task, with its delivery state. */
+export interface OutboxUpdate {
+  id: number;
+  taskId: string;
+  assignedTaskUuid: string;
+  payload: PartnerTaskUpdate;
+  sentAt: number;
+  state: OutboxState;
+  attempts: number;
+  nextAttemptAt: number;
+  lockedUntil: number | null;
+  lockedBy: string | null;
+  lastError: string | null;
+  deadReason: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+  deadAt: number | null;
+}
+
+export function toOutboxUpdate(row: OutboxRow): OutboxUpdate {
+  return {
+    id: row.id,
+    taskId: row.task_id,
+    assignedTaskUuid: row.assigned_task_uuid,
+    // Validated by partnerTaskUpdateSchema when enqueued; not re-validated here so one odd row cannot stall a claim.
+    payload: JSON.parse(row.payload) as PartnerTaskUpdate,
+    sentAt: row.sent_at,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lockedUntil: row.locked_until,
+    lockedBy: row.locked_by,
+    lastError: row.last_error,
+    deadReason: row.dead_reason,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+    deadAt: row.dead_at,
+  };
+}

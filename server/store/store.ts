@@ -1,0 +1,90 @@
+import { Kysely, Migrator, sql } from 'kysely';
+import type { Config } from '../config';
+import type { DatabaseSchema, StoreDb, StoreDialect } from './database-schema';
+import { IgnoreRowLocksPlugin } from './ignore-row-locks-plugin';
+import { storeMigrations } from './migrations';
+import { createPostgresDialect, createPostgresPool } from './postgres-dialect';
+import { createSqliteDialect } from './sqlite-dialect';
+import type { SqliteStoreOptions } from './sqlite-dialect';
+
+export interface StoreOptions extends SqliteStoreOptions {
+  /** Postgres only: a schema to create when missing and to use for every table (tests use one each). */
+  schema?: string;
+}
+
+export interface Store {
+  db: StoreDb;
+  dialect: StoreDialect;
+  /** Closes the pool or the file; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database and brings its schema up to date (DESIGN decision 4: migrations run at start). Nothing is cached
+ * at module level, so two stores can be open side by side (STYLE habit 3).
+ */
+export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
+  const { db, dialect, migrationSchema } =
+    database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options.schema);
+  try {
+    await migrate(db, dialect, migrationSchema);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return { db, dialect, close: () => (closing ??= db.destroy()) };
+}
+
+interface OpenedDatabase {
+  db: StoreDb;
+  dialect: StoreDialect;
+  migrationSchema: string | undefined;
+}
+
+function openSqlite(filename: string, options: SqliteStoreOptions): OpenedDatabase {
+  const db = new Kysely<DatabaseSchema>({
+    dialect: createSqliteDialect(filename, options),
+    plugins: [new IgnoreRowLocksPlugin()],
+  });
+  return { db, dialect: 'sqlite', migrationSchema: undefined };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<OpenedDatabase> {
+  const db = new Kysely<DatabaseSchema>({ dialect: createPostgresDialect(createPostgresPool(url, schema)) });
+  try {
+    if (schema !== undefined) await createSchemaIfMissing(db, schema);
+    // Kysely's migrator looks for its table in every schema unless told which one; name ours explicitly so another
+    // schema's migrations (another test, another app on the same database) are never taken for ours.
+    const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
+    const current = rows[0]?.name;
+    if (!current) throw new Error('Postgres has no current schema: check the search_path of the database user');
+    return { db, dialect: 'postgres', migrationSchema: current };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
+async function createSchemaIfMissing(db: StoreDb, schema: string): Promise<void> {
+  try {
+    await db.schema.createSchema(schema).ifNotExists().execute();
+  } catch (error) {
+    // Two processes creating the same schema at once can still collide inside Postgres despite IF NOT EXISTS.
+    const code = (error as { code?: unknown }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
+}
+
+async function migrate(db: StoreDb, dialect: StoreDialect, migrationSchema: string | undefined): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: storeMigrations(dialect),
+    ...(migrationSchema === undefined ? {} : { migrationTableSchema: migrationSchema }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
+    throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,39 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** What happened to a task, for the audit trail the page and the preview portal show. */
+export type TaskHistoryKind = 'opened' | 'started' | 'step_saved' | 'quiz_failed' | 'completed' | 'failed' | 'restarted';
+
+export interface TaskHistoryTable {
+  id: Generated<number>;
+  task_id: string;
+  attempt: number;
+  kind: TaskHistoryKind;
+  step_id: string | null;
+  /** JSON object or null. */
+  detail: string | null;
+  at: number;
+}
+
+export type TaskHistoryRow = Selectable<TaskHistoryTable>;
+
+export interface TaskHistoryEntry {
+  id: number;
+  taskId: string;
+  attempt: number;
+  kind: TaskHistoryKind;
+  stepId: string | null;
+  detail: Record<string, unknown> | null;
+  at: number;
+}
+
+export function toTaskHistoryEntry(row: TaskHistoryRow): TaskHistoryEntry {
+  return {
+    id: row.id,
+    taskId: row.task_id,
+    attempt: row.attempt,
+    kind: row.kind,
+    stepId: row.step_id,
+    detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
+    at: row.at,
+  };
+}

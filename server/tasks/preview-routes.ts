@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { EMULATOR_PREFIX, type Config } from '../config';
+import type { PreviewConfig } from '../../src/contract/preview-config';
+import type { RateLimitCheck } from './rate-limits';
+
+/**
+ * The preview portal's one route of its own (issue 5). Registered only when the preview is enabled: otherwise
+ * `/api/preview` and `/preview` answer 404, so a production server does not advertise a tool that creates tasks.
+ */
+export function registerPreviewRoutes(app: FastifyInstance, deps: { config: Config; perAddress: RateLimitCheck }): void {
+  const { config, perAddress } = deps;
+  app.get('/api/preview', async (request, reply): Promise<PreviewConfig> => {
+    await perAddress(request, reply, request.ip);
+    return {
+      mode: config.emulatorMode ? 'emulator' : 'platform',
+      endEvent: config.endEvent,
+      // DESIGN decision 6: with a real credential the emulator is not mounted, and the preview must not pretend it is.
+      emulatorControlPath: config.emulatorMode ? `${EMULATOR_PREFIX}/control` : null,
+    };
+  });
+}

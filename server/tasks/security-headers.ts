@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { resolvePortalOrigins } from './portal-origins';
+
+/**
+ * Issue 4 item 8. The page runs inside the portal's iframe, so framing is allowed only by CSP frame-ancestors (never
+ * X-Frame-Options, which cannot name another origin); scripts come only from this origin (no inline script, no
+ * eval); the URL carries the task context (spec 2.5), so no Referer ever leaves the page.
+ */
+export function contentSecurityPolicy(config: Config, request: FastifyRequest): string {
+  const origins = resolvePortalOrigins(config, request);
+  const ancestors = origins.length > 0 ? origins.join(' ') : "'none'";
+  const directives = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestors}`,
+    // The preview portal (when enabled, issue 5) frames the task page from this server's other loopback name.
+    ...(config.previewEnabled ? [`frame-src 'self' ${origins.join(' ')}`.trim()] : []),
+  ];
+  return directives.join('; ');
+}
+
+export function setSecurityHeaders(config: Config, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('content-security-policy', contentSecurityPolicy(config, request));
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+  reply.removeHeader('x-frame-options');
+  // API answers carry session tokens and personal progress: never cached. Hashed assets may be cached for good.
+  if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  else if (request.url.startsWith('/assets/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
+  else reply.header('cache-control', 'no-cache');
+}

@@ -1,0 +1,32 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock';
+import type { TaskContext } from '../../src/contract/task-context';
+import { taskError } from './task-errors';
+import { verifySessionToken } from './session-token';
+
+/**
+ * The page may name the task it means to act on; a token for another assigned task is then refused (403), so a
+ * page that mixed up two sessions fails loudly instead of changing the wrong task.
+ */
+export const ASSIGNED_TASK_HEADER = 'x-wx-assigned-task-uuid';
+
+/** DESIGN decision 5: `Authorization: Bearer <token>`; the token names the one task this request may touch. */
+export function authenticate(request: FastifyRequest, reply: FastifyReply, secret: string, clock: Clock): TaskContext {
+  const header = request.headers.authorization;
+  if (header === undefined || header.trim() === '') {
+    reply.header('www-authenticate', 'Bearer');
+    throw taskError('missing_token', 'Send the session token from POST /api/session as "Authorization: Bearer <token>".');
+  }
+  const match = /^Bearer ([A-Za-z0-9._-]{1,2048})$/.exec(header.trim());
+  const check = match?.[1] ? verifySessionToken(secret, match[1], clock.now()) : ({ ok: false, reason: 'malformed' } as const);
+  if (!check.ok) {
+    reply.header('www-authenticate', `Bearer error="invalid_token"`);
+    if (check.reason === 'expired') throw taskError('token_expired', 'The session has expired; open a new one with POST /api/session.');
+    throw taskError('invalid_token', 'The session token is not valid; open a new one with POST /api/session.');
+  }
+  const named = request.headers[ASSIGNED_TASK_HEADER];
+  if (named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== check.claims.context.wxAssignedTaskUuid)) {
+    throw taskError('wrong_task', 'This session belongs to another task.');
+  }
+  return check.claims.context;
+}

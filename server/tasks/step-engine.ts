@@ -1,0 +1,77 @@
+import type { Grade, GradingRules, StepReport, WorkflowDefinition, WorkflowServerModule } from '../../src/workflows/workflow-definition';
+import type { Task } from '../store/tasks.table';
+import { taskError } from './task-errors';
+
+/**
+ * The workflow engine's one decision, as a pure function: given a task and a submission, what changes and what is
+ * reported. The service runs it inside the transaction and writes what it returns (DESIGN decision 1: the server
+ * is the authority; the page only proposes).
+ */
+export interface StepSubmissionInput {
+  workflow: WorkflowDefinition;
+  server: WorkflowServerModule | undefined;
+  task: Task;
+  stepId: string;
+  data: unknown;
+  /** Scores of earlier failed tries of this step in this attempt, oldest first. */
+  earlierFailures: readonly Grade[];
+}
+
+export type StepDecision =
+  | { kind: 'advanced'; stepData: Record<string, unknown>; nextIndex: number; report: StepReport; grade?: GradedOutcome }
+  | { kind: 'completed'; stepData: Record<string, unknown>; report: StepReport }
+  | { kind: 'retry'; stepIndex: number; stepData: Record<string, unknown>; grade: GradedOutcome }
+  | { kind: 'failed'; stepIndex: number; stepData: Record<string, unknown>; grade: GradedOutcome };
+
+export interface GradedOutcome extends Grade {
+  passed: boolean;
+  rules: GradingRules;
+  /** Tries of this step used in this attempt, this one included. */
+  used: number;
+}
+
+export function currentStepIndex(workflow: WorkflowDefinition, task: Task): number {
+  if (task.currentStep === null) return 0;
+  return workflow.steps.findIndex((step) => step.id === task.currentStep);
+}
+
+export function decideStepSubmission(input: StepSubmissionInput): StepDecision {
+  const { workflow, task, stepId } = input;
+  if (task.status === 'completed' || task.status === 'error') {
+    throw taskError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
+  }
+  const index = workflow.steps.findIndex((step) => step.id === stepId);
+  const step = workflow.steps[index];
+  if (!step) throw taskError('invalid_step', `The workflow ${workflow.id} has no step "${stepId}".`, 'stepId');
+  const current = currentStepIndex(workflow, task);
+  if (index !== current) {
+    const expected = workflow.steps[current]?.id ?? 'none';
+    throw taskError('step_out_of_order', `Step "${stepId}" cannot be saved now: the current step is "${expected}".`, 'stepId');
+  }
+  const parsed = step.schema.safeParse(input.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = ['data', ...(issue?.path ?? [])].join('.');
+    throw taskError('invalid_step_data', `${path} ${issue?.message ?? 'is invalid'}`, path);
+  }
+  const stepData = { ...task.stepData, [step.id]: parsed.data };
+
+  let graded: GradedOutcome | undefined;
+  if (step.grading) {
+    const grader = input.server?.graders[step.id];
+    if (!grader) throw new Error(`workflow ${workflow.id} grades step ${step.id} but has no grader in its server module`);
+    const grade = grader(parsed.data);
+    const used = input.earlierFailures.length + 1;
+    graded = { ...grade, passed: grade.score >= step.grading.passMark, rules: step.grading, used };
+    if (!graded.passed) {
+      // spec 3: out of attempts is the `error` state, irrevocable until a restart.
+      return used >= step.grading.maxAttempts
+        ? { kind: 'failed', stepIndex: index, stepData, grade: graded }
+        : { kind: 'retry', stepIndex: index, stepData, grade: graded };
+    }
+  }
+
+  const report = step.report(parsed.data, graded);
+  if (index === workflow.steps.length - 1) return { kind: 'completed', stepData, report };
+  return { kind: 'advanced', stepData, nextIndex: index + 1, report, ...(graded ? { grade: graded } : {}) };
+}

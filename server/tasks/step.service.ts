@@ -1,0 +1,97 @@
+import { appendHistory, listHistory } from '../store/task-history.repository';
+import { updateTask } from '../store/tasks.repository';
+import type { TaskContext } from '../../src/contract/task-context';
+import type { GradingResult } from '../../src/contract/step-submission';
+import type { TaskView } from '../../src/contract/task-view';
+import { workflowServerModules } from '../../src/workflows/registry.server';
+import { decideStepSubmission, type GradedOutcome } from './step-engine';
+import { completedUpdate, failedUpdate, gradedRetryUpdate, stepSavedUpdate } from './status-updates';
+import { markStarted, viewOf } from './task.service';
+import { withLockedTask, type TaskServiceDeps } from './task-transaction';
+import { failedTries, formatFailure } from './task-view';
+
+export interface StepSubmissionOutcome {
+  task: TaskView;
+  grading?: GradingResult;
+  /** True when this submission completed the task: the route then tells the page to fire the end event. */
+  completed: boolean;
+}
+
+/**
+ * Saves one step in one transaction: the task row, its history and the update to send (DESIGN data flow). The
+ * answer is sent before anything reaches the platform; the outbox relay delivers later.
+ */
+export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: string, data: unknown): Promise<StepSubmissionOutcome> {
+  return withLockedTask(deps, context, async (locked) => {
+    const { trx, workflow, target, now } = locked;
+    let task = locked.task;
+    const history = await listHistory(trx, task.id);
+    const decision = decideStepSubmission({
+      workflow,
+      server: workflowServerModules[workflow.id],
+      task,
+      stepId,
+      data,
+      earlierFailures: failedTries(history, task.attempt, stepId),
+    });
+    // A step saved before `start` is still the attempt's first interaction: inProgress goes out first (spec 3).
+    if (task.attemptStartedAt === null) task = await markStarted(locked);
+    const attempt = task.attempt;
+
+    let grading: GradingResult | undefined;
+    switch (decision.kind) {
+      case 'advanced': {
+        const nextStep = workflow.steps[decision.nextIndex]?.id ?? null;
+        task = (await updateTask(trx, task.id, { stepData: decision.stepData, currentStep: nextStep }, now)) ?? task;
+        await locked.enqueue(stepSavedUpdate(target, workflow, decision.nextIndex, decision.report));
+        await appendHistory(trx, { taskId: task.id, attempt, kind: 'step_saved', stepId, at: now, ...scoreDetail(decision.grade) });
+        grading = decision.grade && toGradingResult(decision.grade);
+        break;
+      }
+      case 'completed': {
+        task = (await updateTask(trx, task.id, { stepData: decision.stepData, currentStep: null, status: 'completed' }, now)) ?? task;
+        await locked.enqueue(completedUpdate(target, decision.report));
+        await appendHistory(trx, { taskId: task.id, attempt, kind: 'step_saved', stepId, at: now });
+        await appendHistory(trx, { taskId: task.id, attempt, kind: 'completed', at: now });
+        break;
+      }
+      case 'retry': {
+        // The answers are kept so the worker resumes with them after a reload.
+        const { grade } = decision;
+        task = (await updateTask(trx, task.id, { stepData: decision.stepData }, now)) ?? task;
+        const rules = { used: grade.used, max: grade.rules.maxAttempts, passMark: grade.rules.passMark };
+        await locked.enqueue(gradedRetryUpdate(target, workflow, decision.stepIndex, grade, rules));
+        await appendHistory(trx, { taskId: task.id, attempt, kind: 'quiz_failed', stepId, at: now, ...scoreDetail(grade) });
+        grading = toGradingResult(grade);
+        break;
+      }
+      case 'failed': {
+        const { grade } = decision;
+        const failure = formatFailure({ reason: 'attempts_exhausted', stepId });
+        task = (await updateTask(trx, task.id, { stepData: decision.stepData, status: 'error', failedReason: failure }, now)) ?? task;
+        const scores = [...failedTries(history, attempt, stepId), grade];
+        const stepName = workflow.steps[decision.stepIndex]?.shortName ?? stepId;
+        await locked.enqueue(failedUpdate(target, stepName, scores, grade.rules));
+        await appendHistory(trx, { taskId: task.id, attempt, kind: 'quiz_failed', stepId, at: now, ...scoreDetail(grade) });
+        await appendHistory(trx, { taskId: task.id, attempt, kind: 'failed', stepId, at: now });
+        grading = toGradingResult(grade);
+        break;
+      }
+    }
+    return { task: await viewOf(locked, task), completed: decision.kind === 'completed', ...(grading ? { grading } : {}) };
+  });
+}
+
+function scoreDetail(grade: GradedOutcome | undefined) {
+  return grade ? { detail: { score: grade.score, total: grade.total } } : {};
+}
+
+function toGradingResult(grade: GradedOutcome): GradingResult {
+  return {
+    passed: grade.passed,
+    score: grade.score,
+    total: grade.total,
+    passMark: grade.rules.passMark,
+    attemptsLeft: grade.passed ? 0 : Math.max(0, grade.rules.maxAttempts - grade.used),
+  };
+}

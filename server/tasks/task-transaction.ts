@@ -1,0 +1,80 @@
+import type { Clock } from '../clock';
+import type { StoreDb } from '../store/database-schema';
+import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox.repository';
+import type { Store } from '../store/store';
+import { findTaskByAssignedTaskUuid, lockTask } from '../store/tasks.repository';
+import type { Task } from '../store/tasks.table';
+import type { TaskContext } from '../../src/contract/task-context';
+import { findWorkflow } from '../../src/workflows/registry';
+import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
+import { taskError } from './task-errors';
+import { partnerUrlFor, type UpdateTarget } from './status-updates';
+
+export interface TaskServiceDeps {
+  store: Store;
+  clock: Clock;
+  partnerUrlTemplate: string | undefined;
+  /** Wakes the outbox relay after a commit that wrote updates (delivery starts without waiting for a poll). */
+  onUpdateEnqueued: () => void;
+}
+
+export interface LockedTask {
+  trx: StoreDb;
+  task: Task;
+  workflow: WorkflowDefinition;
+  target: UpdateTarget;
+  now: number;
+  /** Writes an update in this transaction (DESIGN decision 2: outbox, never a call upstream from a request). */
+  enqueue(record: PartnerTaskUpdateRecord): Promise<void>;
+}
+
+/**
+ * Runs one action in one transaction on the session's own task, locked for the duration (two clicks apply one after
+ * the other). The token's four values must match the stored task: a token can act on its own task only.
+ */
+export async function withLockedTask<T>(deps: TaskServiceDeps, context: TaskContext, action: (locked: LockedTask) => Promise<T>): Promise<T> {
+  let enqueued = 0;
+  const result = await deps.store.db.transaction().execute(async (trx) => {
+    const found = await readOwnTask(trx, context);
+    const task = await lockTask(trx, found.id);
+    if (!task) throw taskGone();
+    const now = deps.clock.now();
+    const target = { taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) };
+    const enqueue = async (record: PartnerTaskUpdateRecord) => {
+      await enqueueUpdate(trx, { taskId: task.id, record, now });
+      enqueued += 1;
+    };
+    return action({ trx, task, workflow: workflowOf(task), target, now, enqueue });
+  });
+  if (enqueued > 0) deps.onUpdateEnqueued();
+  return result;
+}
+
+/** The session's own task, read without a lock; the token's four values must match it. */
+export async function readOwnTask(db: StoreDb, context: TaskContext): Promise<Task> {
+  const task = await findTaskByAssignedTaskUuid(db, context.wxAssignedTaskUuid);
+  // A signed token whose task is gone (a reset database): the page opens a new session, which recreates it.
+  if (!task) throw taskGone();
+  assertSameContext(task, context);
+  return task;
+}
+
+function taskGone() {
+  return taskError('invalid_token', 'This session no longer matches a task; open the task again.');
+}
+
+export function assertSameContext(task: Task, context: TaskContext): void {
+  const same =
+    task.assignedTaskUuid === context.wxAssignedTaskUuid &&
+    task.workerUuid === context.wxWorkerUuid &&
+    task.taskFlowUuid === context.wxTaskFlowUuid &&
+    task.companyUuid === context.wxCompanyUuid;
+  if (!same) throw taskError('wrong_task', 'This session belongs to another task.');
+}
+
+export function workflowOf(task: Task): WorkflowDefinition {
+  const registered = findWorkflow(task.workflowId);
+  // A task whose workflow was removed from this deployment is our fault, not the worker's: a 500 with a log line.
+  if (!registered) throw new Error(`task ${task.id} runs workflow ${task.workflowId}, which this server does not have`);
+  return registered.definition;
+}

@@ -1,0 +1,45 @@
+import type { TaskFailure, TaskView } from '../../src/contract/task-view';
+import type { Grade, WorkflowDefinition } from '../../src/workflows/workflow-definition';
+import type { TaskHistoryEntry } from '../store/task-history.table';
+import type { Task } from '../store/tasks.table';
+
+/** The one conversion from a stored task to what the page sees (STYLE habit 4). Nothing secret is in a Task row. */
+export function toTaskView(task: Task, history: readonly TaskHistoryEntry[], workflow: WorkflowDefinition): TaskView {
+  const over = task.status === 'completed' || task.status === 'error';
+  const gradedAttempts: TaskView['gradedAttempts'] = {};
+  for (const step of workflow.steps) {
+    if (step.grading) gradedAttempts[step.id] = { used: failedTries(history, task.attempt, step.id).length, max: step.grading.maxAttempts };
+  }
+  return {
+    id: task.id,
+    assignedTaskUuid: task.assignedTaskUuid,
+    workflow: { id: workflow.id, estimatedMinutes: workflow.estimatedMinutes, steps: workflow.steps.map((step) => ({ id: step.id })) },
+    status: task.status,
+    attempt: task.attempt,
+    started: task.attemptStartedAt !== null,
+    currentStep: over ? null : (task.currentStep ?? workflow.steps[0]?.id ?? null),
+    stepData: task.stepData,
+    gradedAttempts,
+    failure: parseFailure(task.failedReason),
+    history: history.map((entry) => ({ kind: entry.kind, attempt: entry.attempt, stepId: entry.stepId, at: new Date(entry.at).toISOString() })),
+    updatedAt: new Date(task.updatedAt).toISOString(),
+  };
+}
+
+/** Scores of the failed tries of a graded step in one attempt, oldest first (history kind `quiz_failed`). */
+export function failedTries(history: readonly TaskHistoryEntry[], attempt: number, stepId: string): Grade[] {
+  return history
+    .filter((entry) => entry.kind === 'quiz_failed' && entry.attempt === attempt && entry.stepId === stepId)
+    .map((entry) => ({ score: Number(entry.detail?.score ?? 0), total: Number(entry.detail?.total ?? 0) }));
+}
+
+/** failed_reason is stored as `<reason>:<stepId>` so the page can explain it in the worker's language. */
+export function formatFailure(failure: TaskFailure): string {
+  return `${failure.reason}:${failure.stepId}`;
+}
+
+function parseFailure(stored: string | null): TaskFailure | null {
+  if (stored === null) return null;
+  const [reason, stepId] = stored.split(':');
+  return reason === 'attempts_exhausted' && stepId ? { reason, stepId } : null;
+}

@@ -1,0 +1,119 @@
+import { enqueueUpdate, listUpdatesForTask } from '../store/outbox.repository';
+import { appendHistory, listHistory } from '../store/task-history.repository';
+import { insertTaskIfAbsent, updateTask } from '../store/tasks.repository';
+import type { Task } from '../store/tasks.table';
+import type { TaskContext } from '../../src/contract/task-context';
+import type { TaskUpdateView } from '../../src/contract/task-updates';
+import type { TaskView } from '../../src/contract/task-view';
+import { DEFAULT_WORKFLOW_ID } from '../../src/workflows/registry';
+import { taskError } from './task-errors';
+import { readOwnTask, withLockedTask, workflowOf, type LockedTask, type TaskServiceDeps } from './task-transaction';
+import { openedUpdate, partnerUrlFor, restartedUpdate, startedUpdate } from './status-updates';
+import { toTaskView } from './task-view';
+
+/**
+ * Creates the task on its first open (sending `ready` "Opened", issue 4 item 5) or loads it. The context is not
+ * signed by the platform (spec 2.5), so the only check possible is consistency: an assigned task keeps the worker,
+ * flow and company it was first opened with.
+ */
+export async function openTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
+  let created = false;
+  const view = await deps.store.db.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    const opened = await insertTaskIfAbsent(trx, {
+      assignedTaskUuid: context.wxAssignedTaskUuid,
+      workerUuid: context.wxWorkerUuid,
+      taskFlowUuid: context.wxTaskFlowUuid,
+      companyUuid: context.wxCompanyUuid,
+      workflowId: DEFAULT_WORKFLOW_ID,
+      now,
+    });
+    const { task } = opened;
+    if (!opened.created) {
+      const { wxWorkerUuid, wxTaskFlowUuid, wxCompanyUuid } = context;
+      if (task.workerUuid !== wxWorkerUuid || task.taskFlowUuid !== wxTaskFlowUuid || task.companyUuid !== wxCompanyUuid) {
+        throw taskError('context_mismatch', 'This assigned task was opened with another worker, flow or company.');
+      }
+    } else {
+      created = true;
+      await enqueueUpdate(trx, { taskId: task.id, record: openedUpdate({ taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) }), now });
+      await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'opened', at: now });
+    }
+    return toTaskView(task, await listHistory(trx, task.id), workflowOf(task));
+  });
+  if (created) deps.onUpdateEnqueued();
+  return view;
+}
+
+/** Reads need no lock nor transaction: a view may be a moment old, never inconsistent with itself. */
+export async function getTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
+  const task = await readOwnTask(deps.store.db, context);
+  return toTaskView(task, await listHistory(deps.store.db, task.id), workflowOf(task));
+}
+
+/** The first interaction of an attempt sends `inProgress` (spec 3); later calls change nothing (idempotent). */
+export function startTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
+  return withLockedTask(deps, context, async (locked) => {
+    const { task } = locked;
+    if (task.status === 'completed' || task.status === 'error') {
+      throw taskError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
+    }
+    if (task.attemptStartedAt !== null) return viewOf(locked, task);
+    return viewOf(locked, await markStarted(locked));
+  });
+}
+
+/** Shared with step submission: a step saved before `start` is also the attempt's first interaction. */
+export async function markStarted(locked: LockedTask): Promise<Task> {
+  const { trx, task, now } = locked;
+  const started = await updateTask(trx, task.id, { status: 'inProgress', attemptStartedAt: now }, now);
+  await locked.enqueue(startedUpdate(locked.target, locked.workflow, task.attempt));
+  await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'started', at: now });
+  return started ?? task;
+}
+
+/**
+ * spec 3: "the partner workflow must allow any task to be restarted with the same parameters". A new attempt
+ * begins empty and sends `ready`, which clears an earlier review on the platform (spec 4.3 rule 5).
+ */
+export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
+  return withLockedTask(deps, context, async (locked) => {
+    const { trx, task, now } = locked;
+    if (task.status === 'ready' && task.attemptStartedAt === null) {
+      throw taskError('nothing_to_restart', 'This attempt has not started yet; there is nothing to restart.');
+    }
+    const attempt = task.attempt + 1;
+    const restarted = await updateTask(
+      trx,
+      task.id,
+      { status: 'ready', attempt, currentStep: null, stepData: {}, attemptStartedAt: null, failedReason: null },
+      now,
+    );
+    await locked.enqueue(restartedUpdate(locked.target, attempt));
+    await appendHistory(trx, { taskId: task.id, attempt, kind: 'restarted', at: now });
+    return viewOf(locked, restarted ?? task);
+  });
+}
+
+/** `withErrors`: include upstream error texts (only where the preview is enabled, see src/contract/task-updates.ts). */
+export async function listTaskUpdates(deps: TaskServiceDeps, context: TaskContext, options: { withErrors: boolean }): Promise<TaskUpdateView[]> {
+  const task = await readOwnTask(deps.store.db, context);
+  const updates = await listUpdatesForTask(deps.store.db, task.id);
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return updates.map((update) => ({
+    id: update.id,
+    record: update.payload,
+    delivery: {
+      state: update.state,
+      attempts: update.attempts,
+      deliveredAt: iso(update.deliveredAt),
+      nextAttemptAt: update.state === 'pending' ? iso(update.nextAttemptAt) : null,
+      lastError: options.withErrors ? update.lastError : null,
+      deadReason: options.withErrors ? update.deadReason : null,
+    },
+  }));
+}
+
+export async function viewOf(locked: LockedTask, task: Task): Promise<TaskView> {
+  return toTaskView(task, await listHistory(locked.trx, task.id), locked.workflow);
+}

@@ -1,0 +1,86 @@
+import http from 'node:http';
+import https from 'node:https';
+
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: HeaderReader;
+  text: string;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  /** For the whole exchange: connecting, sending, and reading the answer to its end. */
+  timeoutMs: number;
+}
+
+export type HttpTransport = (url: string, request: HttpRequest) => Promise<HttpReply>;
+
+/** Thrown when an exchange outlives its timeout; `classifyFetchError` reads the name. */
+export class HttpTimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+/**
+ * Plain node:http(s) with keep-alive agents. Measured here it sends about 1.8 times as many requests per second as
+ * global fetch for the same CPU (bench/delivery.ts), which matters because the relay's throughput is mostly this.
+ * Redirects are not followed: a 3xx is answered as it is (following one could carry credentials away).
+ */
+export function createHttpTransport(options: { maxSockets?: number } = {}): { send: HttpTransport; close(): void } {
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 128, scheduling: 'lifo' as const };
+  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
+
+  const send: HttpTransport = (url, request) =>
+    new Promise((resolve, reject) => {
+      const target = new URL(url);
+      const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
+      const requester = target.protocol === 'https:' ? https.request : http.request;
+      const body = request.body === undefined ? undefined : Buffer.from(request.body);
+      const outgoing = requester(
+        target,
+        {
+          method: request.method,
+          agent,
+          headers: { ...request.headers, 'content-length': String(body?.length ?? 0) },
+        },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('error', fail);
+          incoming.on('end', () => {
+            clearTimeout(timer);
+            resolve({
+              status: incoming.statusCode ?? 0,
+              headers: { get: (name) => headerValue(incoming.headers[name.toLowerCase()]) },
+              text: Buffer.concat(chunks).toString('utf8'),
+            });
+          });
+        },
+      );
+      const timer = setTimeout(() => outgoing.destroy(new HttpTimeoutError(`no answer within ${request.timeoutMs} ms`)), request.timeoutMs);
+      function fail(error: Error) {
+        clearTimeout(timer);
+        reject(error);
+      }
+      outgoing.on('error', fail);
+      outgoing.end(body);
+    });
+
+  return {
+    send,
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,0 +1,85 @@
+import type { ZodMiniType } from 'zod/mini';
+import { sessionResponseSchema, type SessionResponse } from '../contract/session';
+import type { TaskContext } from '../contract/task-context';
+import { apiErrorFrom, ApiError, networkError } from './api-error';
+
+/** Renew when less than this is left, so no request ever leaves with a token about to expire. */
+const RENEW_MARGIN_MS = 5 * 60 * 1000;
+
+export interface ApiClient {
+  readonly context: TaskContext;
+  /** POST /api/session: creates or loads the task and keeps the new token in memory. */
+  openSession(): Promise<SessionResponse>;
+  /** A session call: a valid token is ensured first, and an expired one is renewed and the call retried once. */
+  call<T>(method: 'GET' | 'POST', path: string, schema: ZodMiniType<T>, body?: unknown): Promise<T>;
+}
+
+interface HeldToken {
+  token: string;
+  expiresAt: number;
+}
+
+/**
+ * DESIGN decision 5: the token lives in this closure only (no cookie, no storage), is sent as a bearer token, and is
+ * renewed before it expires. One client per task context; nothing is shared between two clients.
+ */
+export function createApiClient(options: { context: TaskContext; fetch?: typeof fetch; now?: () => number }): ApiClient {
+  const { context } = options;
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = options.now ?? (() => Date.now());
+  let held: HeldToken | undefined;
+  let opening: Promise<SessionResponse> | undefined;
+
+  async function send(method: string, path: string, body: unknown, token?: string): Promise<unknown> {
+    const headers: Record<string, string> = { accept: 'application/json', 'x-wx-assigned-task-uuid': context.wxAssignedTaskUuid };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await doFetch(path, {
+        method,
+        headers,
+        credentials: 'omit',
+        cache: 'no-store',
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (cause) {
+      throw networkError(cause);
+    }
+    if (!response.ok) throw await apiErrorFrom(response);
+    return response.json();
+  }
+
+  /** Single flight: a burst of calls during renewal shares one POST /api/session. */
+  function openSession(): Promise<SessionResponse> {
+    opening ??= (async () => {
+      try {
+        const session = sessionResponseSchema.parse(await send('POST', '/api/session', context));
+        held = { token: session.token, expiresAt: Date.parse(session.expiresAt) };
+        return session;
+      } finally {
+        opening = undefined;
+      }
+    })();
+    return opening;
+  }
+
+  async function validToken(): Promise<string> {
+    if (!held || held.expiresAt - now() < RENEW_MARGIN_MS) await openSession();
+    if (!held) throw new ApiError(401, 'invalid_token', 'no session');
+    return held.token;
+  }
+
+  async function call<T>(method: 'GET' | 'POST', path: string, schema: ZodMiniType<T>, body?: unknown): Promise<T> {
+    try {
+      return schema.parse(await send(method, path, body, await validToken()));
+    } catch (error) {
+      // The server restarted with a new secret (emulator mode) or the laptop slept past expiry: renew, retry once.
+      if (!(error instanceof ApiError) || (error.code !== 'token_expired' && error.code !== 'invalid_token')) throw error;
+      held = undefined;
+      return schema.parse(await send(method, path, body, await validToken()));
+    }
+  }
+
+  return { context, openSession, call };
+}

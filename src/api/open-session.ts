@@ -1,0 +1,31 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { SessionResponse } from '../contract/session';
+import type { ApiClient } from './api-client';
+import { taskKeys } from './query-keys';
+import { storeTaskView } from './task-cache';
+
+/** Ask for a new token this long before the current one expires (the server's tokens live 15 minutes). */
+const RENEW_BEFORE_MS = 5 * 60 * 1000;
+
+export async function openSession(client: ApiClient, queryClient: QueryClient): Promise<SessionResponse> {
+  const session = await client.openSession();
+  storeTaskView(queryClient, client.context, session.task);
+  return session;
+}
+
+/**
+ * POST /api/session as a query: it is idempotent for a given context (the task is created once), and its
+ * `refetchInterval` renews the token before it expires while the page is open.
+ */
+export function sessionQueryOptions(client: ApiClient, queryClient: QueryClient) {
+  return queryOptions({
+    queryKey: taskKeys.session(client.context),
+    queryFn: () => openSession(client, queryClient),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchInterval: (query) => {
+      const expiresAt = query.state.data ? Date.parse(query.state.data.expiresAt) : undefined;
+      return expiresAt === undefined ? false : Math.max(10_000, expiresAt - Date.now() - RENEW_BEFORE_MS);
+    },
+  });
+}

@@ -1,0 +1,9 @@
+import type { TaskContext } from '../contract/task-context';
+
+/** Every query key of the page, written once (STYLE habit 5). Scoped by assigned task: two tasks never share a cache. */
+export const taskKeys = {
+  all: ['task'] as const,
+  session: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'session'] as const,
+  view: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'view'] as const,
+  updates: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'updates'] as const,
+};

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * The four task statuses a partner may send (spec 2.6, 3). `viewed` appears in the review-reset rule of spec 3 but is
+ * not among the allowed values, so we never send it.
+ */
+export const taskStatuses = ['ready', 'inProgress', 'completed', 'error'] as const;
+export const taskStatusSchema = z.enum(taskStatuses);
+export type TaskStatus = z.infer<typeof taskStatusSchema>;
+
+export const partnerStatusColors = ['success', 'warning', 'danger', 'neutral'] as const;
+export const partnerStatusColorSchema = z.enum(partnerStatusColors);
+export type PartnerStatusColor = z.infer<typeof partnerStatusColorSchema>;
+
+/** spec 8: partnerStatus.label is at most 32 characters. Counted in UTF-16 units, the stricter reading. */
+export const PARTNER_LABEL_MAX = 32;
+
+/**
+ * spec 2.5: the context values are "UUID strings". The platform's UUID version is not shown, so any
+ * 8-4-4-4-12 hexadecimal form is accepted rather than only RFC 4122 versions.
+ */
+export const contextUuidSchema = z.guid({ error: 'must be a UUID (8-4-4-4-12 hexadecimal)' });
+
+/** ISO 8601 date-time with a time zone designator, e.g. 2026-11-22T10:00:00.000Z (spec 2.6 sentAt). */
+export const isoDateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+
+export const partnerStatusSchema = z
+  .object({
+    label: z.string().max(PARTNER_LABEL_MAX, `must be at most ${PARTNER_LABEL_MAX} characters`).optional(),
+    color: partnerStatusColorSchema.optional(),
+    details: z.string().optional(),
+  })
+  .strict();
+
+/** The partner task update record of spec 2.6, the body of endpoint 4.3. */
+export const partnerTaskUpdateSchema = z
+  .object({
+    taskStatus: taskStatusSchema,
+    sentAt: isoDateTimeSchema,
+    partnerId: z.string().optional(),
+    partnerUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    partnerStatus: partnerStatusSchema.optional(),
+  })
+  .strict();
+export type PartnerTaskUpdate = z.infer<typeof partnerTaskUpdateSchema>;

@@ -1,0 +1,14 @@
+import { z } from 'zod/mini';
+
+/**
+ * `GET /api/preview` (only where the preview portal is enabled, issue 5): what the preview needs to know before it
+ * shows anything. In `emulator` mode it drives the emulator's control API at `emulatorControlPath`; in `platform` mode
+ * there is no emulator to show, only the task page and our own delivery view.
+ */
+export const previewConfigSchema = z.object({
+  mode: z.enum(['emulator', 'platform']),
+  /** spec 2.4 / 6.1: the end event the server fires (END_EVENT, END_EVENT_FORMAT); the preview listens for it. */
+  endEvent: z.object({ name: z.string(), format: z.enum(['string', 'object']) }),
+  emulatorControlPath: z.nullable(z.string()),
+});
+export type PreviewConfig = z.infer<typeof previewConfigSchema>;

@@ -1,0 +1,27 @@
+import { z } from 'zod/mini';
+import { isoDateTimeField, nonNegativeInt } from './contract-fields';
+import { partnerTaskUpdateSchema } from './partner-task-update';
+
+/**
+ * `GET /api/task/updates`: this task's updates (spec 2.6 records) with their delivery state in our outbox, oldest
+ * first. `nextAttemptAt` is set while an update waits (due now, or a retry's time). Error texts from upstream
+ * (`lastError`, `deadReason`) are filled in only where the preview portal is enabled, a developer's machine; elsewhere
+ * they are null and stay in the server's logs and operator tools. (Used by tooling and the lazily loaded preview,
+ * never by the task page's initial code: it pulls in classic zod.)
+ */
+export const taskUpdateViewSchema = z.object({
+  id: z.int(),
+  record: partnerTaskUpdateSchema,
+  delivery: z.object({
+    state: z.enum(['pending', 'delivered', 'dead']),
+    attempts: nonNegativeInt,
+    deliveredAt: z.nullable(isoDateTimeField),
+    nextAttemptAt: z.nullable(isoDateTimeField),
+    lastError: z.nullable(z.string()),
+    deadReason: z.nullable(z.string()),
+  }),
+});
+export type TaskUpdateView = z.infer<typeof taskUpdateViewSchema>;
+
+export const taskUpdatesResponseSchema = z.object({ updates: z.array(taskUpdateViewSchema) });
+export type TaskUpdatesResponse = z.infer<typeof taskUpdatesResponseSchema>;

@@ -1,0 +1,47 @@
+import { z } from 'zod/mini';
+import { isoDateTimeField, nonNegativeInt, positiveInt, taskStatusField } from './contract-fields';
+
+/** Step ids appear in URLs (`POST /api/task/steps/:stepId`): short, lower-case, kebab-case. */
+export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a step id such as "policy"'));
+
+export const historyKinds = ['opened', 'started', 'step_saved', 'quiz_failed', 'completed', 'failed', 'restarted'] as const;
+
+/** Why an attempt ended in `error` (spec 3: irrevocably problematic until restarted). */
+export const taskFailureSchema = z.object({
+  reason: z.enum(['attempts_exhausted']),
+  stepId: stepIdSchema,
+});
+export type TaskFailure = z.infer<typeof taskFailureSchema>;
+
+/** What `GET /api/task` returns: everything the page needs to render and resume, nothing secret. */
+export const taskViewSchema = z.object({
+  /** Our task record's id; it is the `partnerId` of every update (spec 2.6). */
+  id: z.string(),
+  assignedTaskUuid: z.string(),
+  workflow: z.object({
+    id: z.string(),
+    estimatedMinutes: positiveInt,
+    steps: z.array(z.object({ id: stepIdSchema })),
+  }),
+  status: taskStatusField,
+  attempt: positiveInt,
+  /** True once the first interaction of this attempt was recorded (`POST /api/task/start`). */
+  started: z.boolean(),
+  /** The step to show; null once the attempt is over (completed or error). */
+  currentStep: z.nullable(stepIdSchema),
+  /** Data saved for each step during this attempt, to resume with the worker's answers. */
+  stepData: z.record(z.string(), z.unknown()),
+  /** For graded steps: tries used in this task attempt and how many are allowed. */
+  gradedAttempts: z.record(z.string(), z.object({ used: nonNegativeInt, max: positiveInt })),
+  failure: z.nullable(taskFailureSchema),
+  history: z.array(
+    z.object({
+      kind: z.enum(historyKinds),
+      attempt: positiveInt,
+      stepId: z.nullable(z.string()),
+      at: isoDateTimeField,
+    }),
+  ),
+  updatedAt: isoDateTimeField,
+});
+export type TaskView = z.infer<typeof taskViewSchema>;

@@ -1,0 +1,50 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { assignmentListSchema, assignmentSchema, type Assignment, type AssignmentOptions } from './assignment-schema';
+import { jsonRequest } from './json-request';
+import { previewKeys } from './preview-keys';
+
+/**
+ * The emulator's assignments through its control API (README "Emulator mode"). The panel follows changes live by
+ * polling: the control API is cheap, in memory, and not logged (server/emulator/control-routes.ts).
+ */
+const LIVE_MS = 1000;
+
+export function assignmentsQueryOptions(controlPath: string) {
+  return queryOptions({
+    queryKey: previewKeys.assignments,
+    queryFn: async () => (await jsonRequest('GET', `${controlPath}/assignments`, assignmentListSchema)).assignments,
+    refetchInterval: LIVE_MS * 3,
+  });
+}
+
+export function assignmentQueryOptions(controlPath: string, uuid: string) {
+  return queryOptions({
+    queryKey: previewKeys.assignment(uuid),
+    queryFn: () => jsonRequest('GET', `${controlPath}/assignments/${encodeURIComponent(uuid)}`, assignmentSchema),
+    refetchInterval: LIVE_MS,
+  });
+}
+
+/** POST /control/assignments: spec 2.4 options; the emulator picks fresh context UUIDs (spec 2.5). */
+export function useCreateAssignment(controlPath: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (options: AssignmentOptions) => jsonRequest('POST', `${controlPath}/assignments`, assignmentSchema, options),
+    onSuccess: (created) => {
+      queryClient.setQueryData(previewKeys.assignment(created.assignedTaskUuid), created);
+      void queryClient.invalidateQueries({ queryKey: previewKeys.assignments, exact: true });
+    },
+  });
+}
+
+export type AssignmentAction = 'approve' | 'reject' | 'reset' | 'complete';
+
+/** Admin (approve, reject, reset) and portal ("Task Completed") actions of spec 3. */
+export function useAssignmentAction(controlPath: string, uuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: AssignmentAction) =>
+      jsonRequest('POST', `${controlPath}/assignments/${encodeURIComponent(uuid)}/actions/${action}`, assignmentSchema),
+    onSuccess: (updated: Assignment) => queryClient.setQueryData(previewKeys.assignment(uuid), updated),
+  });
+}

@@ -1,0 +1,55 @@
+import type { Assignment, TrailEntry } from './api/assignment-schema';
+import { colorClass, statusText } from './status-text';
+import { TimeStamp } from './time-stamp';
+
+const actionText: Record<string, string> = {
+  approve: 'Admin approved the task',
+  reject: 'Admin rejected the task',
+  reset: 'Admin reset the task',
+  complete: 'Worker pressed the portal’s “Task Completed” button',
+  start: 'Worker started the task in the portal',
+};
+
+/**
+ * spec 2.6: "earlier partner updates appear in an audit trail section"; spec 3 / 4.3 rule 4: an update older than one
+ * already applied is ignored, and the trail marks it so (the emulator also marks an exact replay as a duplicate).
+ */
+export function AuditTrail({ assignment }: { assignment: Assignment }) {
+  const entries = [...assignment.trail].reverse();
+  return (
+    <section aria-labelledby="trail-title">
+      <h3 id="trail-title">Audit trail</h3>
+      {entries.length === 0 ? (
+        <p className="pv-muted">Nothing yet.</p>
+      ) : (
+        <ol className="pv-trail" aria-label="Audit trail, newest first" data-testid="audit-trail">
+          {entries.map((entry, index) => (
+            <li key={`${entry.at}-${index}`} className={entry.kind === 'partner' && entry.outcome !== 'applied' ? 'pv-ignored' : undefined}>
+              <TrailLine entry={entry} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {assignment.trailDropped > 0 && <p className="pv-muted">{assignment.trailDropped} older entries are no longer kept.</p>}
+    </section>
+  );
+}
+
+function TrailLine({ entry }: { entry: TrailEntry }) {
+  if (entry.kind !== 'partner') {
+    return (
+      <>
+        <TimeStamp iso={entry.at} /> {actionText[entry.action] ?? entry.action}
+      </>
+    );
+  }
+  const { record, outcome } = entry;
+  return (
+    <>
+      <TimeStamp iso={entry.at} /> <strong>{statusText(record.taskStatus)}</strong>{' '}
+      {record.partnerStatus?.label !== undefined && <span className={colorClass(record.partnerStatus.color)}>{record.partnerStatus.label}</span>}
+      {outcome !== 'applied' && <span className="pv-tag pv-tag-ignored"> ignored: {outcome}</span>}
+      <span className="pv-muted pv-small pv-block">sentAt {record.sentAt}</span>
+    </>
+  );
+}

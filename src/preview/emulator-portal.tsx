@@ -1,0 +1,43 @@
+import { Route, Routes } from 'react-router';
+import type { PreviewConfig } from '../contract/preview-config';
+import { EmulatorTaskView } from './emulator-task-view';
+import { NewAssignmentForm } from './new-assignment-form';
+import { TaskList } from './task-list';
+import { taskPageOrigin } from './task-origin';
+
+/** Emulator mode: the worker's task list and task view, driven through the emulator's control API. */
+export function EmulatorPortal({ config }: { config: PreviewConfig }) {
+  const controlPath = config.emulatorControlPath ?? '/emulator/control';
+  const { origin, crossOrigin } = taskPageOrigin(window.location);
+  const defaults = {
+    title: 'Workplace safety training',
+    estimatedCompletionTime: '10 minutes',
+    iframeUrl: `${origin}/`,
+    endEvent: config.endEvent.name,
+    appendTaskContext: true,
+    hideTaskCompletedButton: false,
+    requireReview: false,
+  };
+  return (
+    <Routes>
+      <Route
+        index
+        element={
+          <div className="pv-page">
+            <h1 className="pv-title">Your tasks</h1>
+            <p className="pv-intro">
+              A stand-in for the platform’s worker portal. Assign the partner task, open it, and watch the task information panel and our
+              deliveries as a worker goes through it.
+              {!crossOrigin && ' The task page is served from this same origin here: origin mistakes will not show.'}
+            </p>
+            <div className="pv-home">
+              <NewAssignmentForm controlPath={controlPath} defaults={defaults} />
+              <TaskList controlPath={controlPath} />
+            </div>
+          </div>
+        }
+      />
+      <Route path="tasks/:uuid" element={<EmulatorTaskView controlPath={controlPath} />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,70 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import type { AssignmentOptions } from './api/assignment-schema';
+import { useCreateAssignment } from './api/assignments';
+import { Button } from '../ui/button';
+import { Notice } from '../ui/notice';
+
+/** spec 2.4: the partner task configuration set when a flow is created; each submit assigns it with fresh UUIDs. */
+export function NewAssignmentForm({ controlPath, defaults }: { controlPath: string; defaults: AssignmentOptions }) {
+  const [options, setOptions] = useState(defaults);
+  const create = useCreateAssignment(controlPath);
+  const navigate = useNavigate();
+  const id = useId();
+  const set = <K extends keyof AssignmentOptions>(key: K, value: AssignmentOptions[K]) => setOptions((previous) => ({ ...previous, [key]: value }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const body: AssignmentOptions = {
+      ...options,
+      estimatedCompletionTime: options.estimatedCompletionTime?.trim() || undefined,
+      endEvent: options.endEvent?.trim() || undefined,
+    };
+    create.mutate(body, { onSuccess: (created) => void navigate(`/preview/tasks/${created.assignedTaskUuid}`) });
+  }
+
+  const text = (key: 'title' | 'estimatedCompletionTime' | 'endEvent' | 'iframeUrl', label: string, hint?: string) => (
+    <div className="pv-field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      {hint && (
+        <p className="pv-muted pv-small" id={`${id}-${key}-hint`}>
+          {hint}
+        </p>
+      )}
+      <input
+        id={`${id}-${key}`}
+        type={key === 'iframeUrl' ? 'url' : 'text'}
+        required={key === 'title' || key === 'iframeUrl'}
+        value={options[key] ?? ''}
+        aria-describedby={hint ? `${id}-${key}-hint` : undefined}
+        onChange={(event) => set(key, event.target.value)}
+      />
+    </div>
+  );
+  const check = (key: 'appendTaskContext' | 'hideTaskCompletedButton' | 'requireReview', label: string) => (
+    <div className="check">
+      <input id={`${id}-${key}`} type="checkbox" checked={options[key]} onChange={(event) => set(key, event.target.checked)} />
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+    </div>
+  );
+
+  return (
+    <form className="pv-card" aria-labelledby={`${id}-heading`} onSubmit={submit}>
+      <h2 id={`${id}-heading`}>Assign a partner task</h2>
+      {text('title', 'Title')}
+      {text('estimatedCompletionTime', 'Estimated completion time')}
+      {text('endEvent', 'End event name', 'The portal closes the iframe when the task page posts this event (END_EVENT on the server).')}
+      {text('iframeUrl', 'Iframe URL', 'The task page, from another origin than this portal.')}
+      <fieldset className="pv-fieldset">
+        <legend>Options</legend>
+        {check('appendTaskContext', 'Append task context (the four wx parameters)')}
+        {check('hideTaskCompletedButton', 'Hide the “Task Completed” button')}
+        {check('requireReview', 'Require review by an admin')}
+      </fieldset>
+      <Button type="submit" busy={create.isPending} busyText="Assigning…">
+        Assign and open
+      </Button>
+      <Notice tone="error">{create.isError ? create.error.message : undefined}</Notice>
+    </form>
+  );
+}

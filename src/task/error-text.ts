@@ -1,0 +1,34 @@
+import { ApiError } from '../api/api-error';
+import type { ShellTexts } from '../ui/i18n/shell-texts';
+
+export type ErrorKind = keyof ShellTexts['errors'];
+
+/** What happened and what to do, by failure class (issue 4 item 9); never the raw server message. */
+export function errorKind(error: unknown): ErrorKind {
+  if (!(error instanceof ApiError)) return 'unknown';
+  if (error.code === 'network') return 'network';
+  if (error.status >= 500) return 'server';
+  switch (error.code) {
+    case 'rate_limited':
+      return 'rate_limited';
+    case 'invalid_token':
+    case 'token_expired':
+    case 'missing_token':
+    case 'wrong_task':
+      return 'session';
+    case 'task_closed':
+    case 'step_out_of_order':
+    case 'nothing_to_restart':
+      return 'task_changed';
+    case 'invalid_step_data':
+    case 'invalid_body':
+      return 'invalid';
+    default:
+      return 'unknown';
+  }
+}
+
+/** After these the cached task is out of date: the page reloads it from the server. */
+export function isStaleTaskError(error: unknown): boolean {
+  return errorKind(error) === 'task_changed';
+}

@@ -1,0 +1,18 @@
+import type { TaskView } from '../contract/task-view';
+import { FocusHeading } from '../ui/focus-heading';
+import { useShellTexts } from '../ui/i18n/locale-context';
+import { RestartControl } from './restart-control';
+
+/** spec 3 `error`: the attempt cannot go on; the worker may start again (issue 4 item 6). */
+export function FailedScreen({ task, justFailed }: { task: TaskView; justFailed: boolean }) {
+  const texts = useShellTexts();
+  const failure = task.failure;
+  const max = failure ? task.gradedAttempts[failure.stepId]?.max : undefined;
+  return (
+    <>
+      <FocusHeading focusOnMount={justFailed}>{texts.failed.title}</FocusHeading>
+      <p>{failure?.reason === 'attempts_exhausted' && max !== undefined ? texts.failed.attemptsExhausted(max) : texts.failed.other}</p>
+      <RestartControl label={texts.restart.startAgain} variant="primary" />
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import { useLocation } from 'react-router';
+import { ApiClientProvider } from '../api/api-client-context';
+import { ContextErrorScreen } from '../context/context-error-screen';
+import { readTaskContext } from '../context/read-task-context';
+import { TaskSession } from './task-session';
+
+/** The task page: the context first (no API call without a valid one, issue 4 item 1), then the session. */
+export function TaskPage() {
+  const { search } = useLocation();
+  const reading = readTaskContext(search);
+  if (!reading.ok) return <ContextErrorScreen problems={reading.problems} />;
+  return (
+    <ApiClientProvider key={reading.context.wxAssignedTaskUuid} context={reading.context}>
+      <TaskSession />
+    </ApiClientProvider>
+  );
+}

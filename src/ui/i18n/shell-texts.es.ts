@@ -1,0 +1,52 @@
+import type { ShellTexts } from './shell-texts';
+
+export const shellTextsEs: ShellTexts = {
+  documentTitle: 'Tarea de incorporación',
+  opening: 'Abriendo tu tarea…',
+  standalone: 'Abierta fuera del portal del trabajador: el portal no sabrá cuándo termines.',
+  emulator: 'Modo emulador: el progreso va a una copia local de prueba de la plataforma, no a la real.',
+  contextError: {
+    title: 'El enlace de esta tarea está incompleto',
+    intro: 'La página necesita cuatro valores del portal del trabajador. Estos faltan o son incorrectos:',
+    missing: (param) => `Falta ${param}.`,
+    invalid: (param, received) => `${param} no es un UUID (se recibió “${received}”).`,
+    repeated: (param) => `${param} aparece más de una vez.`,
+    workerHint: 'Si eres trabajador: vuelve a tu lista de tareas y abre la tarea de nuevo. Si vuelve a ocurrir, avisa a tu empresa.',
+    developerHintTitle: 'Para desarrolladores del socio',
+    developerHint:
+      'Abre el portal de vista previa en /preview para lanzar la tarea con valores de prueba, o activa «Append task context» en la configuración de la tarea para que el portal añada wxWorkerUuid, wxAssignedTaskUuid, wxTaskFlowUuid y wxCompanyUuid a la URL del iframe.',
+  },
+  loadError: { title: 'No pudimos abrir tu tarea', retry: 'Reintentar' },
+  progress: (step, total) => `Paso ${step} de ${total}`,
+  progressLabel: 'Progreso',
+  saving: 'Guardando…',
+  saved: 'Guardado.',
+  errors: {
+    network: 'No pudimos conectar con el servidor. Revisa tu conexión y vuelve a intentarlo: tus respuestas siguen aquí.',
+    server: 'Algo falló de nuestro lado y no se guardó nada. Vuelve a intentarlo en un momento.',
+    rate_limited: 'Demasiados intentos en poco tiempo. Espera un minuto y vuelve a intentarlo.',
+    session: 'Tu sesión terminó. Recarga la página para seguir donde lo dejaste.',
+    task_changed: 'Esta tarea cambió en otra ventana. Recargamos tu progreso: revisa este paso de nuevo.',
+    invalid: 'Faltan respuestas o no son válidas. Revisa los campos marcados.',
+    unknown: 'Ocurrió algo inesperado. Recarga la página para seguir donde lo dejaste.',
+  },
+  done: {
+    title: 'Terminado',
+    body: (date) => `Completaste esta tarea el ${date}. Ya puedes continuar en el portal.`,
+    portalNotified: 'Se ha avisado al portal de que terminaste.',
+    standaloneNotice: 'Esta página no está dentro del portal del trabajador, así que no se avisó a ningún portal.',
+  },
+  failed: {
+    title: 'No se pudo completar esta tarea',
+    attemptsExhausted: (max) => `No se aprobó el cuestionario en ${max} intentos. Puedes empezar la formación de nuevo desde el principio.`,
+    other: 'Este intento terminó con un problema. Puedes empezar de nuevo desde el principio.',
+  },
+  restart: {
+    startAgain: 'Empezar de nuevo',
+    startOver: 'Empezar de nuevo desde el principio',
+    confirm: 'Empezar de nuevo borra las respuestas de este intento.',
+    yes: 'Sí, empezar de nuevo',
+    cancel: 'Cancelar',
+  },
+  loadingStep: 'Cargando este paso…',
+};

@@ -1,0 +1,29 @@
+import type { ContextParamName } from '../../contract/task-context';
+
+/** Texts of the task page around a workflow (screens, states, errors). A workflow's own texts live in its folder. */
+export interface ShellTexts {
+  documentTitle: string;
+  opening: string;
+  standalone: string;
+  emulator: string;
+  contextError: {
+    title: string;
+    intro: string;
+    missing(param: ContextParamName): string;
+    invalid(param: ContextParamName, received: string): string;
+    repeated(param: ContextParamName): string;
+    workerHint: string;
+    developerHintTitle: string;
+    developerHint: string;
+  };
+  loadError: { title: string; retry: string };
+  progress(step: number, total: number): string;
+  progressLabel: string;
+  saving: string;
+  saved: string;
+  errors: Record<'network' | 'server' | 'rate_limited' | 'session' | 'task_changed' | 'invalid' | 'unknown', string>;
+  done: { title: string; body(date: string): string; portalNotified: string; standaloneNotice: string };
+  failed: { title: string; attemptsExhausted(max: number): string; other: string };
+  restart: { startAgain: string; startOver: string; confirm: string; yes: string; cancel: string };
+  loadingStep: string;
+}

@@ -1,0 +1,22 @@
+import { safetyTraining } from './safety-training/definition';
+import type { WorkflowDefinition } from './workflow-definition';
+
+/**
+ * The workflows this deployment runs, shared by the page and the server. Adding a workflow = adding its folder and
+ * one line here, one in `registry.views.ts` (its screens, page only) and one in `registry.server.ts` (its secrets,
+ * server only). Each side imports only its half, which is what keeps answer keys out of the page bundle.
+ */
+export interface RegisteredWorkflow {
+  definition: WorkflowDefinition;
+}
+
+export const workflows: Record<string, RegisteredWorkflow> = {
+  [safetyTraining.id]: { definition: safetyTraining },
+};
+
+/** The workflow a new task runs. A deployment with several would choose by task flow (wxTaskFlowUuid). */
+export const DEFAULT_WORKFLOW_ID = safetyTraining.id;
+
+export function findWorkflow(id: string): RegisteredWorkflow | undefined {
+  return Object.hasOwn(workflows, id) ? workflows[id] : undefined;
+}

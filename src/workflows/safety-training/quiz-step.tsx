@@ -1,0 +1,77 @@
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../ui/button';
+import { FocusHeading } from '../../ui/focus-heading';
+import { useShellTexts } from '../../ui/i18n/locale-context';
+import { Notice } from '../../ui/notice';
+import type { StepViewProps } from '../step-view-props';
+import { QUIZ_RULES, quizDataSchema, quizOptionIds, quizQuestionIds, type QuizOptionId, type QuizQuestionId } from './definition';
+import type { SafetyTrainingTexts } from './texts';
+
+type Answers = Partial<Record<QuizQuestionId, QuizOptionId>>;
+
+/** Graded on the server: the page knows the questions and options, never which option is right. */
+export function QuizStep({ texts, headingId, focusHeading, saving, savedData, grading, task, onSubmit }: StepViewProps & { texts: SafetyTrainingTexts }) {
+  const savingText = useShellTexts().saving;
+  const saved = quizDataSchema.safeParse(savedData);
+  const [answers, setAnswers] = useState<Answers>(saved.success ? saved.data.answers : {});
+  const [showMissing, setShowMissing] = useState(false);
+  const unanswered = quizQuestionIds.filter((id) => answers[id] === undefined);
+  const used = task.gradedAttempts.quiz?.used ?? 0;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (unanswered.length > 0) {
+      setShowMissing(true);
+      document.getElementById(`quiz-${unanswered[0]}-a`)?.focus();
+      return;
+    }
+    onSubmit({ answers });
+  }
+
+  return (
+    <section aria-labelledby={headingId}>
+      <FocusHeading id={headingId} focusOnMount={focusHeading}>
+        {texts.stepTitles.quiz}
+      </FocusHeading>
+      <p>{texts.quiz.intro(QUIZ_RULES.passMark, quizQuestionIds.length, QUIZ_RULES.maxAttempts)}</p>
+      <p className="muted">{texts.quiz.attemptsUsed(used, QUIZ_RULES.maxAttempts)}</p>
+      <Notice tone="error">
+        {grading && !grading.passed ? texts.quiz.failed(grading.score, grading.total, grading.passMark, grading.attemptsLeft) : undefined}
+      </Notice>
+      <form onSubmit={submit} noValidate>
+        {quizQuestionIds.map((id, index) => {
+          const question = texts.quiz.questions[id];
+          const missing = showMissing && answers[id] === undefined;
+          return (
+            <fieldset key={id} className={`question${missing ? ' field-invalid' : ''}`} aria-describedby={missing ? 'quiz-missing' : undefined}>
+              <legend>
+                {index + 1}. {question.text}
+              </legend>
+              {quizOptionIds.map((option) => (
+                <div key={option} className="choice">
+                  <input
+                    id={`quiz-${id}-${option}`}
+                    type="radio"
+                    name={`quiz-${id}`}
+                    value={option}
+                    checked={answers[id] === option}
+                    onChange={() => setAnswers((current) => ({ ...current, [id]: option }))}
+                  />
+                  <label htmlFor={`quiz-${id}-${option}`}>{question.options[option]}</label>
+                </div>
+              ))}
+            </fieldset>
+          );
+        })}
+        {showMissing && unanswered.length > 0 && (
+          <p id="quiz-missing" className="field-error" role="alert">
+            {texts.quiz.unanswered(unanswered.length)}
+          </p>
+        )}
+        <Button type="submit" busy={saving} busyText={savingText}>
+          {texts.quiz.submit}
+        </Button>
+      </form>
+    </section>
+  );
+}

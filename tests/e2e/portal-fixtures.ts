@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test as base, type FrameLocator, type Page } from '@playwright/test';
+
+/** The worker portal's origin in these tests: another origin than the task page (127.0.0.1), as in production. */
+export const PORTAL_ORIGIN = 'http://portal.test';
+
+export interface Assignment {
+  workerUuid: string;
+  assignedTaskUuid: string;
+  taskFlowUuid: string;
+  companyUuid: string;
+  launchUrl: string;
+}
+
+interface TrailEntry {
+  kind: string;
+  outcome?: string;
+  record?: { taskStatus: string; sentAt: string; partnerId?: string; partnerStatus?: { label?: string; color?: string; details?: string } };
+}
+
+export interface PortalHost {
+  assignment: Assignment;
+  /** The task page inside the portal's iframe. */
+  frame: FrameLocator;
+  /** Opens the portal page, which frames the task page at the assignment's launch URL (spec 2.4, 2.5). */
+  open(launchUrl?: string): Promise<void>;
+  /** Messages the portal page received from the iframe, with the origin the browser reported. */
+  messages(): Promise<{ origin: string; data: unknown }[]>;
+  /** The emulator's record of the assigned task: status and the audit trail of updates it received (spec 2.6). */
+  emulatorTask(): Promise<{ status: string; trail: TrailEntry[] }>;
+  /** [taskStatus, label, color] of every update the emulator applied, in arrival order. */
+  appliedUpdates(): Promise<string[][]>;
+  /** Runs axe (WCAG 2.1 AA) on the portal page and the framed task page; fails on any violation. */
+  checkAccessibility(screen: string): Promise<void>;
+  /** Bodies of every /api/ answer the task page received. */
+  apiBodies: string[];
+}
+
+function hostPage(launchUrl: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Worker portal</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="margin:0"><main><h1 style="font-size:1rem;margin:4px">Worker portal</h1>
+<iframe id="task" title="Onboarding task" src="${launchUrl.replaceAll('"', '&quot;')}" style="width:100%;height:1400px;border:0"></iframe></main>
+<script>window.__messages=[];window.addEventListener('message',function(e){window.__messages.push({origin:e.origin,data:e.data});});</script>
+</body></html>`;
+}
+
+async function createAssignment(baseURL: string): Promise<Assignment> {
+  const response = await fetch(`${baseURL}/emulator/control/assignments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Safety training', iframeUrl: `${baseURL}/?from=portal`, estimatedCompletionTime: '10 minutes', endEvent: 'partner-task-complete', assignedTaskUuid: randomUUID() }),
+  });
+  if (response.status !== 201) throw new Error(`creating the assignment answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Assignment;
+}
+
+export const test = base.extend<{ portal: PortalHost; consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await use(errors);
+    // STYLE (epic-stack): a test fails on any console error, CSP violations included.
+    expect(errors, 'console errors').toEqual([]);
+  },
+  portal: async ({ page, baseURL, consoleErrors }, use) => {
+    void consoleErrors;
+    const assignment = await createAssignment(baseURL!);
+    const apiBodies: string[] = [];
+    page.on('response', async (response) => {
+      if (!response.url().includes('/api/')) return;
+      apiBodies.push(await response.text().catch(() => ''));
+    });
+    let hostedUrl = assignment.launchUrl;
+    await page.route(`${PORTAL_ORIGIN}/**`, (route) => route.fulfill({ contentType: 'text/html', body: hostPage(hostedUrl) }));
+    const emulatorTask = async () => {
+      const response = await fetch(`${baseURL}/emulator/control/assignments/${assignment.assignedTaskUuid}`);
+      return (await response.json()) as { status: string; trail: TrailEntry[] };
+    };
+    await use({
+      assignment,
+      frame: page.frameLocator('#task'),
+      apiBodies,
+      open: async (launchUrl) => {
+        hostedUrl = launchUrl ?? assignment.launchUrl;
+        await page.goto(`${PORTAL_ORIGIN}/onboarding`);
+      },
+      messages: () => page.evaluate(() => (window as unknown as { __messages: { origin: string; data: unknown }[] }).__messages),
+      emulatorTask,
+      appliedUpdates: async () =>
+        (await emulatorTask()).trail
+          .filter((entry) => entry.kind === 'partner' && entry.outcome === 'applied')
+          .map((entry) => [entry.record!.taskStatus, entry.record!.partnerStatus?.label ?? '', entry.record!.partnerStatus?.color ?? '']),
+      checkAccessibility: (screen) => checkAccessibility(page, screen),
+    });
+  },
+});
+
+async function checkAccessibility(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(summary, `axe violations on the ${screen} screen`).toEqual([]);
+}
+
+export { expect };

@@ -1,0 +1,79 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { expect, test as base } from './portal-fixtures';
+
+/**
+ * The preview portal as a partner developer uses it: opened at http://localhost:<port>/preview, framing the task page
+ * at http://127.0.0.1:<port> (another origin, issue 5). Console errors fail the test (the `consoleErrors` fixture).
+ */
+export interface AssignOptions {
+  title?: string;
+  requireReview?: boolean;
+  hideTaskCompletedButton?: boolean;
+}
+
+export interface PreviewPortal {
+  url: string;
+  open(): Promise<void>;
+  /** Fills "Assign a partner task" and opens the new task; returns its assigned task UUID from the address bar. */
+  assign(options?: AssignOptions): Promise<string>;
+  frame: FrameLocator;
+  iframe: Locator;
+  panel: Locator;
+  deliveries: Locator;
+  status: Locator;
+  review: Locator;
+  checkAccessibility(screen: string): Promise<void>;
+}
+
+export const test = base.extend<{ preview: PreviewPortal }>({
+  preview: async ({ page, baseURL, consoleErrors }, use) => {
+    void consoleErrors;
+    const url = `${baseURL!.replace('127.0.0.1', 'localhost')}/preview`;
+    await use({
+      url,
+      open: async () => {
+        await page.goto(url);
+        await expect(page.getByRole('heading', { name: 'Your tasks', level: 1 })).toBeVisible();
+      },
+      assign: async (options = {}) => {
+        if (options.title) await page.getByLabel('Title', { exact: true }).fill(options.title);
+        if (options.requireReview) await page.getByLabel('Require review by an admin').check();
+        if (options.hideTaskCompletedButton) await page.getByLabel('Hide the “Task Completed” button').check();
+        await page.getByRole('button', { name: 'Assign and open' }).click();
+        await expect(page).toHaveURL(/\/preview\/tasks\/[0-9a-f-]{36}$/);
+        return page.url().split('/').at(-1)!;
+      },
+      frame: page.frameLocator('iframe.pv-frame'),
+      iframe: page.locator('iframe.pv-frame'),
+      panel: page.getByRole('region', { name: 'Task information' }),
+      deliveries: page.getByRole('region', { name: 'Delivery from our server' }),
+      status: page.getByTestId('task-status'),
+      review: page.getByTestId('review-state'),
+      checkAccessibility: (screen) => checkAccessibility(page, screen),
+    });
+  },
+});
+
+async function checkAccessibility(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(summary, `axe violations on the preview's ${screen} screen`).toEqual([]);
+}
+
+/** The last step of the training inside the preview: the end event closes the iframe, so "All done" may not be seen. */
+export async function signAndFinish(frame: FrameLocator, page: Page, name = 'Ana López'): Promise<void> {
+  await expect(frame.getByRole('heading', { name: 'Sign the training record' })).toBeVisible();
+  await frame.getByLabel('Your full name').fill(name);
+  await frame.getByLabel('I confirm that I completed this training myself.').check();
+  await frame.getByRole('button', { name: 'Sign and finish' }).click();
+  await expect(page.getByRole('heading', { name: 'Task finished: continuing to the next task' })).toBeVisible();
+}
+
+/** Labels of the audit trail's entries, oldest first, as the panel shows them. */
+export async function trailLabels(panel: Locator): Promise<string[]> {
+  const items = await panel.getByTestId('audit-trail').locator('li').allInnerTexts();
+  return items.reverse();
+}
+
+export { expect };

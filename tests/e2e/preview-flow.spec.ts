@@ -1,0 +1,62 @@
+import { expect, signAndFinish, test } from './preview-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from './task-steps';
+
+const labels = ['Opened', 'Step 1 of 4 · Welcome', 'Step 2 of 4 · Policy', 'Step 3 of 4 · Quiz', 'Step 4 of 4 · Signature', 'Completed'];
+
+test('a developer assigns the task; the worker completes it in the cross-origin iframe; the panel shows completed and the trail; the end event closes the iframe', async ({ preview, page }) => {
+  await preview.open();
+  await preview.checkAccessibility('task list');
+  const uuid = await preview.assign();
+
+  // spec 2.4 / 2.5 and issue 5: the task page comes from another origin, with the four wx parameters appended.
+  const src = new URL((await preview.iframe.getAttribute('src'))!);
+  expect(src.hostname).toBe('127.0.0.1');
+  expect(new URL(page.url()).hostname).toBe('localhost');
+  expect(src.searchParams.get('wxAssignedTaskUuid')).toBe(uuid);
+  for (const name of ['wxWorkerUuid', 'wxTaskFlowUuid', 'wxCompanyUuid']) expect(src.searchParams.get(name)).toMatch(/^[0-9a-f-]{36}$/);
+
+  await beginTraining(preview.frame);
+  // The panel follows changes live: the worker's progress appears without a reload.
+  await expect(preview.status).toHaveText('In progress');
+  await expect(preview.panel.getByTestId('latest-label')).toHaveText('Step 2 of 4 · Policy');
+  await preview.checkAccessibility('task view');
+
+  // A message that is not the end event is listed, and the iframe stays open.
+  const taskFrame = page.frames().find((frame) => frame.url().includes('wxAssignedTaskUuid'))!;
+  await taskFrame.evaluate(() => window.parent.postMessage({ type: 'resize', height: 900 }, '*'));
+  await expect(page.getByRole('region', { name: 'Messages received' })).toContainText('not the end event');
+  await expect(preview.iframe).toBeVisible();
+
+  await acknowledgePolicy(preview.frame);
+  await answerQuiz(preview.frame, correctAnswers);
+  await signAndFinish(preview.frame, page);
+  await expect(preview.iframe).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Messages received' })).toContainText('"partner-task-complete"');
+
+  await expect(preview.status).toHaveText('Completed');
+  await expect(preview.panel.getByTestId('latest-label')).toHaveText('Completed');
+  await expect(preview.panel.getByRole('link', { name: /More information/ })).toHaveAttribute('href', `https://partner.example.com/tasks/${uuid}`);
+  await expect.poll(async () => (await preview.panel.getByTestId('audit-trail').locator('.pv-label').allInnerTexts()).reverse()).toEqual(labels);
+  await expect(preview.deliveries.getByTestId('delivery-summary')).toHaveText('6 delivered · 0 waiting · 0 dead letters');
+  await preview.checkAccessibility('task finished');
+
+  // Reopening shows the same task, with the same parameters: the page knows it is done.
+  await page.getByRole('button', { name: 'Open this task again' }).click();
+  await expect(preview.frame.getByRole('heading', { name: 'All done' })).toBeVisible();
+  expect(await preview.iframe.getAttribute('src')).toBe(src.toString());
+});
+
+test('the portal’s own “Task Completed” button completes the task, and is absent when the option hides it', async ({ preview, page }) => {
+  await preview.open();
+  await preview.assign({ title: 'Completed by the portal' });
+  await expect(preview.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  await page.getByRole('button', { name: 'Task Completed' }).click();
+  await expect(page.getByRole('heading', { name: 'Marked as completed: continuing to the next task' })).toBeVisible();
+  await expect(preview.status).toHaveText('Completed');
+  await expect(preview.panel.getByTestId('audit-trail')).toContainText('Worker pressed the portal’s “Task Completed” button');
+
+  await page.getByRole('link', { name: '← All tasks' }).click();
+  await preview.assign({ title: 'Button hidden', hideTaskCompletedButton: true });
+  await expect(preview.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Task Completed' })).toHaveCount(0);
+});

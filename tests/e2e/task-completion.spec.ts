@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from './portal-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign, wrongAnswers } from './task-steps';
+
+const expectedUpdates = [
+  ['ready', 'Opened', 'neutral'],
+  ['inProgress', 'Step 1 of 4 · Welcome', 'neutral'],
+  ['inProgress', 'Step 2 of 4 · Policy', 'neutral'],
+  ['inProgress', 'Step 3 of 4 · Quiz', 'neutral'],
+  ['inProgress', 'Step 3 of 4 · Quiz retry', 'warning'],
+  ['inProgress', 'Step 4 of 4 · Signature', 'neutral'],
+  ['completed', 'Completed', 'success'],
+];
+
+test('a worker completes the training inside the portal iframe; the platform gets every update in order', async ({ portal }) => {
+  await portal.open();
+  const { frame } = portal;
+  await expect(frame.getByText('about 10 minutes')).toBeVisible();
+  await expect(frame.getByText('Step 1 of 4')).toBeVisible();
+  await portal.checkAccessibility('welcome');
+  await beginTraining(frame);
+  await expect(frame.getByText('Step 2 of 4')).toBeVisible();
+  await portal.checkAccessibility('policy');
+
+  // The checkbox is required: the error says what to do, and nothing is sent.
+  await frame.getByRole('button', { name: 'Continue to the quiz' }).click();
+  await expect(frame.getByText('Tick the box to confirm you have read the policy.')).toBeVisible();
+  await portal.checkAccessibility('policy with an error');
+  await acknowledgePolicy(frame);
+  await portal.checkAccessibility('quiz');
+
+  await answerQuiz(frame, wrongAnswers.slice(0, 2).concat(correctAnswers.slice(2)));
+  await expect(frame.getByRole('alert').filter({ hasText: 'You answered 3 of 5 correctly; 4 are needed.' })).toBeVisible();
+  await expect(frame.getByText('Attempt 2 of 3.')).toBeVisible();
+  await portal.checkAccessibility('quiz failed once');
+  await answerQuiz(frame, correctAnswers);
+  await portal.checkAccessibility('signature');
+  await sign(frame, 'Ana López');
+  await expect(frame.getByText('The portal has been told that you finished.')).toBeVisible();
+  await portal.checkAccessibility('done');
+
+  // Issue 4 item 7: the end event reaches the parent, at its exact origin, once, after the completion was stored.
+  await expect.poll(() => portal.messages()).toEqual([{ origin: 'http://127.0.0.1:' + new URL(portal.assignment.launchUrl).port, data: 'partner-task-complete' }]);
+
+  // The relay delivers the outbox to the emulator: same order, statuses and labels (spec 2.6, 3).
+  await expect.poll(() => portal.appliedUpdates(), { timeout: 15_000 }).toEqual(expectedUpdates);
+  const task = await portal.emulatorTask();
+  expect(task.status).toBe('completed');
+  const records = task.trail.map((entry) => entry.record!);
+  expect(new Set(records.map((record) => record.partnerId)).size).toBe(1);
+  expect(records.map((record) => Date.parse(record.sentAt))).toEqual(records.map((record) => Date.parse(record.sentAt)).sort((a, b) => a - b));
+  expect(records.at(-1)?.partnerStatus?.details).toContain('Ana López');
+});
+
+test('no secret reaches the browser: not in the built bundle, not in any API answer', async ({ portal }) => {
+  await portal.open();
+  await beginTraining(portal.frame);
+  await acknowledgePolicy(portal.frame);
+  await answerQuiz(portal.frame, wrongAnswers);
+  await answerQuiz(portal.frame, correctAnswers);
+  await sign(portal.frame, 'Ana López');
+  const secrets = ['emulator-secret', 'e2e-session-secret-0f3a9c7d51b24e68a1c0', 'Emergency exits and their routes must stay clear at every moment'];
+  const bundle = readdirSync('dist/assets').map((file) => readFileSync(join('dist/assets', file), 'utf8'));
+  for (const text of [...bundle, ...portal.apiBodies]) {
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  }
+  expect(portal.apiBodies.length).toBeGreaterThan(5);
+});

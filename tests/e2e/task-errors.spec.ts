@@ -1,0 +1,38 @@
+import { expect, test } from './portal-fixtures';
+import { beginTraining } from './task-steps';
+
+test('when the session cannot be opened, the page says so and a retry recovers', async ({ portal, page, consoleErrors }) => {
+  // The first try and the two retries of a server fault (main.tsx) fail; the worker's retry succeeds.
+  let failures = 3;
+  await page.route('**/api/session', async (route) => {
+    if (failures-- > 0) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"down"}}' });
+    return route.continue();
+  });
+  await portal.open();
+  const { frame } = portal;
+  await expect(frame.getByRole('heading', { name: 'We could not open your task' })).toBeVisible({ timeout: 20_000 });
+  await expect(frame.getByRole('alert')).toContainText('Something went wrong on our side');
+  await portal.checkAccessibility('load error');
+  failures = 0;
+  await frame.getByRole('button', { name: 'Try again' }).click();
+  await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  // The browser logs each refused request; those are the point of this test.
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((text) => !text.includes('503')));
+});
+
+test('a save that fails keeps the answers, says what to do, and succeeds when tried again', async ({ portal, page, consoleErrors }) => {
+  await portal.open();
+  const { frame } = portal;
+  await beginTraining(frame);
+  let offline = true;
+  await page.route('**/api/task/steps/policy', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await frame.getByLabel('I have read and understood the safety policy.').check();
+  await frame.getByRole('button', { name: 'Continue to the quiz' }).click();
+  await expect(frame.getByRole('alert')).toContainText('We could not reach the server. Check your connection');
+  await expect(frame.getByLabel('I have read and understood the safety policy.')).toBeChecked();
+  await portal.checkAccessibility('save failed');
+  offline = false;
+  await frame.getByRole('button', { name: 'Continue to the quiz' }).click();
+  await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible();
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((text) => !text.includes('ERR_INTERNET_DISCONNECTED')));
+});

@@ -1,0 +1,47 @@
+import { expect, type FrameLocator } from '@playwright/test';
+
+/** The worker's moves through the safety training, as a person would make them. */
+export type QuizAnswers = readonly (readonly [question: string, answer: string])[];
+
+export const correctAnswers: QuizAnswers = [
+  ['When must emergency exits be kept clear?', 'At all times'],
+  ['You notice a spill on the floor. What do you do first?', 'Mark it off so nobody slips'],
+  ['When should you check your protective equipment?', 'Before each use'],
+  ['Which injuries must be reported?', 'Every injury, the same day'],
+  ['How do you lift a heavy box?', 'Bend your knees, back straight'],
+];
+
+export const wrongAnswers: QuizAnswers = [
+  ['When must emergency exits be kept clear?', 'Only during fire drills'],
+  ['You notice a spill on the floor. What do you do first?', 'Finish your current task'],
+  ['When should you check your protective equipment?', 'Once a month'],
+  ['Which injuries must be reported?', 'Only injuries that need a doctor'],
+  ['How do you lift a heavy box?', 'Lift it quickly in one move'],
+];
+
+export async function beginTraining(frame: FrameLocator): Promise<void> {
+  await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  await frame.getByRole('button', { name: 'Begin the training' }).click();
+  await expect(frame.getByRole('heading', { name: 'Read the safety policy' })).toBeVisible();
+}
+
+export async function acknowledgePolicy(frame: FrameLocator): Promise<void> {
+  await frame.getByLabel('I have read and understood the safety policy.').check();
+  await frame.getByRole('button', { name: 'Continue to the quiz' }).click();
+  await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible();
+}
+
+export async function answerQuiz(frame: FrameLocator, answers: QuizAnswers): Promise<void> {
+  for (const [question, answer] of answers) {
+    await frame.getByRole('group', { name: question }).getByLabel(answer).check();
+  }
+  await frame.getByRole('button', { name: 'Submit answers' }).click();
+}
+
+export async function sign(frame: FrameLocator, name: string): Promise<void> {
+  await expect(frame.getByRole('heading', { name: 'Sign the training record' })).toBeVisible();
+  await frame.getByLabel('Your full name').fill(name);
+  await frame.getByLabel('I confirm that I completed this training myself.').check();
+  await frame.getByRole('button', { name: 'Sign and finish' }).click();
+  await expect(frame.getByRole('heading', { name: 'All done' })).toBeVisible();
+}

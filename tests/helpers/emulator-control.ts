@@ -1,0 +1,29 @@
+import type { FaultSpec } from '../../server/emulator/fault-queue';
+import type { LoggedRequest, UpstreamEndpoint } from '../../server/emulator/request-log';
+import type { EmulatorSettings } from '../../server/emulator/emulator-options';
+
+export type RecordedRequest = LoggedRequest;
+
+/** A typed client of the emulator's control API over HTTP, as a partner developer's tooling would use it. */
+export function control(emulatorUrl: string) {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${emulatorUrl}/control${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} /control${path} answered ${response.status}: ${text}`);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  return {
+    requests: async (endpoint?: UpstreamEndpoint | string): Promise<RecordedRequest[]> => {
+      const result = await call<{ requests: RecordedRequest[] } | RecordedRequest[]>('GET', `/requests${endpoint ? `?endpoint=${endpoint}` : ''}`);
+      return Array.isArray(result) ? result : result.requests;
+    },
+    fault: (spec: Partial<FaultSpec> & Pick<FaultSpec, 'endpoint' | 'kind'>) => call<unknown>('POST', '/faults', spec),
+    settings: (settings: Partial<EmulatorSettings>) => call<EmulatorSettings>('PUT', '/settings', settings),
+    assignment: <T = unknown>(assignedTaskUuid: string) => call<T>('GET', `/assignments/${assignedTaskUuid}`),
+    advanceClock: (advanceMs: number) => call<unknown>('POST', '/clock', { advanceMs }),
+  };
+}

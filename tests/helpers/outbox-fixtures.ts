@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../server/clock';
+import { enqueueUpdate } from '../../server/store/outbox.repository';
+import type { Store } from '../../server/store/store';
+import { insertTask } from '../../server/store/tasks.repository';
+import type { TaskStatus } from '../../src/contract/partner-task-update';
+
+export interface FixtureTask {
+  id: string;
+  assignedTaskUuid: string;
+}
+
+export async function createTask(store: Store, clock: Clock): Promise<FixtureTask> {
+  const task = await insertTask(store.db, {
+    assignedTaskUuid: randomUUID(),
+    workerUuid: randomUUID(),
+    taskFlowUuid: randomUUID(),
+    companyUuid: randomUUID(),
+    workflowId: 'fixture',
+    now: clock.now(),
+  });
+  return { id: task.id, assignedTaskUuid: task.assignedTaskUuid };
+}
+
+/** Writes one update the way a task service does: in a transaction of its own. `details` numbers it for assertions. */
+export async function enqueue(store: Store, clock: Clock, task: FixtureTask, index: number, taskStatus: TaskStatus = 'inProgress') {
+  return store.db.transaction().execute((trx) =>
+    enqueueUpdate(trx, {
+      taskId: task.id,
+      record: { taskStatus, partnerId: task.id, partnerStatus: { label: `Update ${index}`, details: String(index) } },
+      now: clock.now(),
+    }),
+  );
+}

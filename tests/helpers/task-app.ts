@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/app';
+import { ManualClock } from '../../server/clock';
+import { parseConfig, type Config } from '../../server/config';
+import { createDeliveryCounters } from '../../server/delivery/delivery-metrics';
+import type { RateLimitSettings } from '../../server/tasks/rate-limits';
+import type { SessionResponse } from '../../src/contract/session';
+import type { TaskContext } from '../../src/contract/task-context';
+import { testDatabases, type TestDatabase, type TestDatabaseEngine } from './test-databases';
+
+/** Distinctive values, so a test can grep every answer for them (issue 4: no secret in any API response). */
+export const TEST_SECRETS = {
+  WX_API_KEY: 'ptk-test-key-8c1f0e2a',
+  WX_API_SECRET: 'ptk-test-secret-5b7d93c4e1f0',
+  SESSION_SECRET: 'ptk-test-session-secret-0123456789abcdef',
+} as const;
+
+export const TEST_PORTAL_ORIGIN = 'https://portal.example.com';
+
+export interface TaskApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  clock: ManualClock;
+  config: Config;
+  /** How many times a request woke the relay. */
+  wakes: () => number;
+  close(): Promise<void>;
+}
+
+export interface TaskAppOptions {
+  engine?: TestDatabaseEngine;
+  env?: Record<string, string>;
+  rateLimits?: RateLimitSettings | false;
+  /** A directory holding a built page (index.html); default: no page. */
+  pageDirectory?: string;
+}
+
+/**
+ * The real app (buildApp) on a fresh database, in production mode (a credential set, no emulator) so the configured
+ * key and secret exist to be looked for. Rate limits are off unless a test asks for them.
+ */
+export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp> {
+  const parsed = parseConfig({
+    ...TEST_SECRETS,
+    WX_AUTH_URL: 'http://127.0.0.1:9/auth',
+    WX_BASE_URL: 'http://127.0.0.1:9/base',
+    WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
+    PORTAL_ORIGINS: TEST_PORTAL_ORIGIN,
+    PARTNER_URL_TEMPLATE: 'https://partner.example.com/tasks/{assignedTaskUuid}',
+    ...options.env,
+  });
+  if (!parsed.ok) throw new Error(`test configuration is invalid: ${parsed.problems.join('; ')}`);
+  const config = parsed.config;
+  const database = await (options.engine ?? testDatabases[0]!).open();
+  const clock = new ManualClock(Date.parse('2026-03-01T09:00:00.000Z'));
+  let wakes = 0;
+  const app = await buildApp({
+    config,
+    clock,
+    store: database.store,
+    counters: createDeliveryCounters(),
+    onUpdateEnqueued: () => {
+      wakes += 1;
+    },
+    tokenRequests: () => 0,
+    taskOptions: { rateLimits: options.rateLimits ?? false, pageDirectory: options.pageDirectory ?? false },
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    config,
+    wakes: () => wakes,
+    close: async () => {
+      await app.close();
+      await database.cleanup();
+    },
+  };
+}
+
+export function newContext(): TaskContext {
+  return { wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxTaskFlowUuid: randomUUID(), wxCompanyUuid: randomUUID() };
+}
+
+export async function openSession(app: FastifyInstance, context: TaskContext = newContext()): Promise<SessionResponse & { context: TaskContext }> {
+  const response = await app.inject({ method: 'POST', url: '/api/session', payload: context });
+  if (response.statusCode !== 200) throw new Error(`POST /api/session answered ${response.statusCode}: ${response.body}`);
+  return { ...(response.json() as SessionResponse), context };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** The session endpoints, as (method, url, body) rows for table-driven tests. */
+export const sessionEndpoints = [
+  { method: 'GET', url: '/api/task', body: undefined },
+  { method: 'POST', url: '/api/task/start', body: {} },
+  { method: 'POST', url: '/api/task/steps/welcome', body: { data: {} } },
+  { method: 'POST', url: '/api/task/restart', body: {} },
+  { method: 'GET', url: '/api/task/updates', body: undefined },
+] as const;
+
+export function errorCode(response: LightMyRequestResponse): string | undefined {
+  return (response.json() as { error?: { code?: string } }).error?.code;
+}

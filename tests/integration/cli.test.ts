@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../server/emulator/start-emulator';
+import { claimDeliverable, markDead } from '../../server/store/outbox.repository';
+import { openStore } from '../../server/store/store';
+import { createTask, enqueue } from '../helpers/outbox-fixtures';
+import { runNodeScript } from '../helpers/run-command';
+
+const directory = mkdtempSync(join(tmpdir(), 'ptk-cli-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe('starting with bad configuration', () => {
+  it('stops with one line per bad variable, naming it', async () => {
+    const result = await runNodeScript('server/main.ts', {
+      PORT: 'eighty',
+      WX_API_KEY: 'key',
+      WX_API_SECRET: 'secret',
+      WX_AUTH_URL: 'ftp://nope',
+      DATABASE_URL: join(directory, 'never.db'),
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toBe('Configuration is invalid:');
+    expect(lines.slice(1).map((line) => line.trim().split(':')[0])).toEqual(['PORT', 'WX_AUTH_URL']);
+  });
+});
+
+describe('npm run doctor', () => {
+  it('passes in emulator mode, with no credentials', async () => {
+    const result = await runNodeScript('server/cli/doctor.ts', { DATABASE_URL: join(directory, 'doctor.db') });
+    expect(result.stdout).toMatch(/ok {3}configuration: emulator mode/);
+    expect(result.stdout).toMatch(/ok {3}token \(spec 4\.1\): obtained a bearer token/);
+    expect(result.stdout).toMatch(/ok {3}workers \(spec 4\.2\): HTTP 200/);
+    expect(result.stdout).toContain('All checks passed.');
+    expect(result.code).toBe(0);
+  });
+
+  it('fails with a next step when the platform refuses the credential, and never prints the secret', async () => {
+    const emulator = await startEmulator();
+    try {
+      const result = await runNodeScript('server/cli/doctor.ts', {
+        WX_API_KEY: 'emulator-key',
+        WX_API_SECRET: 'a-wrong-secret-value',
+        WX_AUTH_URL: emulator.url,
+        WX_BASE_URL: emulator.url,
+        WX_TASK_BASE_URL: emulator.url,
+        PORTAL_ORIGINS: 'https://portal.example.com',
+        SESSION_SECRET: 'x'.repeat(40),
+        DATABASE_URL: join(directory, 'doctor-fail.db'),
+      });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/FAIL token \(spec 4\.1\)/);
+      expect(result.stdout).toMatch(/next step: Check WX_API_KEY and WX_API_SECRET/);
+      expect(result.stdout + result.stderr).not.toContain('a-wrong-secret-value');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('fails with a next step when the platform cannot be reached', async () => {
+    const result = await runNodeScript('server/cli/doctor.ts', {
+      WX_API_KEY: 'key',
+      WX_API_SECRET: 'secret',
+      WX_AUTH_URL: 'http://127.0.0.1:9',
+      WX_BASE_URL: 'http://127.0.0.1:9',
+      WX_TASK_BASE_URL: 'http://127.0.0.1:9',
+      PORTAL_ORIGINS: 'https://portal.example.com',
+      SESSION_SECRET: 'x'.repeat(40),
+      DATABASE_URL: join(directory, 'doctor-unreachable.db'),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/next step: Could not reach the platform: check WX_AUTH_URL/);
+  });
+});
+
+describe('npm run outbox', () => {
+  it('shows the counts, lists dead letters with their reason, and re-drives them', async () => {
+    const filename = join(directory, 'outbox.db');
+    const store = await openStore({ kind: 'sqlite', filename });
+    const clock = { now: () => Date.now() };
+    try {
+      const task = await createTask(store, clock);
+      const dead = await enqueue(store, clock, task, 0);
+      await enqueue(store, clock, task, 1);
+      await claimDeliverable(store.db, { now: clock.now(), leaseMs: 60_000, limit: 1, workerId: 'test' });
+      await markDead(store.db, dead.id, { workerId: 'test', now: clock.now(), reason: 'rejected (HTTP 422): bad record' });
+    } finally {
+      await store.close();
+    }
+    const env = { DATABASE_URL: filename };
+
+    const status = await runNodeScript('server/cli/outbox.ts', env, undefined, ['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^pending {4}1 \(oldest .* old\)$/m);
+    expect(status.stdout).toMatch(/^dead {7}1 /m);
+
+    const listed = await runNodeScript('server/cli/outbox.ts', env, undefined, ['dead']);
+    expect(listed.stdout).toMatch(/^#1 {2}task [0-9a-f-]{36} {2}inProgress {2}sentAt /m);
+    expect(listed.stdout).toContain('rejected (HTTP 422): bad record');
+
+    const retried = await runNodeScript('server/cli/outbox.ts', env, undefined, ['retry', '1']);
+    expect(retried.stdout).toContain('#1 is pending again.');
+    const again = await runNodeScript('server/cli/outbox.ts', env, undefined, ['retry', '1']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('#1 is not a dead letter');
+
+    const after = await runNodeScript('server/cli/outbox.ts', env, undefined, ['status']);
+    expect(after.stdout).toMatch(/^pending {4}2 /m);
+    expect(after.stdout).toMatch(/^dead {7}0$/m);
+  });
+
+  it('explains its usage when the command is unknown', async () => {
+    const result = await runNodeScript('server/cli/outbox.ts', { DATABASE_URL: join(directory, 'usage.db') }, undefined, ['purge']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: npm run outbox -- <command>');
+  });
+});

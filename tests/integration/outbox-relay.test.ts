@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../server/clock';
+import { EMULATOR_CREDENTIAL } from '../../server/config';
+import { createOutboxRelay, type OutboxRelay } from '../../server/delivery/outbox-relay';
+import type { RetryPolicy } from '../../server/delivery/retry-policy';
+import type { TrailEntry } from '../../server/emulator/assignment-types';
+import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
+import { listUpdatesForTask, retryDead } from '../../server/store/outbox.repository';
+import type { Store } from '../../server/store/store';
+import { createWorkforceClient } from '../../server/upstream/workforce-client';
+import { control } from '../helpers/emulator-control';
+import { createTask, enqueue, type FixtureTask } from '../helpers/outbox-fixtures';
+import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+
+/** Fast retries so a burst of failures resolves in milliseconds; the policy's own shape is pinned in its unit test. */
+const quickPolicy: RetryPolicy = { baseDelayMs: 5, maxDelayMs: 50, giveUpAfterMs: 60_000 };
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+describe.each(testDatabases)('outbox relay on $name', (database) => {
+  let db: TestDatabase;
+  let store: Store;
+  let emulator: RunningEmulator;
+  let relay: OutboxRelay | undefined;
+
+  beforeEach(async () => {
+    db = await database.open();
+    store = db.store;
+    emulator = await startEmulator();
+  });
+
+  afterEach(async () => {
+    await relay?.stop();
+    relay = undefined;
+    await emulator.close();
+    await db.cleanup();
+  });
+
+  function startRelay(options: { concurrency?: number; pollMs?: number } = {}) {
+    const url = emulator.url;
+    const client = createWorkforceClient({
+      upstream: { authUrl: url, baseUrl: url, taskBaseUrl: url, credential: { ...EMULATOR_CREDENTIAL }, timeoutMs: 2000 },
+      clock: systemClock,
+    });
+    relay = createOutboxRelay({ store, client, clock: systemClock, log: silent, policy: quickPolicy, pollMs: 60_000, ...options });
+    relay.start();
+    return { relay, client };
+  }
+
+  /** The numbers (from `details`) of the updates the emulator applied to a task, in the order it applied them. */
+  function applied(task: FixtureTask): string[] {
+    const trail: TrailEntry[] = emulator.state.assignments.get(task.assignedTaskUuid)?.trail ?? [];
+    return trail.flatMap((entry) => (entry.kind === 'partner' && entry.outcome === 'applied' ? [entry.record.partnerStatus?.details ?? ''] : []));
+  }
+
+  const numbers = (count: number) => Array.from({ length: count }, (_, index) => String(index));
+
+  it('delivers every update, each task in the order written, while tasks interleave', async () => {
+    const tasks = await Promise.all(Array.from({ length: 12 }, () => createTask(store, systemClock)));
+    for (let index = 0; index < 8; index += 1) {
+      for (const task of tasks) await enqueue(store, systemClock, task, index);
+    }
+    startRelay({ concurrency: 4 });
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 10_000 }).toEqual(numbers(8));
+    const trail = emulator.state.assignments.get(tasks[0]!.assignedTaskUuid)?.trail ?? [];
+    expect(trail.every((entry) => entry.kind === 'partner' && entry.outcome === 'applied')).toBe(true);
+  });
+
+  it('starts delivering a new row at once, without waiting for the poll', async () => {
+    const task = await createTask(store, systemClock);
+    const { relay: running } = startRelay({ pollMs: 60_000 });
+    await enqueue(store, systemClock, task, 0);
+    running.wake();
+    await expect.poll(() => applied(task), { timeout: 2000 }).toEqual(['0']);
+  });
+
+  it('rides out a burst of 5xx and 429 answers, losing nothing and keeping order', async () => {
+    const tasks = await Promise.all(Array.from({ length: 3 }, () => createTask(store, systemClock)));
+    for (let index = 0; index < 5; index += 1) for (const task of tasks) await enqueue(store, systemClock, task, index);
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 6 });
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'rateLimit', retryAfterSeconds: 1, count: 2 });
+    startRelay({ concurrency: 3 });
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(5));
+    const statuses = (await control(emulator.url).requests('partnerTask')).map((request) => request.status);
+    expect(statuses.filter((status) => status === 503)).toHaveLength(6);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(2);
+    for (const task of tasks) {
+      const states = async () => (await listUpdatesForTask(store.db, task.id)).map((row) => row.state);
+      await expect.poll(states).toEqual(Array(5).fill('delivered'));
+    }
+  });
+
+  it('moves a permanently refused update to dead letters without blocking the task, and re-drives it on retry', async () => {
+    const task = await createTask(store, systemClock);
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 422, count: 1 });
+    await enqueue(store, systemClock, task, 0);
+    await enqueue(store, systemClock, task, 1);
+    startRelay();
+    const states = async () => (await listUpdatesForTask(store.db, task.id)).map((row) => row.state);
+    await expect.poll(states, { timeout: 5000 }).toEqual(['dead', 'delivered']);
+    expect(applied(task)).toEqual(['1']);
+    const [dead, delivered] = await listUpdatesForTask(store.db, task.id);
+    expect(dead).toMatchObject({ state: 'dead', deadReason: expect.stringContaining('HTTP 422') });
+    expect(delivered).toMatchObject({ state: 'delivered' });
+
+    await retryDead(store.db, dead!.id, systemClock.now());
+    relay?.wake();
+    await expect.poll(states, { timeout: 5000 }).toEqual(['delivered', 'delivered']);
+    // Re-driven late, its sentAt is older than the update already applied: the platform ignores it (spec 3).
+    const trail = emulator.state.assignments.get(task.assignedTaskUuid)?.trail ?? [];
+    expect(trail.map((entry) => (entry.kind === 'partner' ? entry.outcome : entry.kind))).toEqual(['applied', 'obsolete']);
+  });
+
+  it('keeps only one update of a task in flight at a time', async () => {
+    const task = await createTask(store, systemClock);
+    for (let index = 0; index < 4; index += 1) await enqueue(store, systemClock, task, index);
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 100, count: 4 });
+    const started = Date.now();
+    startRelay({ concurrency: 8 });
+    await expect.poll(() => applied(task), { timeout: 5000 }).toEqual(numbers(4));
+    // Four 100 ms deliveries one after another: had two overlapped, this would take under 400 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it('finishes the delivery in flight when stopped, and leaves the rest pending for the next start', async () => {
+    const task = await createTask(store, systemClock);
+    for (let index = 0; index < 3; index += 1) await enqueue(store, systemClock, task, index);
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 300, count: 1 });
+    const { relay: running } = startRelay();
+    await expect.poll(async () => (await control(emulator.url).requests('partnerTask')).length).toBe(1);
+    await running.stop();
+    relay = undefined;
+    const rows = await listUpdatesForTask(store.db, task.id);
+    expect(rows.map((row) => row.state)).toEqual(['delivered', 'pending', 'pending']);
+    expect(rows.every((row) => row.lockedBy === null)).toBe(true);
+
+    startRelay();
+    await expect.poll(() => applied(task), { timeout: 5000 }).toEqual(numbers(3));
+  });
+});

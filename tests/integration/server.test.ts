@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../server/config';
+import { loggerOptions } from '../../server/logger';
+import { startServer, type RunningServer } from '../../server/server';
+import { control } from '../helpers/emulator-control';
+import { createTask, enqueue } from '../helpers/outbox-fixtures';
+
+let directory: string;
+let server: RunningServer;
+let logLines: string[];
+
+beforeEach(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'ptk-server-'));
+  const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'server.db'), LOG_LEVEL: 'debug' });
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  logLines = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logLines.push(chunk.toString());
+      callback();
+    },
+  });
+  server = await startServer(parsed.config, { logger: { ...(loggerOptions('debug') as object), stream } });
+});
+
+afterEach(async () => {
+  await server.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+describe('the server in emulator mode', () => {
+  it('answers liveness and readiness', async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', database: 'sqlite' });
+  });
+
+  it('reports not ready once the database is gone', async () => {
+    await server.store.close();
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ error: { code: 'database_unreachable' } });
+  });
+
+  it('mounts the emulator and delivers to it over loopback HTTP', async () => {
+    expect(server.config.upstream.taskBaseUrl).toBe(`${server.url}/emulator`);
+    const task = await createTask(server.store, { now: () => Date.now() });
+    await enqueue(server.store, { now: () => Date.now() }, task, 0, 'ready');
+    server.relay.wake();
+    const emulator = control(`${server.url}/emulator`);
+    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status)).toEqual([200]);
+  });
+
+  it('exposes delivery figures in Prometheus text', async () => {
+    const task = await createTask(server.store, { now: () => Date.now() });
+    for (let index = 0; index < 3; index += 1) await enqueue(server.store, { now: () => Date.now() }, task, index);
+    server.relay.wake();
+    await expect
+      .poll(async () => (await (await fetch(`${server.url}/metrics`)).text()).match(/^partner_task_updates_delivered_total (\d+)$/m)?.[1])
+      .toBe('3');
+    const response = await fetch(`${server.url}/metrics`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    expect(text).toMatch(/^partner_task_outbox_pending 0$/m);
+    expect(text).toMatch(/^partner_task_outbox_dead_letters 0$/m);
+    expect(text).toMatch(/^partner_task_token_requests_total 1$/m);
+    expect(text).toMatch(/^partner_task_enqueue_to_delivered_seconds_count 3$/m);
+  });
+
+  it('never writes a bearer token or the credential into its logs', async () => {
+    const task = await createTask(server.store, { now: () => Date.now() });
+    await enqueue(server.store, { now: () => Date.now() }, task, 0);
+    server.relay.wake();
+    const emulator = control(`${server.url}/emulator`);
+    await expect.poll(async () => (await emulator.requests('partnerTask')).length).toBe(1);
+    const [delivery] = await emulator.requests('partnerTask');
+    const bearer = String(delivery?.headers.authorization).replace('Bearer ', '');
+    await fetch(`${server.url}/healthz`, { headers: { authorization: `Bearer ${bearer}` } });
+    const logs = logLines.join('');
+    expect(logs).toContain('"msg":"incoming request"');
+    expect(logs).not.toContain(bearer);
+    expect(logs).not.toContain('emulator-secret');
+  });
+});

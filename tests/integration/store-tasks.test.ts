@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendHistory, listHistory } from '../../server/store/task-history.repository';
+import {
+  findTaskByAssignedTaskUuid,
+  findTaskById,
+  insertTask,
+  insertTaskIfAbsent,
+  lockTask,
+  updateTask,
+} from '../../server/store/tasks.repository';
+import type { NewTask } from '../../server/store/tasks.repository';
+import { testDatabases } from '../helpers/test-databases';
+import type { TestDatabase } from '../helpers/test-databases';
+
+const t0 = 1_700_000_000_000;
+const newTask = (): NewTask => ({
+  assignedTaskUuid: randomUUID(),
+  workerUuid: randomUUID(),
+  taskFlowUuid: randomUUID(),
+  companyUuid: randomUUID(),
+  workflowId: 'onboarding-quiz',
+  now: t0,
+});
+
+describe.each(testDatabases)('tasks and their history on $name', (engine) => {
+  let t: TestDatabase;
+  beforeEach(async () => {
+    t = await engine.open();
+  });
+  afterEach(() => t.cleanup());
+
+  it('creates a ready task on its first attempt, found by id and by assigned task', async () => {
+    const input = newTask();
+    const task = await insertTask(t.store.db, input);
+    expect(task).toMatchObject({ assignedTaskUuid: input.assignedTaskUuid, status: 'ready', attempt: 1, stepData: {}, currentStep: null, lastSentAt: null, attemptStartedAt: null });
+    expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await findTaskById(t.store.db, task.id)).toEqual(task);
+    expect(await findTaskByAssignedTaskUuid(t.store.db, input.assignedTaskUuid)).toEqual(task);
+    expect(await findTaskById(t.store.db, randomUUID())).toBeUndefined();
+  });
+
+  it('insertTaskIfAbsent creates once, then returns the same task', async () => {
+    const input = newTask();
+    const [first, second] = await Promise.all([insertTaskIfAbsent(t.store.db, input), insertTaskIfAbsent(t.store.db, input)]);
+    expect([first.created, second.created].sort()).toEqual([false, true]);
+    expect(second.task).toEqual(first.task);
+  });
+
+  it('refuses a second task for the same assigned task', async () => {
+    const input = newTask();
+    await insertTask(t.store.db, input);
+    await expect(insertTask(t.store.db, input)).rejects.toThrow();
+  });
+
+  it('updates only the given fields and the update time', async () => {
+    const task = await insertTask(t.store.db, newTask());
+    const updated = await updateTask(t.store.db, task.id, { status: 'inProgress', currentStep: 'quiz', stepData: { intro: { agreed: true } }, attemptStartedAt: t0 + 1 }, t0 + 2);
+    expect(updated).toEqual({ ...task, status: 'inProgress', currentStep: 'quiz', stepData: { intro: { agreed: true } }, attemptStartedAt: t0 + 1, updatedAt: t0 + 2 });
+    const cleared = await updateTask(t.store.db, task.id, { currentStep: null, failedReason: 'quiz failed twice' }, t0 + 3);
+    expect(cleared).toMatchObject({ currentStep: null, failedReason: 'quiz failed twice', status: 'inProgress' });
+    expect(await updateTask(t.store.db, randomUUID(), { status: 'error' }, t0)).toBeUndefined();
+  });
+
+  it('lockTask makes concurrent read-modify-write transactions apply one after the other', async () => {
+    const task = await insertTask(t.store.db, newTask());
+    // Postgres: two pools, as two server processes. SQLite: one store per process (see the helper).
+    const other = engine.name === 'postgres' ? (await t.openAnother()).db : t.store.db;
+    const bump = (db: typeof other) =>
+      db.transaction().execute(async (trx) => {
+        const current = await lockTask(trx, task.id);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await updateTask(trx, task.id, { attempt: current!.attempt + 1 }, t0);
+      });
+    await Promise.all([bump(t.store.db), bump(other), bump(t.store.db), bump(other)]);
+    expect((await findTaskById(t.store.db, task.id))?.attempt).toBe(5);
+  });
+
+  it('keeps the history of a task in the order it happened, with its details', async () => {
+    const task = await insertTask(t.store.db, newTask());
+    await appendHistory(t.store.db, { taskId: task.id, attempt: 1, kind: 'opened', at: t0 + 5 });
+    await appendHistory(t.store.db, { taskId: task.id, attempt: 1, kind: 'quiz_failed', stepId: 'quiz', detail: { score: 2, of: 5 }, at: t0 + 1 });
+    const history = await listHistory(t.store.db, task.id);
+    expect(history.map(({ kind, stepId, detail, at }) => ({ kind, stepId, detail, at }))).toEqual([
+      { kind: 'opened', stepId: null, detail: null, at: t0 + 5 },
+      { kind: 'quiz_failed', stepId: 'quiz', detail: { score: 2, of: 5 }, at: t0 + 1 },
+    ]);
+  });
+
+  it('refuses history for a task that does not exist (foreign keys are on)', async () => {
+    await expect(appendHistory(t.store.db, { taskId: randomUUID(), attempt: 1, kind: 'opened', at: t0 })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { answerRationales } from '../../src/workflows/safety-training/definition.server';
+import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
+import { bearer, errorCode, openSession, openTaskApp, TEST_PORTAL_ORIGIN, TEST_SECRETS, type TaskApp } from '../helpers/task-app';
+
+describe('security headers (issue 4 item 8)', () => {
+  let t: TaskApp;
+  let page: string;
+  beforeAll(async () => {
+    page = mkdtempSync(join(tmpdir(), 'ptk-page-'));
+    mkdirSync(join(page, 'assets'));
+    writeFileSync(join(page, 'index.html'), '<!doctype html><title>t</title>');
+    writeFileSync(join(page, 'assets', 'index-abc.js'), 'console.log(1)');
+    t = await openTaskApp({ pageDirectory: page });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(page, { recursive: true, force: true });
+  });
+
+  it.each(['/', '/assets/index-abc.js', '/api/task'])('%s lets only PORTAL_ORIGINS frame it and sends no Referer', async (url) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain(`frame-ancestors ${TEST_PORTAL_ORIGIN}`);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(response.headers['x-frame-options']).toBeUndefined();
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves the page for the task and preview routes, and never caches API answers', async () => {
+    const index = await t.app.inject({ method: 'GET', url: '/?wxWorkerUuid=x' });
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['content-type']).toMatch(/text\/html/);
+    // With a real credential the preview portal is off unless PREVIEW_ENABLED=true (tests/integration/preview.test.ts).
+    expect((await t.app.inject({ method: 'GET', url: '/preview/anything' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/task' })).headers['cache-control']).toBe('no-store');
+    expect((await t.app.inject({ method: 'GET', url: '/assets/index-abc.js' })).headers['cache-control']).toContain('immutable');
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/nope.js' });
+    expect([missing.statusCode, errorCode(missing)]).toEqual([404, 'not_found']);
+  });
+});
+
+describe('rate limits (issue 4 item 8)', () => {
+  let t: TaskApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  it('limits requests per assigned task with 429 rate_limited and Retry-After', async () => {
+    t = await openTaskApp({ rateLimits: { perAddress: 1000, perTask: 5, windowMs: 60_000 } });
+    const session = await openSession(t.app); // counts for the task
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i += 1) codes.push((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(session.token) })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
+    const limited = await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(session.token) });
+    expect(errorCode(limited)).toBe('rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Another task from the same address is not affected.
+    const other = await openSession(t.app);
+    expect((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(other.token) })).statusCode).toBe(200);
+  });
+
+  it('limits requests per client address, whatever the task', async () => {
+    t = await openTaskApp({ rateLimits: { perAddress: 3, perTask: 100, windowMs: 60_000 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push((await t.app.inject({ method: 'POST', url: '/api/session', payload: {}, remoteAddress: '203.0.113.7' })).statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    const elsewhere = await t.app.inject({ method: 'POST', url: '/api/session', payload: {}, remoteAddress: '203.0.113.8' });
+    expect(elsewhere.statusCode).toBe(400);
+  });
+});
+
+describe('secrets (issue 4 acceptance)', () => {
+  it('never returns the configured key, secret, session secret or a quiz answer rationale in any API answer', async () => {
+    const t = await openTaskApp();
+    try {
+      const bodies: string[] = [];
+      const session = await openSession(t.app);
+      bodies.push(JSON.stringify(session));
+      const headers = bearer(session.token);
+      const calls: [string, string, unknown][] = [
+        ['POST', '/api/task/start', {}],
+        ['POST', '/api/task/steps/welcome', { data: {} }],
+        ['POST', '/api/task/steps/policy', { data: { acknowledged: true, policyVersion: POLICY_VERSION } }],
+        ['POST', '/api/task/steps/quiz', { data: { answers: { exits: 'a', spill: 'b', ppe: 'a', injury: 'b', lifting: 'a' } } }],
+        ['POST', '/api/task/steps/quiz', { data: { answers: { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' } } }],
+        ['POST', '/api/task/steps/signature', { data: { fullName: 'Ana', confirmed: true } }],
+        ['GET', '/api/task', undefined],
+        ['GET', '/api/task/updates', undefined],
+        ['POST', '/api/task/restart', {}],
+        ['POST', '/api/task/steps/quiz', { data: {} }],
+        ['GET', '/api/task', { junk: true }],
+      ];
+      for (const [method, url, payload] of calls) {
+        const response = await t.app.inject({ method: method as 'GET' | 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+        bodies.push(response.body, JSON.stringify(response.headers));
+      }
+      const everything = bodies.join('\n');
+      for (const secret of [...Object.values(TEST_SECRETS), ...answerRationales]) expect(everything).not.toContain(secret);
+      expect(everything).not.toMatch(/"correct"|answerKey/);
+    } finally {
+      await t.close();
+    }
+  });
+});

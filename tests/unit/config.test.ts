@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_END_EVENT, EMULATOR_CREDENTIAL, parseConfig } from '../../server/config';
+
+const platform = {
+  WX_API_KEY: 'key-123',
+  WX_API_SECRET: 'secret-456',
+  WX_AUTH_URL: 'https://auth.example.com',
+  WX_BASE_URL: 'https://api.example.com/',
+  WX_TASK_BASE_URL: 'http://tasks.example.com',
+  PORTAL_ORIGINS: 'https://portal.example.com, https://portal2.example.com:8443',
+  SESSION_SECRET: 'x'.repeat(40),
+};
+
+describe('configuration', () => {
+  it('runs in emulator mode with no variables at all', () => {
+    const result = parseConfig({});
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      emulatorMode: true,
+      upstream: { credential: EMULATOR_CREDENTIAL, authUrl: 'http://127.0.0.1:8787/emulator' },
+      database: { kind: 'sqlite', filename: './data/partner-task.db' },
+      endEvent: { name: DEFAULT_END_EVENT, format: 'string' },
+    });
+  });
+
+  it('reads the platform credential, addresses and origins', () => {
+    const result = parseConfig({ ...platform, DATABASE_URL: 'postgres://u@db:5432/app', PORT: '9000' });
+    expect(result).toMatchObject({
+      ok: true,
+      config: {
+        port: 9000,
+        emulatorMode: false,
+        upstream: {
+          credential: { key: 'key-123', secret: 'secret-456' },
+          baseUrl: 'https://api.example.com',
+          taskBaseUrl: 'http://tasks.example.com',
+        },
+        database: { kind: 'postgres', url: 'postgres://u@db:5432/app' },
+        portalOrigins: ['https://portal.example.com', 'https://portal2.example.com:8443'],
+      },
+    });
+  });
+
+  it('names every bad variable and what it expects, on its own line', () => {
+    const result = parseConfig({
+      PORT: 'eighty',
+      WX_AUTH_URL: 'not a url',
+      PORTAL_ORIGINS: 'https://portal.example.com/path',
+      END_EVENT_FORMAT: 'xml',
+      LOG_LEVEL: 'loud',
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((line) => line.split(':')[0])).toEqual(['PORT', 'WX_AUTH_URL', 'PORTAL_ORIGINS', 'END_EVENT_FORMAT', 'LOG_LEVEL']);
+    expect(result.problems[0]).toBe('PORT: expected a whole number from 0 to 65535, got "eighty"');
+  });
+
+  it('requires the addresses, origins and session secret once a real key is set', () => {
+    const result = parseConfig({ WX_API_KEY: 'key-123', WX_API_SECRET: 'secret-456' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((line) => line.split(':')[0])).toEqual([
+      'WX_AUTH_URL',
+      'WX_BASE_URL',
+      'WX_TASK_BASE_URL',
+      'PORTAL_ORIGINS',
+      'SESSION_SECRET',
+    ]);
+  });
+
+  it('refuses a key without its secret, and a secret without its key', () => {
+    const { WX_API_SECRET: _omitted, ...withoutSecret } = platform;
+    expect(parseConfig(withoutSecret)).toMatchObject({ ok: false, problems: [expect.stringMatching(/^WX_API_SECRET: /)] });
+    expect(parseConfig({ WX_API_SECRET: 's' })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^WX_API_KEY: /)] });
+  });
+
+  it('never echoes a secret back in a problem', () => {
+    const result = parseConfig({ ...platform, SESSION_SECRET: 'too-short-but-secret' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.join('\n')).not.toContain('too-short-but-secret');
+    expect(result.problems).toEqual(['SESSION_SECRET: expected at least 32 characters of random text, got a value of 20 characters (not shown)']);
+  });
+
+  it('turns the preview portal on in emulator mode only, unless PREVIEW_ENABLED says otherwise', () => {
+    const preview = (env: Record<string, string>) => {
+      const result = parseConfig(env);
+      return result.ok ? result.config.previewEnabled : result.problems;
+    };
+    expect(preview({})).toBe(true);
+    expect(preview({ PREVIEW_ENABLED: 'false' })).toBe(false);
+    expect(preview(platform)).toBe(false);
+    expect(preview({ ...platform, PREVIEW_ENABLED: 'true' })).toBe(true);
+    expect(preview({ PREVIEW_ENABLED: 'yes' })).toEqual(['PREVIEW_ENABLED: expected one of: true, false, got "yes"']);
+  });
+
+  it('reads the delivery backoff, whose ceiling may not be below its base', () => {
+    const result = parseConfig({ DELIVERY_RETRY_BASE_MS: '200', DELIVERY_RETRY_MAX_MS: '2000' });
+    expect(result).toMatchObject({ ok: true, config: { deliveryRetry: { baseDelayMs: 200, maxDelayMs: 2000 } } });
+    expect(parseConfig({})).toMatchObject({ ok: true, config: { deliveryRetry: { baseDelayMs: 1000, maxDelayMs: 600_000 } } });
+    expect(parseConfig({ DELIVERY_RETRY_BASE_MS: '5000', DELIVERY_RETRY_MAX_MS: '1000' })).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^DELIVERY_RETRY_MAX_MS: expected at least DELIVERY_RETRY_BASE_MS/)],
+    });
+  });
+});

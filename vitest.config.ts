@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+// .ci/run sets TEST_REPORT_DIR so the CI can sum every test that ran into one line.
+const reportDir = process.env.TEST_REPORT_DIR;
+
+export default defineConfig({
+  test: {
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Tests build their own apps, emulators and databases; files run in parallel processes.
+    pool: 'forks',
+    reporters: reportDir ? ['default', 'json'] : ['default'],
+    outputFile: reportDir ? { json: join(reportDir, 'vitest.json') } : undefined,
+  },
+});
