@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../http-errors';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
 const contentTypes: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
-/** Vite's output: flat, hashed names. Anything else goes to @fastify/static, which guards paths itself. */
+/** Vite's output: flat, hashed names. Scripts and styles are compressed; other flat names go to @fastify/static. */
 const assetName = /^[\w-]+\.(js|css)$/;
+/** A flat file name: no separator, no leading dot, so nothing outside assets/ can be named (`..%2f` decodes to `../`). */
+const flatName = /^[\w-][\w.-]*$/;
 
 interface Variants {
   gzip: Buffer;
@@ -39,6 +42,7 @@ export function registerCompressedAssets(app: FastifyInstance, pageDirectory: st
 
   app.get('/assets/:name', async (request, reply) => {
     const { name } = request.params as { name: string };
+    if (!flatName.test(name)) throw new HttpError(404, 'not_found', `No asset named ${JSON.stringify(name)}`);
     const encoding = assetName.test(name) ? acceptedEncoding(request) : undefined;
     const variants = encoding ? await variantsOf(name) : undefined;
     if (!encoding || !variants) return reply.sendFile(`assets/${name}`);
