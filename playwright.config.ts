@@ -56,7 +56,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions } }],
   webServer: {
-    command: 'npm run build && node --import tsx server/main.ts',
+    // The production artifact (npm start): the page and the bundled server.
+    command: 'npm run build && npm run serve',
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -22,8 +22,9 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '500' },
     modes: { type: 'string', default: 'FULL,NORMAL' },
     'log-level': { type: 'string', default: 'info' },
-    // tsx (as `npm start` runs the server) or compiled (one esbuild bundle run by plain Node).
-    server: { type: 'string', default: 'tsx' },
+    // compiled (as `npm start` runs the server: one esbuild bundle, plain Node, the flags of `npm run serve`) or tsx
+    // (as `npm run dev` runs it).
+    server: { type: 'string', default: 'compiled' },
   },
 });
 const duration = Number(values.duration);

@@ -22,14 +22,15 @@ export function sampleServer(pid: number) {
 }
 
 /**
- * `compiled`: the server bundled to one JS file by esbuild (packages left external) and run by plain Node, as a
- * deployment that compiles would; otherwise through tsx, as `npm start` runs it. tsx alone adds about 50 MB of RSS.
+ * `compiled`: the server bundled to one JS file by esbuild (packages left external) and run by plain Node with the
+ * flags of `npm run serve`, as `npm start` runs it; otherwise through tsx, as `npm run dev` does (tsx alone adds
+ * about 50 MB of RSS).
  */
 export async function startServerProcess(env: Record<string, string>, options: { compiled?: boolean } = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written when it exits (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   const entry = options.compiled ? bundleServer() : 'bench/bench-server.ts';
-  const child = fork(entry, { execArgv: [...(options.compiled ? [] : ['--import', 'tsx']), ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(entry, { execArgv: [...(options.compiled ? serveNodeFlags() : ['--import', 'tsx']), ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { url: string }).url));
     child.once('exit', (code) => reject(new Error(`the benchmark server exited with ${code}`)));
@@ -40,6 +41,12 @@ export async function startServerProcess(env: Record<string, string>, options: {
       child.kill('SIGTERM');
     });
   return { url, child, stop };
+}
+
+/** The Node flags of package.json's `serve` script (`node <flags> build/server/main.mjs`), so both run alike. */
+function serveNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+  return (scripts.serve ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 /** Inside node_modules so that the bundle's bare imports (fastify, kysely...) resolve as from the project. */

@@ -63,7 +63,7 @@ function rowsOf(result: SuiteResult): Row[] {
   switch (result.suite) {
     case 'api': {
       const r = result as unknown as ApiResult;
-      const mode = `API, SQLite ${r.sqliteSynchronous}${r.server === 'compiled' ? ', server compiled' : ''}`;
+      const mode = `API, SQLite ${r.sqliteSynchronous}${r.server === 'tsx' ? ', server under tsx (npm run dev)' : ''}`;
       const latency = r.stepLatencyMs;
       const cpu = r.serverCpuMsPerRequest;
       return [

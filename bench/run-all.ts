@@ -10,10 +10,10 @@ import { machine } from './bench-support';
  * would measure each other), each printing one JSON line per result; the lines are echoed and BENCHMARKS.md is
  * rewritten from them. `npm run bench -- --suites api,token` runs some; BENCHMARKS.md is rewritten only for all.
  */
-/** Each suite's script and arguments. `api-compiled`: the same API load on the server as plain JS, for its RSS. */
+/** Each suite's script and arguments. `api-tsx`: the same API load on the server as `npm run dev` runs it, for its RSS. */
 const commands: Record<string, string[]> = {
   api: ['bench/api.ts'],
-  'api-compiled': ['bench/api.ts', '--server', 'compiled', '--modes', 'NORMAL'],
+  'api-tsx': ['bench/api.ts', '--server', 'tsx', '--modes', 'NORMAL'],
   delivery: ['bench/delivery.ts'],
   page: ['bench/page.ts'],
   token: ['bench/token.ts'],

@@ -5,6 +5,7 @@ import type { DeliveryCounters } from './delivery/delivery-metrics';
 import { emulatorPlugin } from './emulator/emulator-plugin';
 import type { AdjustableClock } from './emulator/emulator-options';
 import { registerErrorHandling } from './http-errors';
+import { AccessLogController } from './logger';
 import { operationsRoutes } from './operations-routes';
 import type { Store } from './store/store';
 import type { RateLimitSettings } from './tasks/rate-limits';
@@ -35,6 +36,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // DESIGN: bodies are small JSON documents; anything bigger is refused with 413 before it is parsed.
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    logController: new AccessLogController(),
   });
   registerErrorHandling(app);
 

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config';
 
 /**
@@ -23,6 +23,21 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.credential',
 ];
+
+/**
+ * One access line per request, written when it completes, instead of Fastify's two (incoming and completed): the
+ * second line told nothing the first did not, and logging was about 5% of the step endpoint's CPU (bench/api.ts).
+ */
+export class AccessLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
 
 export function loggerOptions(level: Config['logLevel']): FastifyServerOptions['logger'] {
   return {

@@ -27,15 +27,23 @@ export interface StartServerOptions {
   logger?: FastifyServerOptions['logger'];
   store?: StoreOptions;
   relay?: Pick<OutboxRelayOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'policy' | 'workerId'>;
+  /** The built page to serve; dist/ by default. */
+  pageDirectory?: string;
+  /** Adds routes before listening (Fastify accepts none after): a partner's own endpoints, the benchmark's floor. */
+  extendApp?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /** Opens the store (migrations run here), builds the app, listens, then starts delivering the outbox. */
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.database, { sqliteSynchronous: config.sqliteSynchronous, ...options.store });
+  // Bound once built or listening: in emulator mode the upstream is this server, whose port is known only then.
+  const late: { app?: FastifyInstance; client?: WorkforceClient; relay?: OutboxRelay } = {};
+  const store = await openStore(config.database, {
+    sqliteSynchronous: config.sqliteSynchronous,
+    onCheckpointError: (message) => late.app?.log.warn({ error: message }, 'background WAL checkpoint failed; SQLite will checkpoint inline'),
+    ...options.store,
+  });
   const counters = createDeliveryCounters();
-  // Bound once listening: in emulator mode the upstream is this server, whose port is known only then.
-  const late: { client?: WorkforceClient; relay?: OutboxRelay } = {};
 
   const emulatorClock = config.emulatorMode ? new OffsetClock() : undefined;
   const app = await buildApp({
@@ -47,9 +55,12 @@ export async function startServer(config: Config, options: StartServerOptions = 
     tokenRequests: () => late.client?.tokenCache.requestCount ?? 0,
     ...(emulatorClock ? { emulatorClock } : {}),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
+  late.app = app;
 
   try {
+    await options.extendApp?.(app);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await store.close();

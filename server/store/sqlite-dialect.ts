@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import type { SqliteDatabase } from 'kysely';
+import { SAFETY_NET_AUTOCHECKPOINT_PAGES, startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer';
 
 export interface SqliteStoreOptions {
   /**
@@ -15,21 +16,35 @@ export interface SqliteStoreOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL';
   /** How long a writer waits for another process's write lock before failing with SQLITE_BUSY. */
   sqliteBusyTimeoutMs?: number;
+  /** Where a failed background checkpoint is reported (sqlite-checkpointer.ts). */
+  onCheckpointError?: (message: string) => void;
 }
 
-export function createSqliteDialect(filename: string, options: SqliteStoreOptions = {}): SqliteDialect {
-  if (filename !== ':memory:' && filename !== '') mkdirSync(dirname(filename), { recursive: true });
+export interface OpenedSqlite {
+  dialect: SqliteDialect;
+  /** Absent for an in-memory database, which has no WAL. */
+  checkpointer: SqliteCheckpointer | undefined;
+}
+
+export function createSqliteDialect(filename: string, options: SqliteStoreOptions = {}): OpenedSqlite {
+  const inMemory = filename === ':memory:' || filename === '';
+  if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
   const database = new Database(filename);
+  const synchronous = options.sqliteSynchronous === 'FULL' ? 'FULL' : 'NORMAL';
   try {
     database.pragma('journal_mode = WAL');
-    database.pragma(`synchronous = ${options.sqliteSynchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    database.pragma(`synchronous = ${synchronous}`);
     database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.sqliteBusyTimeoutMs ?? 5000))}`);
     database.pragma('foreign_keys = ON');
+    if (!inMemory) database.pragma(`wal_autocheckpoint = ${SAFETY_NET_AUTOCHECKPOINT_PAGES}`);
   } catch (error) {
     database.close();
     throw error;
   }
-  return new SqliteDialect({ database: beginImmediate(database) });
+  const checkpointer = inMemory
+    ? undefined
+    : startSqliteCheckpointer({ filename, synchronous, ...(options.onCheckpointError ? { onError: options.onCheckpointError } : {}) });
+  return { dialect: new SqliteDialect({ database: beginImmediate(database) }), checkpointer };
 }
 
 /** Distinct SQL texts kept prepared; Kysely emits one text per query shape, so a few dozen cover the whole app. */

@@ -4,6 +4,7 @@ import type { DatabaseSchema, StoreDb, StoreDialect } from './database-schema';
 import { IgnoreRowLocksPlugin } from './ignore-row-locks-plugin';
 import { storeMigrations } from './migrations';
 import { createPostgresDialect, createPostgresPool } from './postgres-dialect';
+import type { SqliteCheckpointer } from './sqlite-checkpointer';
 import { createSqliteDialect } from './sqlite-dialect';
 import type { SqliteStoreOptions } from './sqlite-dialect';
 
@@ -24,30 +25,33 @@ export interface Store {
  * at module level, so two stores can be open side by side (STYLE habit 3).
  */
 export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
-  const { db, dialect, migrationSchema } =
-    database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options.schema);
+  const opened = database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options.schema);
+  const { db, dialect, migrationSchema } = opened;
+  const destroy = async () => {
+    await db.destroy();
+    await opened.checkpointer?.stop();
+  };
   try {
     await migrate(db, dialect, migrationSchema);
   } catch (error) {
-    await db.destroy();
+    await destroy();
     throw error;
   }
   let closing: Promise<void> | undefined;
-  return { db, dialect, close: () => (closing ??= db.destroy()) };
+  return { db, dialect, close: () => (closing ??= destroy()) };
 }
 
 interface OpenedDatabase {
   db: StoreDb;
   dialect: StoreDialect;
   migrationSchema: string | undefined;
+  checkpointer?: SqliteCheckpointer | undefined;
 }
 
 function openSqlite(filename: string, options: SqliteStoreOptions): OpenedDatabase {
-  const db = new Kysely<DatabaseSchema>({
-    dialect: createSqliteDialect(filename, options),
-    plugins: [new IgnoreRowLocksPlugin()],
-  });
-  return { db, dialect: 'sqlite', migrationSchema: undefined };
+  const { dialect, checkpointer } = createSqliteDialect(filename, options);
+  const db = new Kysely<DatabaseSchema>({ dialect, plugins: [new IgnoreRowLocksPlugin()] });
+  return { db, dialect: 'sqlite', migrationSchema: undefined, checkpointer };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<OpenedDatabase> {

@@ -81,6 +81,12 @@ export async function lockTask(db: StoreDb, id: string): Promise<Task | undefine
   return row && toTask(row);
 }
 
+/** `lockTask` by the platform's assigned task UUID: one statement where a find and a lock would take two. */
+export async function lockTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: string): Promise<Task | undefined> {
+  const row = await db.selectFrom('tasks').selectAll().where('assigned_task_uuid', '=', assignedTaskUuid).forUpdate().executeTakeFirst();
+  return row && toTask(row);
+}
+
 export async function updateTask(db: StoreDb, id: string, changes: TaskChanges, now: number): Promise<Task | undefined> {
   const row = await db
     .updateTable('tasks')

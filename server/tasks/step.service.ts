@@ -1,4 +1,3 @@
-import { appendHistory, listHistory } from '../store/task-history.repository';
 import { updateTask } from '../store/tasks.repository';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { GradingResult } from '../../src/contract/step-submission';
@@ -25,7 +24,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
   return withLockedTask(deps, context, async (locked) => {
     const { trx, workflow, target, now } = locked;
     let task = locked.task;
-    const history = await listHistory(trx, task.id);
+    const history = await locked.history();
     const decision = decideStepSubmission({
       workflow,
       server: workflowServerModules[workflow.id],
@@ -44,15 +43,15 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         const nextStep = workflow.steps[decision.nextIndex]?.id ?? null;
         task = (await updateTask(trx, task.id, { stepData: decision.stepData, currentStep: nextStep }, now)) ?? task;
         await locked.enqueue(stepSavedUpdate(target, workflow, decision.nextIndex, decision.report));
-        await appendHistory(trx, { taskId: task.id, attempt, kind: 'step_saved', stepId, at: now, ...scoreDetail(decision.grade) });
+        await locked.record({ attempt, kind: 'step_saved', stepId, ...scoreDetail(decision.grade) });
         grading = decision.grade && toGradingResult(decision.grade);
         break;
       }
       case 'completed': {
         task = (await updateTask(trx, task.id, { stepData: decision.stepData, currentStep: null, status: 'completed' }, now)) ?? task;
         await locked.enqueue(completedUpdate(target, decision.report));
-        await appendHistory(trx, { taskId: task.id, attempt, kind: 'step_saved', stepId, at: now });
-        await appendHistory(trx, { taskId: task.id, attempt, kind: 'completed', at: now });
+        await locked.record({ attempt, kind: 'step_saved', stepId });
+        await locked.record({ attempt, kind: 'completed' });
         break;
       }
       case 'retry': {
@@ -61,7 +60,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         task = (await updateTask(trx, task.id, { stepData: decision.stepData }, now)) ?? task;
         const rules = { used: grade.used, max: grade.rules.maxAttempts, passMark: grade.rules.passMark };
         await locked.enqueue(gradedRetryUpdate(target, workflow, decision.stepIndex, grade, rules));
-        await appendHistory(trx, { taskId: task.id, attempt, kind: 'quiz_failed', stepId, at: now, ...scoreDetail(grade) });
+        await locked.record({ attempt, kind: 'quiz_failed', stepId, ...scoreDetail(grade) });
         grading = toGradingResult(grade);
         break;
       }
@@ -72,8 +71,8 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         const scores = [...failedTries(history, attempt, stepId), grade];
         const stepName = workflow.steps[decision.stepIndex]?.shortName ?? stepId;
         await locked.enqueue(failedUpdate(target, stepName, scores, grade.rules));
-        await appendHistory(trx, { taskId: task.id, attempt, kind: 'quiz_failed', stepId, at: now, ...scoreDetail(grade) });
-        await appendHistory(trx, { taskId: task.id, attempt, kind: 'failed', stepId, at: now });
+        await locked.record({ attempt, kind: 'quiz_failed', stepId, ...scoreDetail(grade) });
+        await locked.record({ attempt, kind: 'failed', stepId });
         grading = toGradingResult(grade);
         break;
       }

@@ -1,8 +1,10 @@
 import type { Clock } from '../clock';
 import type { StoreDb } from '../store/database-schema';
 import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox.repository';
+import { appendHistory, listHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
+import type { TaskHistoryEntry } from '../store/task-history.table';
 import type { Store } from '../store/store';
-import { findTaskByAssignedTaskUuid, lockTask } from '../store/tasks.repository';
+import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid } from '../store/tasks.repository';
 import type { Task } from '../store/tasks.table';
 import type { TaskContext } from '../../src/contract/task-context';
 import { findWorkflow } from '../../src/workflows/registry';
@@ -26,6 +28,10 @@ export interface LockedTask {
   now: number;
   /** Writes an update in this transaction (DESIGN decision 2: outbox, never a call upstream from a request). */
   enqueue(record: PartnerTaskUpdateRecord): Promise<void>;
+  /** The task's history, read once per transaction and kept current by `record`. */
+  history(): Promise<readonly TaskHistoryEntry[]>;
+  /** Appends to the task's history, at this transaction's time. */
+  record(entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): Promise<void>;
 }
 
 /**
@@ -35,16 +41,22 @@ export interface LockedTask {
 export async function withLockedTask<T>(deps: TaskServiceDeps, context: TaskContext, action: (locked: LockedTask) => Promise<T>): Promise<T> {
   let enqueued = 0;
   const result = await deps.store.db.transaction().execute(async (trx) => {
-    const found = await readOwnTask(trx, context);
-    const task = await lockTask(trx, found.id);
+    const task = await lockTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     if (!task) throw taskGone();
+    assertSameContext(task, context);
     const now = deps.clock.now();
     const target = { taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) };
     const enqueue = async (record: PartnerTaskUpdateRecord) => {
       await enqueueUpdate(trx, { taskId: task.id, record, now });
       enqueued += 1;
     };
-    return action({ trx, task, workflow: workflowOf(task), target, now, enqueue });
+    let history: TaskHistoryEntry[] | undefined;
+    const readHistory = async () => (history ??= await listHistory(trx, task.id));
+    const record = async (entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>) => {
+      const appended = await appendHistory(trx, { ...entry, taskId: task.id, at: now });
+      history?.push(appended);
+    };
+    return action({ trx, task, workflow: workflowOf(task), target, now, enqueue, history: readHistory, record });
   });
   if (enqueued > 0) deps.onUpdateEnqueued();
   return result;

@@ -68,7 +68,7 @@ export async function markStarted(locked: LockedTask): Promise<Task> {
   const { trx, task, now } = locked;
   const started = await updateTask(trx, task.id, { status: 'inProgress', attemptStartedAt: now }, now);
   await locked.enqueue(startedUpdate(locked.target, locked.workflow, task.attempt));
-  await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'started', at: now });
+  await locked.record({ attempt: task.attempt, kind: 'started' });
   return started ?? task;
 }
 
@@ -90,7 +90,7 @@ export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promis
       now,
     );
     await locked.enqueue(restartedUpdate(locked.target, attempt));
-    await appendHistory(trx, { taskId: task.id, attempt, kind: 'restarted', at: now });
+    await locked.record({ attempt, kind: 'restarted' });
     return viewOf(locked, restarted ?? task);
   });
 }
@@ -115,5 +115,5 @@ export async function listTaskUpdates(deps: TaskServiceDeps, context: TaskContex
 }
 
 export async function viewOf(locked: LockedTask, task: Task): Promise<TaskView> {
-  return toTaskView(task, await listHistory(locked.trx, task.id), locked.workflow);
+  return toTaskView(task, [...(await locked.history())], locked.workflow);
 }

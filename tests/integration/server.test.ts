@@ -82,7 +82,7 @@ describe('the server in emulator mode', () => {
     const bearer = String(delivery?.headers.authorization).replace('Bearer ', '');
     await fetch(`${server.url}/healthz`, { headers: { authorization: `Bearer ${bearer}` } });
     const logs = logLines.join('');
-    expect(logs).toContain('"msg":"incoming request"');
+    expect(logs).toContain('"msg":"request completed"');
     expect(logs).not.toContain(bearer);
     expect(logs).not.toContain('emulator-secret');
   });

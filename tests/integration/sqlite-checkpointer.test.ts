@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SAFETY_NET_AUTOCHECKPOINT_PAGES } from '../../server/store/sqlite-checkpointer';
+import { openStore, type Store } from '../../server/store/store';
+
+/** Pages the test writes: well past SQLite's default threshold (1,000), well short of the safety net's. */
+const PAGES_WRITTEN = 3_000;
+
+describe('the background WAL checkpoint (SQLite)', () => {
+  let directory: string;
+  let store: Store;
+  beforeEach(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'ptk-checkpoint-'));
+    store = await openStore({ kind: 'sqlite', filename: join(directory, 'store.db') });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('leaves the inline checkpoint to a safety-net threshold far above what one request writes', async () => {
+    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db);
+    expect(rows[0]?.wal_autocheckpoint).toBe(SAFETY_NET_AUTOCHECKPOINT_PAGES);
+    expect(SAFETY_NET_AUTOCHECKPOINT_PAGES).toBeGreaterThan(PAGES_WRITTEN * 2);
+  });
+
+  it('copies committed pages into the database file without the main connection doing it', async () => {
+    const databaseFile = join(directory, 'store.db');
+    const before = statSync(databaseFile).size;
+    await sql`create table filler (body blob not null)`.execute(store.db);
+    // 3,000 rows of 4 KB: at least 3,000 pages in the WAL. The main connection would checkpoint only at 20,000.
+    for (let index = 0; index < PAGES_WRITTEN; index += 1) {
+      await sql`insert into filler (body) values (randomblob(4000))`.execute(store.db);
+    }
+    await expect
+      .poll(() => statSync(databaseFile).size, { timeout: 5_000, interval: 50 })
+      .toBeGreaterThan(before + PAGES_WRITTEN * 4000);
+  });
+
+  it('stops its thread when the store closes, so a closed store holds no file open', async () => {
+    await store.close();
+    await expect(store.close()).resolves.toBeUndefined();
+    const reopened = await openStore({ kind: 'sqlite', filename: join(directory, 'store.db') });
+    await expect(sql`select 1`.execute(reopened.db)).resolves.toBeTruthy();
+    await reopened.close();
+  });
+});
