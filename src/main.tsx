@@ -1,38 +1,18 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
-import { ApiError } from './api/api-error';
-import { AppRoutes } from './app-routes';
-import { pickLocale } from './ui/i18n/locale';
-import { LocaleProvider } from './ui/i18n/locale-context';
-import { shellTextsEn } from './ui/i18n/shell-texts.en';
-import { shellTextsEs } from './ui/i18n/shell-texts.es';
+import { startEarlySession } from './api/early-session';
 import './ui/styles.css';
 
-const locale = pickLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
-// WCAG 3.1.1: the page's language is the one it speaks, set before the first paint.
-document.documentElement.lang = locale;
-document.title = (locale === 'es' ? shellTextsEs : shellTextsEn).documentTitle;
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    // A 4xx will not change by asking again; a network error or a 5xx may.
-    queries: { retry: (failures, error) => !(error instanceof ApiError && error.isClientError) && failures < 2 },
-    mutations: { retry: false },
-  },
-});
+/**
+ * The page's entry, kept small: it sends the task's session request at once (early-session.ts), then loads the app,
+ * which index.html already preloads (vite.config.ts), so the request and the download overlap.
+ */
+startEarlySession(window.location);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <LocaleProvider locale={locale}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </LocaleProvider>
-    </QueryClientProvider>
-  </StrictMode>,
+import('./app-root').then(
+  ({ renderApp }) => renderApp(root),
+  () => {
+    // Without the app there is no translated text to show; this is the one message in both languages.
+    root.textContent = 'This page could not load. Check the connection and reload. / No se pudo cargar la página. Revise la conexión y recargue.';
+  },
 );

@@ -2,6 +2,8 @@ import type { ZodMiniType } from 'zod/mini';
 import { sessionResponseSchema, type SessionResponse } from '../contract/session';
 import type { TaskContext } from '../contract/task-context';
 import { apiErrorFrom, ApiError, networkError } from './api-error';
+import { apiRequestInit } from './api-request';
+import { takeEarlySession } from './early-session';
 
 /** Renew when less than this is left, so no request ever leaves with a token about to expire. */
 const RENEW_MARGIN_MS = 5 * 60 * 1000;
@@ -30,19 +32,11 @@ export function createApiClient(options: { context: TaskContext; fetch?: typeof 
   let held: HeldToken | undefined;
   let opening: Promise<SessionResponse> | undefined;
 
-  async function send(method: string, path: string, body: unknown, token?: string): Promise<unknown> {
-    const headers: Record<string, string> = { accept: 'application/json', 'x-wx-assigned-task-uuid': context.wxAssignedTaskUuid };
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+  /** `pending`: a response already on its way for this request (early-session.ts). */
+  async function send(method: string, path: string, body: unknown, token?: string, pending?: Promise<Response>): Promise<unknown> {
     let response: Response;
     try {
-      response = await doFetch(path, {
-        method,
-        headers,
-        credentials: 'omit',
-        cache: 'no-store',
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      response = await (pending ?? doFetch(path, apiRequestInit(context, method, body, token)));
     } catch (cause) {
       throw networkError(cause);
     }
@@ -54,7 +48,7 @@ export function createApiClient(options: { context: TaskContext; fetch?: typeof 
   function openSession(): Promise<SessionResponse> {
     opening ??= (async () => {
       try {
-        const session = sessionResponseSchema.parse(await send('POST', '/api/session', context));
+        const session = sessionResponseSchema.parse(await send('POST', '/api/session', context, undefined, takeEarlySession(context)));
         held = { token: session.token, expiresAt: Date.parse(session.expiresAt) };
         return session;
       } finally {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../api/api-client-context';
 import { taskQueryOptions } from '../api/get-task';
@@ -14,6 +14,7 @@ import { PageShell } from '../ui/page-shell';
 import { DoneScreen } from './done-screen';
 import { errorKind } from './error-text';
 import { FailedScreen } from './failed-screen';
+import { preloadWorkflowViews } from '../workflows/registry.views';
 import { StepRunner } from './step-runner';
 
 /** Opens the session, then shows the screen the task's state calls for. */
@@ -26,6 +27,7 @@ export function TaskSession() {
   // Set when this page saw the task end; undefined after a reload (the end event is not fired twice).
   const [ended, setEnded] = useState<{ status: 'completed' | 'error'; portalNotified: number } | undefined>();
   const [embedded] = useState(() => isEmbedded());
+  useEffect(() => preloadWorkflowViews(), []);
 
   const notes = [...(embedded ? [] : [texts.standalone]), ...(session.data?.environment.emulator ? [texts.emulator] : [])];
 
