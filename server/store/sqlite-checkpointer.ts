@@ -5,10 +5,13 @@ import { Worker } from 'node:worker_threads';
  * Copies the WAL back into the database file from a worker thread with its own connection, so the server's event
  * loop never does it. Left to SQLite, the commit that crosses the auto-checkpoint threshold (1,000 pages) copies them
  * and fsyncs inline: bench/api.ts saw about one commit in 120 take 5 to 9 ms, about 45% of all commit time, and these
- * stalls set the step endpoint's p99. A PASSIVE checkpoint never blocks the writer; the main connection keeps a
- * much higher auto-checkpoint threshold only as a safety net should this thread fall behind or die.
+ * stalls set the step endpoint's p99. A PASSIVE checkpoint never blocks the writer (a RESTART, past a bound, briefly
+ * does: see below); the main connection keeps a much higher auto-checkpoint threshold only as a safety net should
+ * this thread fall behind or die.
  */
 export const SAFETY_NET_AUTOCHECKPOINT_PAGES = 20_000;
+/** WAL frames (pages) past which the thread rewinds the WAL: 4,000 pages of 4 KB keep it near 16 MB. */
+const RESTART_FRAMES = 4_000;
 
 export interface SqliteCheckpointer {
   stop(): Promise<void>;
@@ -18,6 +21,7 @@ export interface CheckpointerOptions {
   filename: string;
   synchronous: 'FULL' | 'NORMAL';
   intervalMs?: number;
+  restartFrames?: number;
   /** A failed checkpoint is logged by the caller; the safety net keeps the WAL bounded meanwhile. */
   onError?: (message: string) => void;
 }
@@ -28,9 +32,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
 const db = new Database(workerData.filename);
 db.pragma('synchronous = ' + workerData.synchronous);
+db.pragma('busy_timeout = 1000');
 const timer = setInterval(() => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    // Under steady writes a PASSIVE checkpoint never catches the last frame, so the WAL is never rewound and grows
+    // until the safety net checkpoints it all inline (bench/api.ts: a 1.3 s stall). Past a bound, RESTART: it waits
+    // for the writer, copies the few frames PASSIVE left, and makes the next commit start the WAL over.
+    if (result && result.log >= workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
   }
@@ -46,7 +55,13 @@ export function startSqliteCheckpointer(options: CheckpointerOptions): SqliteChe
   const modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { modulePath, filename: options.filename, synchronous: options.synchronous, intervalMs: options.intervalMs ?? 200 },
+    workerData: {
+      modulePath,
+      filename: options.filename,
+      synchronous: options.synchronous,
+      intervalMs: options.intervalMs ?? 200,
+      restartFrames: options.restartFrames ?? RESTART_FRAMES,
+    },
   });
   // A CLI that exits without closing its store must not be held open by this thread.
   worker.unref();

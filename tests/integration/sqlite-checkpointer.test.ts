@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SAFETY_NET_AUTOCHECKPOINT_PAGES } from '../../server/store/sqlite-checkpointer';
+import { SAFETY_NET_AUTOCHECKPOINT_PAGES, startSqliteCheckpointer } from '../../server/store/sqlite-checkpointer';
 import { openStore, type Store } from '../../server/store/store';
 
 /** Pages the test writes: well past SQLite's default threshold (1,000), well short of the safety net's. */
@@ -46,5 +47,27 @@ describe('the background WAL checkpoint (SQLite)', () => {
     const reopened = await openStore({ kind: 'sqlite', filename: join(directory, 'store.db') });
     await expect(sql`select 1`.execute(reopened.db)).resolves.toBeTruthy();
     await reopened.close();
+  });
+
+  it('rewinds the WAL under steady writes, where PASSIVE alone would let it grow', async () => {
+    // A bare connection with no auto-checkpoint at all: only the thread can keep this WAL bounded.
+    const filename = join(directory, 'steady.db');
+    const writer = new Database(filename);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table filler (body blob not null)');
+    const checkpointer = startSqliteCheckpointer({ filename, synchronous: 'NORMAL', intervalMs: 20, restartFrames: 300 });
+    const insert = writer.prepare('insert into filler (body) values (randomblob(3000))');
+    try {
+      // About 3,000 pages written a few at a time, with the event loop free in between, as a busy server writes.
+      for (let index = 0; index < 3_000; index += 1) {
+        insert.run();
+        if (index % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      expect(statSync(`${filename}-wal`).size).toBeLessThan(1_500 * 4096);
+    } finally {
+      await checkpointer.stop();
+      writer.close();
+    }
   });
 });

@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/api-client';
 import { ApiError } from '../../src/api/api-error';
-import { taskViewSchema, type TaskView } from '../../src/contract/task-view';
+import { taskViewSchema } from '../../src/contract/task-view';
+import { pageContext, readyTaskView } from '../helpers/page-fixtures';
 
-const context = {
-  wxWorkerUuid: '11111111-1111-4111-8111-111111111111',
-  wxAssignedTaskUuid: '22222222-2222-4222-8222-222222222222',
-  wxTaskFlowUuid: '33333333-3333-4333-8333-333333333333',
-  wxCompanyUuid: '44444444-4444-4444-8444-444444444444',
-};
-
-const task: TaskView = {
-  id: 't1',
-  assignedTaskUuid: context.wxAssignedTaskUuid,
-  workflow: { id: 'safety-training', estimatedMinutes: 10, steps: [{ id: 'welcome' }] },
-  status: 'ready',
-  attempt: 1,
-  started: false,
-  currentStep: 'welcome',
-  stepData: {},
-  gradedAttempts: {},
-  failure: null,
-  history: [],
-  updatedAt: '2026-03-01T09:00:00.000Z',
-};
+const context = pageContext;
+const task = readyTaskView;
 
 /** A fake server: sessions numbered token-1, token-2...; the test decides what the task endpoint answers. */
 function fakeServer(now: () => number, taskAnswer: (token: string | undefined) => { status: number; body: unknown }) {
