@@ -72,16 +72,11 @@ export async function findTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: 
 }
 
 /**
- * Reads a task for a read-modify-write inside the caller's transaction. On Postgres the row stays locked until the
- * transaction ends, so two requests for one task (a double click) apply one after the other instead of losing one;
- * on SQLite the write transaction already excludes every other writer.
+ * Reads a task, found by the platform's assigned task UUID as a session names it, for a read-modify-write inside the
+ * caller's transaction. On Postgres the row stays locked until the transaction ends, so two requests for one task (a
+ * double click) apply one after the other instead of losing one; on SQLite the write transaction already excludes
+ * every other writer.
  */
-export async function lockTask(db: StoreDb, id: string): Promise<Task | undefined> {
-  const row = await db.selectFrom('tasks').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-  return row && toTask(row);
-}
-
-/** `lockTask` by the platform's assigned task UUID: one statement where a find and a lock would take two. */
 export async function lockTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: string): Promise<Task | undefined> {
   const row = await db.selectFrom('tasks').selectAll().where('assigned_task_uuid', '=', assignedTaskUuid).forUpdate().executeTakeFirst();
   return row && toTask(row);

@@ -6,7 +6,7 @@ import {
   findTaskById,
   insertTask,
   insertTaskIfAbsent,
-  lockTask,
+  lockTaskByAssignedTaskUuid,
   updateTask,
 } from '../../server/store/tasks.repository';
 import type { NewTask } from '../../server/store/tasks.repository';
@@ -62,13 +62,13 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
     expect(await updateTask(t.store.db, randomUUID(), { status: 'error' }, t0)).toBeUndefined();
   });
 
-  it('lockTask makes concurrent read-modify-write transactions apply one after the other', async () => {
+  it('lockTaskByAssignedTaskUuid makes concurrent read-modify-write transactions apply one after the other', async () => {
     const task = await insertTask(t.store.db, newTask());
     // Postgres: two pools, as two server processes. SQLite: one store per process (see the helper).
     const other = engine.name === 'postgres' ? (await t.openAnother()).db : t.store.db;
     const bump = (db: typeof other) =>
       db.transaction().execute(async (trx) => {
-        const current = await lockTask(trx, task.id);
+        const current = await lockTaskByAssignedTaskUuid(trx, task.assignedTaskUuid);
         await new Promise((resolve) => setTimeout(resolve, 20));
         await updateTask(trx, task.id, { attempt: current!.attempt + 1 }, t0);
       });
