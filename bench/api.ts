@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EMULATOR_CREDENTIAL } from '../server/config';
+import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { runBare, runPaced, runSteps } from './api-load';
 import { machine, round, runPool, spawnEmulator } from './bench-support';
 import { sampleServer, startServerProcess } from './bench-server-process';

@@ -1,15 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock } from './clock';
-import { EMULATOR_CREDENTIAL, EMULATOR_PREFIX, type Config } from './config';
+import { EMULATOR_PREFIX, type Config } from './config';
+import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
 import type { DeliveryCounters } from './delivery/delivery-metrics';
 import { emulatorPlugin } from './emulator/emulator-plugin';
 import type { AdjustableClock } from './emulator/emulator-options';
-import { registerErrorHandling } from './http-errors';
+import { registerErrorHandling } from './http/error-handling';
 import { AccessLogController } from './logger';
-import { operationsRoutes } from './operations-routes';
+import { operationsRoutes } from './http/operations-routes';
 import type { Store } from './store/store';
-import type { RateLimitSettings } from './tasks/rate-limits';
-import { taskRoutes, type TaskRoutesOptions } from './tasks/task-plugin';
+import type { RateLimitSettings } from './task-api/rate-limits';
+import { taskRoutes, type TaskRoutesOptions } from './task-api/task-api';
 
 export interface AppDependencies {
   config: Config;

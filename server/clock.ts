@@ -21,16 +21,3 @@ export class ManualClock implements Clock {
     this.current = epochMs;
   }
 }
-
-/** The system time shifted by an adjustable offset: real time passes, and tests can jump ahead. */
-export class OffsetClock implements Clock {
-  private offsetMs = 0;
-
-  now(): number {
-    return Date.now() + this.offsetMs;
-  }
-
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  }
-}

@@ -1,14 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
 
 /**
  * The one place that reads the environment (STYLE habit 1). Every variable is validated at start; every bad one is
  * reported on its own line, then the start stops.
  */
-
-/** The credential the emulator accepts and the server uses in emulator mode. Not a secret: it only opens the emulator. */
-export const EMULATOR_CREDENTIAL = { key: 'emulator-key', secret: 'emulator-secret' } as const;
 
 /** spec 6.1: the end event's name is not shown, so it is configurable; this is our documented default. */
 export const DEFAULT_END_EVENT = 'partner-task-complete';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app';
-import { OffsetClock, systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from './clock';
+import { OffsetClock } from './emulator/emulator-clock';
 import { EMULATOR_PREFIX, type Config } from './config';
 import { createDeliveryCounters } from './delivery/delivery-metrics';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './delivery/outbox-relay';

@@ -1,7 +1,7 @@
-import type { Clock } from '../clock';
+import type { EmulatorClock } from './emulator-clock';
 
 /** A clock the control API can move forward (POST /control/clock): tokens expire on it (spec 4.1). */
-export type AdjustableClock = Clock & { advance(ms: number): void };
+export type AdjustableClock = EmulatorClock;
 
 /**
  * spec 4.1: "Field names and shape of the response body: not shown". The emulator can answer in several shapes so the

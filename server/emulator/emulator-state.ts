@@ -1,5 +1,5 @@
-import { EMULATOR_CREDENTIAL } from '../config';
-import { OffsetClock } from '../clock';
+import { EMULATOR_CREDENTIAL } from './emulator-credential';
+import { OffsetClock } from './emulator-clock';
 import { AssignmentRegistry } from './assignment-registry';
 import {
   DEFAULT_REQUEST_LOG_LIMIT,

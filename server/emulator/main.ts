@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { EMULATOR_CREDENTIAL } from '../config';
+import { EMULATOR_CREDENTIAL } from './emulator-credential';
 import { startEmulator } from './start-emulator';
 
 /** `npm run emulator [-- --port N --host H]`: the emulator on its own, for manual tests and other clients. */

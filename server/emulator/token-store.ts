@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { EmulatorClock } from './emulator-clock';
 
 export interface IssuedToken {
   token: string;
@@ -21,7 +21,7 @@ export class TokenStore {
   private readonly tokens = new Map<string, IssuedToken>();
 
   constructor(
-    private readonly clock: Clock,
+    private readonly clock: Pick<EmulatorClock, 'now'>,
     readonly lifetimeSeconds: number,
   ) {}
 

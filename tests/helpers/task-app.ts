@@ -4,7 +4,7 @@ import { buildApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
 import { parseConfig, type Config } from '../../server/config';
 import { createDeliveryCounters } from '../../server/delivery/delivery-metrics';
-import type { RateLimitSettings } from '../../server/tasks/rate-limits';
+import type { RateLimitSettings } from '../../server/task-api/rate-limits';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
 import { testDatabases, type TestDatabase, type TestDatabaseEngine } from './test-databases';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMULATOR_CREDENTIAL } from '../../server/config';
+import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import type { TrailEntry } from '../../server/emulator/assignment-types';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import { freePort, spawnServer, type ServerProcess } from '../helpers/server-process';

@@ -1,4 +1,4 @@
-import { EMULATOR_CREDENTIAL } from '../../server/config';
+import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import type { AssignmentView } from '../../server/emulator/assignment-types';
 import type { ErrorBody } from '../../server/emulator/emulator-error';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock';
-import { EMULATOR_CREDENTIAL } from '../../server/config';
+import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { createOutboxRelay, type OutboxRelay } from '../../server/delivery/outbox-relay';
 import type { RetryPolicy } from '../../server/delivery/retry-policy';
 import type { TrailEntry } from '../../server/emulator/assignment-types';

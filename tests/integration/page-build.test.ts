@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMULATOR_CREDENTIAL } from '../../server/config';
+import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
 import { buildPage, builtTexts, gzipBytes, initialScripts } from '../helpers/page-build';
 import { TEST_SECRETS } from '../helpers/task-app';

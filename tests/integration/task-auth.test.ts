@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signSessionToken } from '../../server/tasks/session-token';
+import { signSessionToken } from '../../server/session/session-token';
 import { bearer, errorCode, newContext, openSession, openTaskApp, sessionEndpoints, TEST_SECRETS, type TaskApp } from '../helpers/task-app';
 
 /** Issue 4 acceptance: every session endpoint refuses bad, expired and other tasks' tokens with the right 4xx and code. */

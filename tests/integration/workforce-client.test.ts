@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OffsetClock } from '../../server/clock';
-import { EMULATOR_CREDENTIAL, type UpstreamConfig } from '../../server/config';
+import { OffsetClock } from '../../server/emulator/emulator-clock';
+import { type UpstreamConfig } from '../../server/config';
+import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import { createWorkforceClient, type WorkforceClient } from '../../server/upstream/workforce-client';
 import { control, type RecordedRequest } from '../helpers/emulator-control';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signSessionToken, verifySessionToken } from '../../server/tasks/session-token';
+import { signSessionToken, verifySessionToken } from '../../server/session/session-token';
 
 const secret = 'unit-test-secret-of-at-least-32-characters';
 const context = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { failedUpdate, gradedRetryUpdate, openedUpdate, restartedUpdate, startedUpdate, stepSavedUpdate } from '../../server/tasks/status-updates';
+import { failedUpdate, gradedRetryUpdate, openedUpdate, restartedUpdate, startedUpdate, stepSavedUpdate } from '../../server/task-progress/status-updates';
 import { partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
 import { safetyTraining } from '../../src/workflows/safety-training/definition';
 import { fitLabel, stepLabel } from '../../src/workflows/status-label';

@@ -1,6 +1,6 @@
 import type { Grade, GradingRules, StepReport, WorkflowDefinition, WorkflowServerModule } from '../../src/workflows/workflow-definition';
 import type { Task } from '../store/tasks.table';
-import { taskError } from './task-errors';
+import { taskError } from '../api-error';
 
 /**
  * The workflow engine's one decision, as a pure function: given a task and a submission, what changes and what is

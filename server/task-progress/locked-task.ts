@@ -9,7 +9,7 @@ import type { Task } from '../store/tasks.table';
 import type { TaskContext } from '../../src/contract/task-context';
 import { findWorkflow } from '../../src/workflows/registry';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
-import { taskError } from './task-errors';
+import { taskError } from '../api-error';
 import { partnerUrlFor, type UpdateTarget } from './status-updates';
 
 export interface TaskServiceDeps {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http-errors';
+import { HttpError } from '../http/error-handling';
 import { registerCompressedAssets } from './compressed-assets';
 
 /** Client-side routes that answer with the page itself (src/main.tsx): the task page and, when enabled, the preview. */

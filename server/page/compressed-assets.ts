@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../http-errors';
+import { HttpError } from '../http/error-handling';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
 import type { TaskContext } from '../../src/contract/task-context';
-import { taskError } from './task-errors';
+import { taskError } from '../api-error';
 import { verifySessionToken } from './session-token';
 
 /**

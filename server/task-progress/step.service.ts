@@ -3,10 +3,10 @@ import type { TaskContext } from '../../src/contract/task-context';
 import type { GradingResult } from '../../src/contract/step-submission';
 import type { TaskView } from '../../src/contract/task-view';
 import { workflowServerModules } from '../../src/workflows/registry.server';
-import { decideStepSubmission, type GradedOutcome } from './step-engine';
+import { decideStepSubmission, type GradedOutcome } from './step-decision';
 import { completedUpdate, failedUpdate, gradedRetryUpdate, stepSavedUpdate } from './status-updates';
 import { markStarted, viewOf } from './task.service';
-import { withLockedTask, type TaskServiceDeps } from './task-transaction';
+import { withLockedTask, type TaskServiceDeps } from './locked-task';
 import { failedTries, formatFailure } from './task-view';
 
 export interface StepSubmissionOutcome {

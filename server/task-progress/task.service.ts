@@ -6,8 +6,8 @@ import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
 import { DEFAULT_WORKFLOW_ID } from '../../src/workflows/registry';
-import { taskError } from './task-errors';
-import { readOwnTask, withLockedTask, workflowOf, type LockedTask, type TaskServiceDeps } from './task-transaction';
+import { taskError } from '../api-error';
+import { readOwnTask, withLockedTask, workflowOf, type LockedTask, type TaskServiceDeps } from './locked-task';
 import { openedUpdate, partnerUrlFor, restartedUpdate, startedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
 

@@ -1,6 +1,6 @@
-import type { DeliveryCounters } from './delivery/delivery-metrics';
-import { LATENCY_BUCKETS_SECONDS } from './delivery/delivery-metrics';
-import type { OutboxStats } from './store/outbox.repository';
+import type { DeliveryCounters } from '../delivery/delivery-metrics';
+import { LATENCY_BUCKETS_SECONDS } from '../delivery/delivery-metrics';
+import type { OutboxStats } from '../store/outbox.repository';
 
 export interface MetricsSources {
   outbox: OutboxStats;

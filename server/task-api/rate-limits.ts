@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { taskError } from './task-errors';
+import { taskError } from '../api-error';
 
 /** Issue 4 item 8: the API is limited per client address and per assigned task. */
 export interface RateLimitSettings {

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Clock } from './clock';
-import type { DeliveryCounters } from './delivery/delivery-metrics';
+import type { Clock } from '../clock';
+import type { DeliveryCounters } from '../delivery/delivery-metrics';
 import { renderMetrics } from './metrics';
-import { pingDatabase } from './store/health.repository';
-import { outboxStats } from './store/outbox.repository';
-import type { Store } from './store/store';
+import { pingDatabase } from '../store/health.repository';
+import { outboxStats } from '../store/outbox.repository';
+import type { Store } from '../store/store';
 
 export interface OperationsRoutesOptions {
   store: Store;

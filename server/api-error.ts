@@ -1,5 +1,5 @@
-import type { TaskApiErrorCode } from '../../src/contract/error-body';
-import { HttpError } from '../http-errors';
+import type { TaskApiErrorCode } from '../src/contract/error-body';
+import { HttpError } from './http/error-handling';
 
 /** One status per code, so a code always means the same HTTP answer (STYLE habit 9). */
 const statusOf: Record<TaskApiErrorCode, number> = {

@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Store } from '../store/store';
-import { registerPageRoutes } from './page-routes';
+import { registerPageRoutes } from '../page/page-routes';
 import { registerPreviewRoutes } from './preview-routes';
 import { createRateLimits, defaultRateLimits, type RateLimitSettings } from './rate-limits';
-import { setSecurityHeaders } from './security-headers';
+import { setSecurityHeaders } from '../page/security-headers';
 import { registerTaskRoutes } from './task-routes';
 
 export interface TaskRoutesOptions {

@@ -1,7 +1,7 @@
 import { safeParse } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { TaskApiErrorCode } from '../../src/contract/error-body';
-import { taskError } from './task-errors';
+import { taskError } from '../api-error';
 
 /** Validates input with a contract schema; the first problem becomes a 400 naming the field (DESIGN error body). */
 export function parseInput<T>(schema: $ZodType<T>, input: unknown, code: TaskApiErrorCode, root = 'body'): T {

@@ -8,13 +8,13 @@ import { emptyBodySchema, stepSubmissionSchema, type StepResult } from '../../sr
 import type { TaskUpdatesResponse } from '../../src/contract/task-updates';
 import { stepIdSchema, type TaskView } from '../../src/contract/task-view';
 import { parseInput } from './parse-input';
-import { resolvePortalOrigins } from './portal-origins';
+import { resolvePortalOrigins } from '../page/portal-origins';
 import type { RateLimitCheck } from './rate-limits';
-import { authenticate } from './session-auth';
-import { SESSION_TTL_MS, signSessionToken } from './session-token';
-import { submitStep } from './step.service';
-import { getTask, listTaskUpdates, openTask, restartTask, startTask } from './task.service';
-import type { TaskServiceDeps } from './task-transaction';
+import { authenticate } from '../session/authenticate';
+import { SESSION_TTL_MS, signSessionToken } from '../session/session-token';
+import { submitStep } from '../task-progress/step.service';
+import { getTask, listTaskUpdates, openTask, restartTask, startTask } from '../task-progress/task.service';
+import type { TaskServiceDeps } from '../task-progress/locked-task';
 
 export interface TaskRouteDeps {
   config: Config;
