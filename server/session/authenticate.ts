@@ -1,14 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
+import { ASSIGNED_TASK_HEADER } from '../../src/contract/http-headers';
 import type { TaskContext } from '../../src/contract/task-context';
 import { taskError } from '../api-error';
 import { verifySessionToken } from './session-token';
 
-/**
- * The page may name the task it means to act on; a token for another assigned task is then refused (403), so a
- * page that mixed up two sessions fails loudly instead of changing the wrong task.
- */
-export const ASSIGNED_TASK_HEADER = 'x-wx-assigned-task-uuid';
 
 /** DESIGN decision 5: `Authorization: Bearer <token>`; the token names the one task this request may touch. */
 export function authenticate(request: FastifyRequest, reply: FastifyReply, secret: string, clock: Clock): TaskContext {

@@ -1,3 +1,4 @@
+import { ASSIGNED_TASK_HEADER } from '../contract/http-headers';
 import type { TaskContext } from '../contract/task-context';
 
 /**
@@ -6,7 +7,7 @@ import type { TaskContext } from '../contract/task-context';
  * limit.
  */
 export function apiRequestInit(context: TaskContext, method: string, body: unknown, token?: string): RequestInit {
-  const headers: Record<string, string> = { accept: 'application/json', 'x-wx-assigned-task-uuid': context.wxAssignedTaskUuid };
+  const headers: Record<string, string> = { accept: 'application/json', [ASSIGNED_TASK_HEADER]: context.wxAssignedTaskUuid };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return { method, headers, credentials: 'omit', cache: 'no-store', ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
