@@ -1,10 +1,226 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
-import globals from 'globals';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import ts from 'typescript';
 import tseslint from 'typescript-eslint';
 
+const root = import.meta.dirname;
+/** One resolver for the walls and the cycle rule, so both see an import as the same file. */
+const resolver = createTypeScriptImportResolver({ project: path.join(root, 'tsconfig.json') });
+
+// DESIGN "Layout", Walls: the import rules that keep the architecture the one drawn there. Each message says why,
+// so a failing lint teaches the design (STYLE "Walls as configuration").
+
+/** Request handlers: they answer a request inside its transaction and never wait on the platform. */
+const requestHandlers = ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/task-progress'];
+
+/**
+ * The part of src/ compiled into both the page and the server: the HTTP contract and the workflow definitions (steps,
+ * schemas, grading, labels; `.server.ts` for what only the server may hold). Screens, their texts, step props and
+ * registry.views.ts are page code. tsconfig.server.json lists the same files: keep the two in step.
+ */
+const isomorphicFiles = [
+  'src/contract/**',
+  'src/workflows/{registry,registry.server,workflow-definition}.ts',
+  'src/workflows/*/{definition,definition.server}.ts',
+];
+/** `except` of import-x/no-restricted-paths must be globs when `from` is one, and they match absolute paths. */
+const absolute = (glob) => path.join(root, glob);
+
+const wallZones = [
+  {
+    target: 'src/**',
+    from: 'server',
+    message:
+      'The task page never imports server/: everything it imports is bundled for the browser, and server code holds ' +
+      'secrets and Node-only modules. Share schemas and header names through src/contract/.',
+  },
+  {
+    target: 'src/**/!(*.server).{ts,tsx}',
+    from: 'src/**/*.server.ts',
+    message:
+      'A .server.ts module is server-only (graders, answer keys): imported by page code it would ship them to the ' +
+      'browser (DESIGN decision 1). Import the isomorphic definition.ts instead.',
+  },
+  {
+    target: 'server/**',
+    from: 'src/**',
+    except: isomorphicFiles.map(absolute),
+    message:
+      'server/ imports from src/ only the contract (src/contract/) and the workflow definitions (registry.ts, ' +
+      'registry.server.ts, workflow-definition.ts, <id>/definition.ts, <id>/definition.server.ts): ' +
+      'the rest of src/ is React screens, texts and browser code. Move what both sides need into one of those.',
+  },
+  {
+    target: isomorphicFiles,
+    from: 'src/**',
+    except: isomorphicFiles.map(absolute),
+    message:
+      'src/contract/ and the workflow definitions are compiled into both the page and the server, so they import only ' +
+      'each other: anything else they pulled in would reach the server through them.',
+  },
+  {
+    target: requestHandlers.map((room) => `${room}/**`),
+    from: ['server/upstream', 'server/delivery'],
+    message:
+      'A request handler never calls the platform (DESIGN decision 2, outbox not dual writes): it records the update ' +
+      'in its transaction and the outbox relay delivers it. Handlers (http, page, session, task-api, task-progress) ' +
+      'import neither server/upstream/ nor server/delivery/; take what you need as a dependency.',
+  },
+  {
+    target: 'server/emulator/**',
+    from: ['server/**', 'src/**'],
+    except: [absolute('server/emulator/**'), absolute('src/contract/**')],
+    message:
+      'The emulator stands in for the platform, so it imports nothing of ours but the contract (src/contract/): ' +
+      'borrowing our server code would test the server against a copy of itself and tie the emulator to the code it ' +
+      'is there to check.',
+  },
+  {
+    // Every file of the page outside the simulator, except src/app-routes.tsx, whose lazy route may load it with a
+    // dynamic import() (checked by no-restricted-imports below, which sees static imports only).
+    target: ['src/!(preview)/**', 'src/!(app-routes).{ts,tsx}'],
+    from: 'src/preview',
+    message:
+      'The task page never imports src/preview/ (the worker-portal simulator): it would enter the bundle every worker ' +
+      'downloads. Only the lazy route in src/app-routes.tsx loads it, with a dynamic import().',
+  },
+  {
+    target: 'server/upstream/**',
+    from: 'server/store',
+    message:
+      'server/upstream/ is the HTTP client of the platform and knows no database: the outbox relay reads the store ' +
+      'and hands the client what to send.',
+  },
+  {
+    target: 'server/store/**',
+    from: ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/upstream'],
+    message:
+      'server/store/ is the database layer and knows no HTTP (routes, requests, the platform client): handlers, ' +
+      'services and the relay call the repositories, never the other way round.',
+  },
+];
+
+// Package walls: by name, with no-restricted-imports. A later config object replaces the rule's options for the
+// files it matches, so each group of files lists every pattern that applies to it.
+const serverPackages = {
+  regex: '^(node:|fastify$|fastify[-/]|@fastify/|kysely($|/)|pg($|/|-)|better-sqlite3($|/)|pino($|/)|prom-client($|/)|jose($|/))',
+  message: 'The task page runs in the browser: Node built-ins and server packages do not belong in its bundle.',
+};
+const pagePackages = {
+  regex: '^(react|react-dom|react-router)($|/)|^@tanstack/',
+  message:
+    'src/contract/ and the workflow definitions are compiled into the server too: no React here; screens live beside ' +
+    'the definition in *.tsx files.',
+};
+const staticPreviewImport = {
+  regex: '(^|/)preview($|/)',
+  message:
+    'src/app-routes.tsx loads src/preview/ only through the dynamic import() of its lazy route, so the simulator ' +
+    'stays in its own chunk and out of the task page; no static import of it here, not even of a type.',
+};
+const databasePackages = {
+  regex: '^(kysely|pg|pg-[^/]+|better-sqlite3)($|/)',
+  message:
+    'server/upstream/ is the HTTP client of the platform and knows no database: the outbox relay reads the store ' +
+    'and hands the client what to send.',
+};
+const httpPackages = {
+  regex: '^((node:)?https?|(node:)?http2|fastify|fastify-[^/]+|@fastify/[^/]+)($|/)',
+  message:
+    'server/store/ is the database layer and knows no HTTP: handlers, services and the relay call the repositories, ' +
+    'never the other way round.',
+};
+const restrictPackages = (...patterns) => ['error', { patterns }];
+
+/**
+ * No import cycles, type-only imports included (import-x/no-cycle skips `import type`, and a type-only cycle still
+ * ties two modules together). Each file's imports come from its AST; the rest of the graph is read from disk with
+ * TypeScript's import scanner, once per file version for the whole lint run.
+ */
+const importsOnDisk = new Map();
+
+function resolveOurs(source, importer) {
+  const resolved = resolver.resolve(source, importer);
+  if (!resolved.found || !resolved.path || resolved.path.includes(`${path.sep}node_modules${path.sep}`)) return null;
+  return /\.[cm]?[jt]sx?$/.test(resolved.path) ? resolved.path : null;
+}
+
+function importedFiles(file) {
+  let modified;
+  try {
+    modified = statSync(file).mtimeMs;
+  } catch {
+    return [];
+  }
+  const cached = importsOnDisk.get(file);
+  if (cached?.modified === modified) return cached.files;
+  const scanned = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles;
+  const files = [...new Set(scanned.map((entry) => resolveOurs(entry.fileName, file)).filter(Boolean))];
+  importsOnDisk.set(file, { modified, files });
+  return files;
+}
+
+/** The shortest import path from `start` back to `file`, or undefined when there is none. */
+function pathBack(start, file) {
+  const cameFrom = new Map([[start, undefined]]);
+  const queue = [start];
+  for (const current of queue) {
+    for (const next of importedFiles(current)) {
+      if (next === file) {
+        const route = [current];
+        while (cameFrom.get(route[0]) !== undefined) route.unshift(cameFrom.get(route[0]));
+        return route;
+      }
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, current);
+        queue.push(next);
+      }
+    }
+  }
+  return undefined;
+}
+
+const noImportCycle = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      cycle:
+        'Import cycle (type-only imports count): {{route}}. Modules that import each other can be neither read nor ' +
+        'tested one at a time, and their load order decides what is defined; move what both need to the module it ' +
+        'belongs to.',
+    },
+  },
+  create(context) {
+    const file = context.physicalFilename;
+    const check = (node, source) => {
+      if (typeof source?.value !== 'string') return;
+      const target = resolveOurs(source.value, file);
+      if (target === null || target === file) return;
+      const route = pathBack(target, file);
+      if (route === undefined) return;
+      const names = [file, ...route, file].map((entry) => path.relative(root, entry));
+      context.report({ node, messageId: 'cycle', data: { route: names.join(' -> ') } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source),
+      TSImportType: (node) => check(node, node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument),
+      TSExternalModuleReference: (node) => check(node, node.expression),
+    };
+  },
+};
+
 export default tseslint.config(
-  { ignores: ['build', 'dist', 'data', 'node_modules', 'test-results', 'playwright-report', 'docs'] },
+  // tests/fixtures/lint-cycle holds a deliberate cycle; tests/unit/lint-walls.test.ts lints it with ignores off.
+  { ignores: ['build', 'dist', 'data', 'node_modules', 'test-results', 'playwright-report', 'docs', 'tests/fixtures/lint-cycle'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,4 +239,21 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
+    plugins: { 'import-x': importX, walls: { rules: { 'no-import-cycle': noImportCycle } } },
+    settings: { 'import-x/resolver-next': [resolver] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: wallZones }],
+      'walls/no-import-cycle': 'error',
+    },
+  },
+  // `.server.ts` modules never reach the bundle (the .server.ts wall above and vite.config.ts see to it), so they may
+  // use Node; compiled with the workflow definitions, they still take no React.
+  { files: ['src/**'], ignores: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(serverPackages) } },
+  { files: ['src/app-routes.tsx'], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
+  { files: isomorphicFiles, ignores: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(serverPackages, pagePackages) } },
+  { files: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(pagePackages) } },
+  { files: ['server/upstream/**'], rules: { 'no-restricted-imports': restrictPackages(databasePackages) } },
+  { files: ['server/store/**'], rules: { 'no-restricted-imports': restrictPackages(httpPackages) } },
 );

@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '../server/config';
-import { loggerOptions } from '../server/logger';
+import { createLogger } from '../server/logger';
 import { startServer } from '../server/server';
 import { BARE_ROUTE } from './api-load';
 
@@ -10,7 +10,7 @@ import { BARE_ROUTE } from './api-load';
  */
 const config = loadConfigOrExit();
 const server = await startServer(config, {
-  logger: loggerOptions(config.logLevel),
+  log: createLogger(config.logLevel),
   // A production build made for the page benchmark, so dist/ (used by the e2e tests) is left alone.
   ...(process.env.BENCH_PAGE_DIRECTORY ? { pageDirectory: process.env.BENCH_PAGE_DIRECTORY } : {}),
   extendApp: (app) => {

@@ -1,62 +1,58 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { Registry } from 'prom-client';
 import type { Clock } from './clock';
 import { EMULATOR_PREFIX, type Config } from './config';
+import type { EmulatorClock } from './emulator/emulator-clock';
 import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
-import type { DeliveryCounters } from './delivery/delivery-metrics';
 import { emulatorPlugin } from './emulator/emulator-plugin';
-import type { AdjustableClock } from './emulator/emulator-options';
 import { registerErrorHandling } from './http/error-handling';
-import { AccessLogController } from './logger';
 import { operationsRoutes } from './http/operations-routes';
+import { AccessLogController, type Logger } from './logger';
 import type { Store } from './store/store';
-import type { RateLimitSettings } from './task-api/rate-limits';
-import { taskRoutes, type TaskRoutesOptions } from './task-api/task-api';
+import { taskApi, type TaskApiOptions } from './task-api/task-api';
 
 export interface AppDependencies {
   config: Config;
   clock: Clock;
   store: Store;
-  counters: DeliveryCounters;
-  /** Wakes the outbox relay when a request wrote an update, so delivery starts without waiting for a poll. */
+  /** Where every metric of this server is registered; `/metrics` renders it. */
+  metrics: Registry;
+  /** Rung after a request committed an update, so the relay delivers it without waiting for a poll. */
   onUpdateEnqueued: () => void;
-  tokenRequests: () => number;
   /** In emulator mode, the emulator's own clock (it can be moved forward to expire tokens). */
-  emulatorClock?: AdjustableClock;
-  logger?: FastifyServerOptions['logger'];
+  emulatorClock?: EmulatorClock;
+  log?: Logger;
   /** Overrides for the task API (tests turn rate limits off, point at another page build, fix the session secret). */
-  taskOptions?: Partial<Pick<TaskRoutesOptions, 'rateLimits' | 'pageDirectory' | 'sessionSecret'>>;
+  taskOptions?: Partial<Pick<TaskApiOptions, 'rateLimits' | 'pageDirectory' | 'sessionSecret'>>;
 }
 
 /**
- * Builds the application and never listens (STYLE: fastify/demo), so tests build it side by side and `main.ts`
+ * Builds the application and never listens (STYLE: fastify/demo), so tests build it side by side and `server.ts`
  * alone decides where it runs.
  */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // Typed as Fastify's base logger so plugins written against the default instance type accept this app.
+    ...(deps.log ? { loggerInstance: deps.log as FastifyBaseLogger } : { logger: false }),
     // DESIGN: bodies are small JSON documents; anything bigger is refused with 413 before it is parsed.
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     logController: new AccessLogController(),
   });
+  // The contract's zod schemas validate each route's input and type its handler (fastify-type-provider-zod).
+  app.setValidatorCompiler(validatorCompiler);
+  // Answers are typed by their schemas at compile time and parsed by the page; encoding each one through zod again
+  // here would cost the step path CPU for no check the types do not already make.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandling(app);
 
-  await app.register(operationsRoutes, {
-    store: deps.store,
-    clock: deps.clock,
-    counters: deps.counters,
-    tokenRequests: deps.tokenRequests,
-  });
-
-  // The task page and its API (issue 4). The session secret is random per start when unset (emulator mode only:
-  // config.ts requires SESSION_SECRET otherwise).
-  await app.register(taskRoutes, {
+  await app.register(operationsRoutes, { store: deps.store, metrics: deps.metrics });
+  await app.register(taskApi, {
     config: deps.config,
     clock: deps.clock,
     store: deps.store,
-    sessionSecret: deps.config.sessionSecret,
     onUpdateEnqueued: deps.onUpdateEnqueued,
-    rateLimits: rateLimitsOf(deps.config),
     ...deps.taskOptions,
   });
 
@@ -68,14 +64,5 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.emulatorClock ? { clock: deps.emulatorClock } : {}),
     });
   }
-
   return app;
-}
-
-function rateLimitsOf(config: Config): RateLimitSettings | false {
-  const { perAddress, perTask } = config.rateLimits;
-  if (perAddress === 0 && perTask === 0) return false;
-  // 0 for one of them: effectively unlimited, the other still applies.
-  const unlimited = Number.MAX_SAFE_INTEGER;
-  return { perAddress: perAddress || unlimited, perTask: perTask || unlimited, windowMs: 60_000 };
 }

@@ -78,14 +78,14 @@ const environmentSchema = z.object({
   ),
   UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000),
   DELIVERY_CONCURRENCY: integer(1, 1000, 32),
-  // Issue 4 item 8: requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
+  // Requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
   RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),
   RATE_LIMIT_PER_TASK: integer(0, 1_000_000, 120),
   SQLITE_SYNCHRONOUS: z.preprocess(
     blankToUndefined,
     z.enum(['FULL', 'NORMAL'], { error: 'one of: FULL, NORMAL' }).default('NORMAL'),
   ),
-  // Issue 5: the preview portal lets anyone who reaches the server open tasks with any context, so it is on by default
+  // The preview portal lets anyone who reaches the server open tasks with any context, so it is on by default
   // only in emulator mode; with a real credential it must be asked for.
   PREVIEW_ENABLED: z.preprocess(
     blankToUndefined,
@@ -127,7 +127,7 @@ export interface Config {
   sessionSecret: string | undefined;
   partnerUrlTemplate: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
-  /** The preview portal at /preview (issue 5): on by default in emulator mode only (PREVIEW_ENABLED). */
+  /** The preview portal at /preview: on by default in emulator mode only (PREVIEW_ENABLED). */
   previewEnabled: boolean;
   /** Backoff of failed deliveries: the n-th retry waits a random time up to min(maxDelayMs, baseDelayMs * 2^n). */
   deliveryRetry: { baseDelayMs: number; maxDelayMs: number };

@@ -1,30 +1,31 @@
 import { loadConfigOrExit } from './config';
-import { loggerOptions } from './logger';
+import { createLogger } from './logger';
 import { startServer } from './server';
 
 /** Runs the server: the only module that reads the environment at start and handles signals. */
 const config = loadConfigOrExit();
-const server = await startServer(config, { logger: loggerOptions(config.logLevel) });
-const { app, url } = server;
+const log = createLogger(config.logLevel);
+const server = await startServer(config, { log });
+const { url } = server;
 
 if (config.emulatorMode) {
-  app.log.warn(
+  log.warn(
     { emulator: server.config.upstream.authUrl },
     'EMULATOR MODE: no WX_API_KEY is set, so updates go to the built-in emulator of the platform, not to the real one',
   );
 }
-// Issue 5: the address a newcomer opens first. localhost, not 127.0.0.1: the preview frames the task page from the
-// other name, so the two are different origins as in production.
+// The address a newcomer opens first. localhost, not 127.0.0.1: the preview frames the task page from the other
+// name, so the two are different origins as in production.
 const preview = config.previewEnabled ? ` · preview portal: ${url.replace('127.0.0.1', 'localhost')}/preview` : '';
-app.log.info(`task page: ${url}/${preview}`);
+log.info(`task page: ${url}/${preview}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down: finishing deliveries in flight');
+    log.info({ signal }, 'shutting down: finishing deliveries in flight');
     void server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
+        log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );

@@ -1,14 +1,18 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { buildApp } from './app';
 import { systemClock, type Clock } from './clock';
-import { OffsetClock } from './emulator/emulator-clock';
-import { EMULATOR_PREFIX, type Config } from './config';
-import { createDeliveryCounters } from './delivery/delivery-metrics';
+import { EMULATOR_PREFIX, type Config, type UpstreamConfig } from './config';
+import { createDeliveryMetrics, registerOutboxGauges } from './delivery/delivery-metrics';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './delivery/outbox-relay';
 import { defaultRetryPolicy } from './delivery/retry-policy';
+import { WakeSignal } from './delivery/wake-signal';
+import { OffsetClock } from './emulator/emulator-clock';
+import { silentLogger, type Logger } from './logger';
 import { openStore, type Store, type StoreOptions } from './store/store';
 import { createWorkforceClient, type WorkforceClient } from './upstream/workforce-client';
 
+/** A call ends within its timeout, so a lease a little longer never lapses under a live relay. */
 const LEASE_MARGIN_MS = 5_000;
 
 export interface RunningServer {
@@ -25,7 +29,7 @@ export interface RunningServer {
 
 export interface StartServerOptions {
   clock?: Clock;
-  logger?: FastifyServerOptions['logger'];
+  log?: Logger;
   store?: StoreOptions;
   relay?: Pick<OutboxRelayOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'policy' | 'workerId'>;
   /** The built page to serve; dist/ by default. */
@@ -34,32 +38,35 @@ export interface StartServerOptions {
   extendApp?: (app: FastifyInstance) => void | Promise<void>;
 }
 
-/** Opens the store (migrations run here), builds the app, listens, then starts delivering the outbox. */
+/**
+ * Wires the server once, in the order a status update travels: the store (migrations run here), the app that writes
+ * updates, then, once it listens, the upstream client and the relay that delivers them. What the app and the relay
+ * share (the wake signal, the metrics registry, the logger) is made first and handed to both.
+ */
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
-  // Bound once built or listening: in emulator mode the upstream is this server, whose port is known only then.
-  const late: { app?: FastifyInstance; client?: WorkforceClient; relay?: OutboxRelay } = {};
+  const log = options.log ?? silentLogger;
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  const outboxWake = new WakeSignal();
+
   const store = await openStore(config.database, {
     sqliteSynchronous: config.sqliteSynchronous,
-    onCheckpointError: (message) => late.app?.log.warn({ error: message }, 'background WAL checkpoint failed; SQLite will checkpoint inline'),
+    onCheckpointError: (message) => log.warn({ error: message }, 'background WAL checkpoint failed; SQLite will checkpoint inline'),
     ...options.store,
   });
-  const counters = createDeliveryCounters();
+  registerOutboxGauges(metrics, store, clock);
 
-  const emulatorClock = config.emulatorMode ? new OffsetClock() : undefined;
   const app = await buildApp({
     config,
     clock,
     store,
-    counters,
-    onUpdateEnqueued: () => late.relay?.wake(),
-    tokenRequests: () => late.client?.tokenCache.requestCount ?? 0,
-    ...(emulatorClock ? { emulatorClock } : {}),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    metrics,
+    log,
+    onUpdateEnqueued: () => outboxWake.wake(),
+    ...(config.emulatorMode ? { emulatorClock: new OffsetClock() } : {}),
     ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
-  late.app = app;
-
   try {
     await options.extendApp?.(app);
     await app.listen({ port: config.port, host: config.host });
@@ -69,24 +76,29 @@ export async function startServer(config: Config, options: StartServerOptions = 
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const running = config.emulatorMode ? withLoopbackEmulator(config, port) : config;
+  const upstream = config.emulatorMode ? loopbackEmulator(config.upstream, port) : config.upstream;
 
-  const client = createWorkforceClient({ upstream: running.upstream, clock });
-  const relay = createOutboxRelay({ store, client, clock, log: app.log, metrics: counters, concurrency: config.deliveryConcurrency,
-    // A call ends within its timeout, so a lease a little longer never lapses under a live relay, and rows leased by a
-    // killed process are free again within seconds of its restart.
+  const client = createWorkforceClient({ upstream, clock, metrics });
+  const relay = createOutboxRelay({
+    store,
+    client,
+    clock,
+    log,
+    metrics: createDeliveryMetrics(metrics),
+    wakeSignal: outboxWake,
+    concurrency: config.deliveryConcurrency,
+    // Rows leased by a killed process are free again within seconds of its restart.
     leaseMs: config.upstream.timeoutMs + LEASE_MARGIN_MS,
     policy: { ...defaultRetryPolicy, ...config.deliveryRetry },
     ...options.relay,
   });
-  Object.assign(late, { client, relay });
   relay.start();
 
   let closing: Promise<void> | undefined;
   return {
     app,
     url: `http://127.0.0.1:${port}`,
-    config: running,
+    config: { ...config, upstream },
     store,
     client,
     relay,
@@ -102,7 +114,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
 }
 
 /** In emulator mode the upstream is this very server: its address is known only once it listens (PORT may be 0). */
-function withLoopbackEmulator(base: Config, listeningPort: number): Config {
+function loopbackEmulator(upstream: UpstreamConfig, listeningPort: number): UpstreamConfig {
   const url = `http://127.0.0.1:${listeningPort}${EMULATOR_PREFIX}`;
-  return { ...base, upstream: { ...base.upstream, authUrl: url, baseUrl: url, taskBaseUrl: url } };
+  return { ...upstream, authUrl: url, baseUrl: url, taskBaseUrl: url };
 }

@@ -10,13 +10,10 @@ export interface CheckResult {
   nextStep?: string;
 }
 
-export function describeConfiguration(config: Config): CheckResult {
-  const mode = config.emulatorMode ? 'emulator mode (no WX_API_KEY): talking to the local emulator' : 'platform mode';
-  return {
-    name: 'configuration',
-    ok: true,
-    summary: `${mode}; token ${config.upstream.authUrl}, workers ${config.upstream.baseUrl}, tasks ${config.upstream.taskBaseUrl}; database ${config.database.kind}`,
-  };
+/** The line the report starts with: what is being checked, so a failure below reads in context. */
+export function describeTarget(config: Config): string {
+  const mode = config.emulatorMode ? 'emulator mode (no WX_API_KEY): a private emulator' : 'platform mode';
+  return `Checking ${mode}: token ${config.upstream.authUrl}, workers ${config.upstream.baseUrl}, tasks ${config.upstream.taskBaseUrl}`;
 }
 
 export async function checkToken(client: WorkforceClient): Promise<CheckResult> {

@@ -2,7 +2,7 @@ import { systemClock } from '../clock';
 import { loadConfigOrExit, type Config } from '../config';
 import { startEmulator } from '../emulator/start-emulator';
 import { createWorkforceClient } from '../upstream/workforce-client';
-import { checkToken, checkWorkers, describeConfiguration, formatReport, type CheckResult } from './doctor-checks';
+import { checkToken, checkWorkers, describeTarget, formatReport, type CheckResult } from './doctor-checks';
 
 /**
  * `npm run doctor`: checks the configuration, obtains a token, lists workers, and says what to do about each failure.
@@ -14,7 +14,8 @@ async function main(): Promise<number> {
   if (emulator) config = pointAt(config, emulator.url);
   try {
     const client = createWorkforceClient({ upstream: config.upstream, clock: systemClock });
-    const results: CheckResult[] = [describeConfiguration(config)];
+    process.stdout.write(`${describeTarget(config)}\n`);
+    const results: CheckResult[] = [];
     const token = await checkToken(client);
     results.push(token);
     if (token.ok) results.push(await checkWorkers(client));

@@ -1,47 +1,64 @@
-/** Counters of the relay, read by GET /metrics. Gauges (pending, oldest age) come from the database at scrape time. */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Clock } from '../clock';
+import { outboxStats, type OutboxStats } from '../store/outbox.repository';
+import type { Store } from '../store/store';
+
+/** What the relay reports as it works; GET /metrics exposes it. */
 export interface DeliveryMetrics {
   delivered(enqueueToDeliveredMs: number): void;
   failed(reason: string): void;
   deadLettered(): void;
 }
 
-export interface DeliveryCounters extends DeliveryMetrics {
-  snapshot(): { delivered: number; failedByReason: Record<string, number>; deadLettered: number; latency: LatencyHistogram };
-}
+/** Enqueue-to-delivered latency buckets (seconds): from a quiet server's few milliseconds to a day of retries. */
+const LATENCY_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600];
 
-/** Prometheus-style cumulative buckets (seconds) for enqueue-to-delivered latency. */
-export const LATENCY_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600] as const;
-
-export interface LatencyHistogram {
-  buckets: number[];
-  count: number;
-  sumSeconds: number;
-}
-
-export function createDeliveryCounters(): DeliveryCounters {
-  let delivered = 0;
-  let deadLettered = 0;
-  const failedByReason: Record<string, number> = {};
-  const latency: LatencyHistogram = { buckets: LATENCY_BUCKETS_SECONDS.map(() => 0), count: 0, sumSeconds: 0 };
-
+/** The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). */
+export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
+  const registers = [registry];
+  const delivered = new Counter({ name: 'partner_task_updates_delivered_total', help: 'Updates the platform accepted (2xx), by this process.', registers });
+  const failures = new Counter({ name: 'partner_task_delivery_failures_total', help: 'Failed delivery attempts by reason.', labelNames: ['reason'], registers });
+  const dead = new Counter({ name: 'partner_task_dead_lettered_total', help: 'Updates moved to dead letters by this process.', registers });
+  const latency = new Histogram({
+    name: 'partner_task_enqueue_to_delivered_seconds',
+    help: 'Time from writing an update to its delivery.',
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers,
+  });
   return {
     delivered(ms) {
-      delivered += 1;
-      const seconds = ms / 1000;
-      latency.count += 1;
-      latency.sumSeconds += seconds;
-      LATENCY_BUCKETS_SECONDS.forEach((bound, index) => {
-        if (seconds <= bound) latency.buckets[index]! += 1;
-      });
+      delivered.inc();
+      latency.observe(ms / 1000);
     },
     failed(reason) {
-      failedByReason[reason] = (failedByReason[reason] ?? 0) + 1;
+      failures.inc({ reason });
     },
     deadLettered() {
-      deadLettered += 1;
-    },
-    snapshot() {
-      return { delivered, failedByReason: { ...failedByReason }, deadLettered, latency: { ...latency, buckets: [...latency.buckets] } };
+      dead.inc();
     },
   };
+}
+
+/**
+ * The outbox's gauges, read from the database at scrape time, so every instance on one database reports the same
+ * backlog. The three gauges share one query per scrape (prom-client collects them concurrently).
+ */
+export function registerOutboxGauges(registry: Registry, store: Store, clock: Clock): void {
+  let scrape: Promise<OutboxStats> | undefined;
+  const stats = () => {
+    scrape ??= outboxStats(store.db, clock.now()).finally(() => setImmediate(() => (scrape = undefined)));
+    return scrape;
+  };
+  const gauge = (name: string, help: string, read: (s: OutboxStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(read(await stats()));
+      },
+    });
+  gauge('partner_task_outbox_pending', 'Updates written and not yet delivered.', (s) => s.pending);
+  gauge('partner_task_outbox_oldest_pending_age_seconds', 'Age of the oldest undelivered update.', (s) => s.oldestPendingAgeMs / 1000);
+  gauge('partner_task_outbox_dead_letters', 'Updates that will not be retried without an operator.', (s) => s.dead);
 }

@@ -9,7 +9,7 @@ import type { DeliveryMetrics } from './delivery-metrics';
 import { decideRetry, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
 import { WakeSignal } from './wake-signal';
 
-export interface RelayLogger {
+interface RelayLogger {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
@@ -34,6 +34,8 @@ export interface OutboxRelayOptions {
    */
   claimIntervalMs?: number;
   policy?: RetryPolicy;
+  /** Rung by request handlers after a commit that wrote an update; made before the relay so the app can be built first. */
+  wakeSignal?: WakeSignal;
   random?: () => number;
   workerId?: string;
 }
@@ -58,7 +60,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const workerId = options.workerId ?? `relay-${randomUUID()}`;
   const refillBatch = Math.max(1, Math.floor(concurrency / 4));
 
-  const signal = new WakeSignal();
+  const signal = options.wakeSignal ?? new WakeSignal();
   const inFlight = new Set<Promise<void>>();
   /** Delivered, not yet recorded: settled together in the next claim's transaction (one commit for many). */
   let delivered: OutboxUpdate[] = [];

@@ -1,5 +1,3 @@
-import type { UpstreamEndpoint } from './request-log';
-
 export const faultKinds = ['status', 'rateLimit', 'delay', 'drop', 'expireToken'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 export const faultEndpoints = ['token', 'workers', 'partnerTask', 'any'] as const;
@@ -54,8 +52,12 @@ export class FaultQueue {
     return fault;
   }
 
-  /** `assignedTaskUuid`: the task a partner-task request is for, matched against faults aimed at one task. */
-  take(endpoint: UpstreamEndpoint, assignedTaskUuid?: string): Fault | undefined {
+  /**
+   * `endpoint`: the upstream endpoint a request came to, named from this file's own list (the request log imports
+   * FaultKind from here, so importing its UpstreamEndpoint back would be a cycle). `assignedTaskUuid`: the task a
+   * partner-task request is for, matched against faults aimed at one task.
+   */
+  take(endpoint: Exclude<FaultEndpoint, 'any'>, assignedTaskUuid?: string): Fault | undefined {
     if (this.faults.length === 0) return undefined;
     const task = assignedTaskUuid?.toLowerCase();
     const index = this.faults.findIndex(

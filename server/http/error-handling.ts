@@ -1,51 +1,54 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { apiErrorStatus, type ApiErrorCode, type ErrorBody } from '../../src/contract/api-errors';
+import { ApiError } from '../api-error';
 
-/** DESIGN: every error body is {"error":{"code","message"}}; a 5xx only for a fault of the server itself. */
-export interface ErrorBody {
-  error: { code: string; message: string; field?: string };
+/** What a route's invalid input is called, when not `invalid_body` (e.g. the session's four values: `invalid_context`). */
+interface InputErrorCodes {
+  body?: ApiErrorCode;
+  params?: ApiErrorCode;
+  querystring?: ApiErrorCode;
 }
 
-/** A failure a route or service reports on purpose: a code, a status, a sentence for a human. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    inputErrors?: InputErrorCodes;
   }
 }
 
-export function errorBody(code: string, message: string, field?: string): ErrorBody {
-  return { error: { code, message, ...(field === undefined ? {} : { field }) } };
-}
-
-/** Maps every error to HTTP in one place (STYLE habit 9). */
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.status(error.status).send(errorBody(error.code, error.message, error.field));
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Fastify's own refusals: malformed JSON, a body over the limit, an unsupported content type.
-      const code = fastifyCodes[error.code] ?? 'bad_request';
-      return reply.status(status).send(errorBody(code, error.message));
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send(errorBody('internal_error', 'Something went wrong on our side; please try again.'));
-  });
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`));
-  });
-}
-
-const fastifyCodes: Record<string, string> = {
+/** Fastify's own refusals (the body parser's), by Fastify's error code. */
+const fastifyCodes: Record<string, ApiErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
-  FST_ERR_VALIDATION: 'invalid_body',
 };
+
+/** Maps every error to HTTP in one place (STYLE habit 9): DESIGN's error body, a 5xx only for our own faults. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) return sendError(reply, error.code, error.message, error.field);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      // The first problem, named by its path (`wxWorkerUuid`, `data.signature`), or the whole input when it has none.
+      const context = (error.validationContext ?? 'body') as keyof InputErrorCodes;
+      const code = request.routeOptions.config.inputErrors?.[context] ?? 'invalid_body';
+      const issue = error.validation[0]!;
+      const path = issue.instancePath.slice(1).replaceAll('/', '.') || context;
+      const keys = issue.keyword === 'unrecognized_keys' ? (issue.params as { keys?: string[] }).keys : undefined;
+      const detail = keys ? `has unexpected fields: ${keys.join(', ')}` : issue.message;
+      return sendError(reply, code, `${path} ${detail}`.slice(0, 300), path);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendError(reply, fastifyCodes[error.code] ?? 'bad_request', error.message, undefined, status);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 'internal_error', 'Something went wrong on our side; please try again.');
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`));
+}
+
+function sendError(reply: FastifyReply, code: ApiErrorCode, message: string, field?: string, status: number = apiErrorStatus[code]) {
+  const body: ErrorBody = { error: { code, message, ...(field === undefined ? {} : { field }) } };
+  return reply.status(status).send(body);
+}

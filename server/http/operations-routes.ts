@@ -1,21 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Clock } from '../clock';
-import type { DeliveryCounters } from '../delivery/delivery-metrics';
-import { renderMetrics } from './metrics';
+import type { Registry } from 'prom-client';
 import { pingDatabase } from '../store/health.repository';
-import { outboxStats } from '../store/outbox.repository';
 import type { Store } from '../store/store';
 
 export interface OperationsRoutesOptions {
   store: Store;
-  clock: Clock;
-  counters: DeliveryCounters;
-  /** Late-bound: the upstream client is made once the server knows its own address (emulator mode). */
-  tokenRequests: () => number;
+  /** Every metric of this server: the relay's, the upstream client's, the outbox gauges. */
+  metrics: Registry;
 }
 
 /** Liveness, readiness and Prometheus metrics: unauthenticated, for the platform that runs the server. */
-export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = async (app, { store, clock, counters, tokenRequests }) => {
+export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = async (app, { store, metrics }) => {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (request, reply) => {
@@ -29,8 +24,7 @@ export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = asy
   });
 
   app.get('/metrics', async (_request, reply) => {
-    const outbox = await outboxStats(store.db, clock.now());
-    reply.type('text/plain; version=0.0.4; charset=utf-8');
-    return renderMetrics({ outbox, delivery: counters.snapshot(), tokenRequests: tokenRequests() });
+    reply.type(metrics.contentType);
+    return metrics.metrics();
   });
 };

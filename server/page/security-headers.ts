@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { resolvePortalOrigins } from './portal-origins';
 
 /**
- * Issue 4 item 8. The page runs inside the portal's iframe, so framing is allowed only by CSP frame-ancestors (never
+ * The page runs inside the portal's iframe, so framing is allowed only by CSP frame-ancestors (never
  * X-Frame-Options, which cannot name another origin); scripts come only from this origin (no inline script, no
  * eval); the URL carries the task context (spec 2.5), so no Referer ever leaves the page.
  */
@@ -21,7 +21,7 @@ export function contentSecurityPolicy(config: Config, request: FastifyRequest): 
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${ancestors}`,
-    // The preview portal (when enabled, issue 5) frames the task page from this server's other loopback name.
+    // The preview portal (when enabled) frames the task page from this server's other loopback name.
     ...(config.previewEnabled ? [`frame-src 'self' ${origins.join(' ')}`.trim()] : []),
   ];
   return directives.join('; ');

@@ -2,27 +2,26 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
 import { ASSIGNED_TASK_HEADER } from '../../src/contract/http-headers';
 import type { TaskContext } from '../../src/contract/task-context';
-import { taskError } from '../api-error';
-import { verifySessionToken } from './session-token';
-
+import { apiError } from '../api-error';
+import { verifySessionToken, type TokenCheck } from './session-token';
 
 /** DESIGN decision 5: `Authorization: Bearer <token>`; the token names the one task this request may touch. */
-export function authenticate(request: FastifyRequest, reply: FastifyReply, secret: string, clock: Clock): TaskContext {
+export async function authenticate(request: FastifyRequest, reply: FastifyReply, secret: string, clock: Clock): Promise<TaskContext> {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
     reply.header('www-authenticate', 'Bearer');
-    throw taskError('missing_token', 'Send the session token from POST /api/session as "Authorization: Bearer <token>".');
+    throw apiError('missing_token', 'Send the session token from POST /api/session as "Authorization: Bearer <token>".');
   }
   const match = /^Bearer ([A-Za-z0-9._-]{1,2048})$/.exec(header.trim());
-  const check = match?.[1] ? verifySessionToken(secret, match[1], clock.now()) : ({ ok: false, reason: 'malformed' } as const);
+  const check: TokenCheck = match?.[1] ? await verifySessionToken(secret, match[1], clock.now()) : { ok: false, reason: 'malformed' };
   if (!check.ok) {
     reply.header('www-authenticate', `Bearer error="invalid_token"`);
-    if (check.reason === 'expired') throw taskError('token_expired', 'The session has expired; open a new one with POST /api/session.');
-    throw taskError('invalid_token', 'The session token is not valid; open a new one with POST /api/session.');
+    if (check.reason === 'expired') throw apiError('token_expired', 'The session has expired; open a new one with POST /api/session.');
+    throw apiError('invalid_token', 'The session token is not valid; open a new one with POST /api/session.');
   }
   const named = request.headers[ASSIGNED_TASK_HEADER];
   if (named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== check.claims.context.wxAssignedTaskUuid)) {
-    throw taskError('wrong_task', 'This session belongs to another task.');
+    throw apiError('wrong_task', 'This session belongs to another task.');
   }
   return check.claims.context;
 }

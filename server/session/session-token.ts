@@ -1,16 +1,23 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import type { TaskContext } from '../../src/contract/task-context';
 
 /**
- * DESIGN decision 5: a session is a token, not a cookie. It is `v1.<payload>.<signature>`: the payload is the four
- * context values (spec 2.5) and an expiry, base64url JSON; the signature is HMAC-SHA256 over `v1.<payload>` with
- * SESSION_SECRET. Nothing in it is secret, everything in it is tamper-evident.
+ * DESIGN decision 5: a session is a token, not a cookie. It is a compact JWT signed HS256 with SESSION_SECRET: the
+ * claims are the four context values (spec 2.5) and the expiry. Nothing in it is secret, everything in it is
+ * tamper-evident, and any JWT library can read it.
+ *
+ * Expiry is kept to the millisecond, as the session answer states it (`expiresAt`): the standard `exp` is whole
+ * seconds, so it is rounded up (never earlier than the real expiry, for any tool that reads it) and the exact instant
+ * travels in the private claim `xms`, which decides.
  */
-const VERSION = 'v1';
 
 /** Short enough that a leaked token is soon useless; the page renews well before. */
 export const SESSION_TTL_MS = 15 * 60 * 1000;
+
+/** Only what we sign: pinned, so a token naming `none` or another algorithm is refused before its claims are read. */
+const ALGORITHM = 'HS256';
 
 const claimsSchema = z.object({
   w: z.string(),
@@ -18,43 +25,65 @@ const claimsSchema = z.object({
   f: z.string(),
   c: z.string(),
   exp: z.number().int(),
+  xms: z.number().int(),
 });
 
-export interface SessionClaims {
+interface SessionClaims {
   context: TaskContext;
   expiresAt: number;
 }
 
 export type TokenCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' };
 
-export function signSessionToken(secret: string, context: TaskContext, expiresAt: number): string {
-  const payload = Buffer.from(
-    JSON.stringify({ w: context.wxWorkerUuid, a: context.wxAssignedTaskUuid, f: context.wxTaskFlowUuid, c: context.wxCompanyUuid, exp: expiresAt }),
-  ).toString('base64url');
-  return `${VERSION}.${payload}.${sign(secret, `${VERSION}.${payload}`).toString('base64url')}`;
-}
+/**
+ * The secret imported once into WebCrypto, where jose signs and verifies: given the raw bytes, jose imports them again
+ * on every call, about a third of a verify (measured one at a time: about 120 µs with the bytes, 85 µs with the key
+ * kept). An app keeps one secret for its life; keyed by the secret, so apps side by side (tests) each find theirs, and
+ * bounded, so secrets made per start (emulator mode) cannot pile up.
+ */
+const importedKeys = new Map<string, Promise<webcrypto.CryptoKey>>();
+const MAX_IMPORTED_KEYS = 8;
 
-export function verifySessionToken(secret: string, token: string, now: number): TokenCheck {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: 'malformed' };
-  const [, payload = '', signature = ''] = parts;
-  const given = Buffer.from(signature, 'base64url');
-  const expected = sign(secret, `${VERSION}.${payload}`);
-  // Constant-time comparison: a byte-by-byte early exit would let an attacker find a valid signature by timing.
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
+function keyOf(secret: string): Promise<webcrypto.CryptoKey> {
+  let key = importedKeys.get(secret);
+  if (!key) {
+    if (importedKeys.size >= MAX_IMPORTED_KEYS) importedKeys.clear();
+    key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    importedKeys.set(secret, key);
   }
-  const claims = claimsSchema.safeParse(decoded);
-  if (!claims.success) return { ok: false, reason: 'malformed' };
-  if (claims.data.exp <= now) return { ok: false, reason: 'expired' };
-  const { w, a, f, c, exp } = claims.data;
-  return { ok: true, claims: { context: { wxWorkerUuid: w, wxAssignedTaskUuid: a, wxTaskFlowUuid: f, wxCompanyUuid: c }, expiresAt: exp } };
+  return key;
 }
 
-function sign(secret: string, text: string): Buffer {
-  return createHmac('sha256', secret).update(text).digest();
+export async function signSessionToken(secret: string, context: TaskContext, expiresAt: number): Promise<string> {
+  return new SignJWT({ w: context.wxWorkerUuid, a: context.wxAssignedTaskUuid, f: context.wxTaskFlowUuid, c: context.wxCompanyUuid, xms: expiresAt })
+    .setProtectedHeader({ alg: ALGORITHM })
+    .setExpirationTime(Math.ceil(expiresAt / 1000))
+    .sign(await keyOf(secret));
+}
+
+/** `now` is the injected clock's time (ms): jose checks `exp` against it too, never against the wall clock. */
+export async function verifySessionToken(secret: string, token: string, now: number): Promise<TokenCheck> {
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, await keyOf(secret), { algorithms: [ALGORITHM], currentDate: new Date(now) }));
+  } catch (error) {
+    return { ok: false, reason: reasonOf(error) };
+  }
+  const claims = claimsSchema.safeParse(payload);
+  if (!claims.success) return { ok: false, reason: 'malformed' };
+  const { w, a, f, c, xms } = claims.data;
+  if (xms <= now) return { ok: false, reason: 'expired' };
+  return { ok: true, claims: { context: { wxWorkerUuid: w, wxAssignedTaskUuid: a, wxTaskFlowUuid: f, wxCompanyUuid: c }, expiresAt: xms } };
+}
+
+/**
+ * jose checks the signature before it reads the claims, so `expired` is only ever said of a token we signed. A token
+ * that names another algorithm (`none` included) was not signed by us: a bad signature. Anything that is not a JOSE
+ * error is a fault of ours, not of the token, and is thrown on.
+ */
+function reasonOf(error: unknown): 'malformed' | 'bad_signature' | 'expired' {
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JOSEAlgNotAllowed) return 'bad_signature';
+  if (error instanceof errors.JOSEError) return 'malformed';
+  throw error;
 }

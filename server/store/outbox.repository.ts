@@ -13,32 +13,27 @@ const MAX_ERROR_LENGTH = 2000;
 /**
  * Writes an update in the caller's transaction, beside the task change it reports (DESIGN decision 2: outbox, not
  * dual writes). sentAt = max(now, previous + 1 ms), strictly increasing per task even when the clock steps back or
- * two updates fall in one millisecond, because spec 3 and 4.3 rule 4 ignore an update older than one applied.
- * The task row is updated first: on Postgres that locks it, so two transactions for one task serialize and their
- * outbox ids follow their sentAt order.
+ * two updates fall in one millisecond, because spec 3 and 4.3 rule 4 ignore an update older than one applied. The
+ * previous sentAt is that of the task's newest outbox row (so a clean-up must keep each live task's newest row). On
+ * Postgres the task row is locked first, so two transactions for one task serialize and their outbox ids follow
+ * their sentAt order; SQLite write transactions exclude each other already.
  */
 export async function enqueueUpdate(
   trx: StoreDb,
   input: { taskId: string; record: PartnerTaskUpdateRecord; now: number },
 ): Promise<OutboxUpdate> {
   const { taskId, record, now } = input;
-  const task = await trx
-    .updateTable('tasks')
-    .set((eb) => ({
-      last_sent_at: eb
-        .case()
-        .when(eb.or([eb('last_sent_at', 'is', null), eb('last_sent_at', '<', now)]))
-        // eb.val: a bare value in `then` is inlined as a literal, which made every enqueue a new SQL text, so the
-        // SQLite statement cache (sqlite-dialect.ts) missed and was flushed on every request.
-        .then(eb.val(now))
-        .else(eb('last_sent_at', '+', 1))
-        .end(),
-    }))
-    .where('id', '=', taskId)
-    .returning(['last_sent_at', 'assigned_task_uuid'])
+  // Two statements, not one with a subquery: on Postgres a statement that waited for the lock still reads with the
+  // snapshot it started with, and would miss the sentAt of the transaction it waited for.
+  const task = await trx.selectFrom('tasks').select('assigned_task_uuid').where('id', '=', taskId).forUpdate().executeTakeFirst();
+  if (!task) throw new Error(`cannot enqueue an update for unknown task ${taskId}`);
+  const last = await trx
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.max('sent_at').as('sent_at'))
+    .where('task_id', '=', taskId)
     .executeTakeFirst();
-  if (!task || task.last_sent_at === null) throw new Error(`cannot enqueue an update for unknown task ${taskId}`);
-  const sentAt = task.last_sent_at;
+  const previous = last?.sent_at == null ? null : Number(last.sent_at);
+  const sentAt = previous === null || previous < now ? now : previous + 1;
   // A record the platform would reject (e.g. a label over 32 characters, spec 8) fails here, in the request, not later
   // as a dead letter.
   const payload = partnerTaskUpdateSchema.parse({ ...record, sentAt: new Date(sentAt).toISOString() });

@@ -1,8 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
 
-export const outboxStates = ['pending', 'delivered', 'dead'] as const;
-export type OutboxState = (typeof outboxStates)[number];
+export type OutboxState = 'pending' | 'delivered' | 'dead';
 
 export interface OutboxTable {
   /** Allocated in commit order per task (the task row is locked first), so id order is delivery order. */

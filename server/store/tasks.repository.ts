@@ -14,7 +14,7 @@ export interface NewTask {
   now: number;
 }
 
-/** What a task service may change; `lastSentAt` is absent on purpose: only `enqueueUpdate` moves it. */
+/** What a task service may change. */
 export type TaskChanges = Partial<
   Pick<Task, 'status' | 'attempt' | 'currentStep' | 'stepData' | 'attemptStartedAt' | 'failedReason'>
 >;
@@ -33,7 +33,6 @@ function newTaskRow(input: NewTask): NewTaskRow {
     step_data: '{}',
     attempt_started_at: null,
     failed_reason: null,
-    last_sent_at: null,
     created_at: input.now,
     updated_at: input.now,
   };

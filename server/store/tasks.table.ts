@@ -17,8 +17,6 @@ export interface TasksTable {
   step_data: string;
   attempt_started_at: number | null;
   failed_reason: string | null;
-  /** The sentAt of the newest update enqueued for this task; owned by `enqueueUpdate` (DESIGN decision 2). */
-  last_sent_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -40,7 +38,6 @@ export interface Task {
   stepData: Record<string, unknown>;
   attemptStartedAt: number | null;
   failedReason: string | null;
-  lastSentAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -59,7 +56,6 @@ export function toTask(row: TaskRow): Task {
     stepData: JSON.parse(row.step_data) as Record<string, unknown>,
     attemptStartedAt: row.attempt_started_at,
     failedReason: row.failed_reason,
-    lastSentAt: row.last_sent_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -4,7 +4,7 @@ import type { PreviewConfig } from '../../src/contract/preview-config';
 import type { RateLimitCheck } from './rate-limits';
 
 /**
- * The preview portal's one route of its own (issue 5). Registered only when the preview is enabled: otherwise
+ * The preview portal's one route of its own. Registered only when the preview is enabled: otherwise
  * `/api/preview` and `/preview` answer 404, so a production server does not advertise a tool that creates tasks.
  */
 export function registerPreviewRoutes(app: FastifyInstance, deps: { config: Config; perAddress: RateLimitCheck }): void {

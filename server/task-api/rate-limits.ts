@@ -1,8 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { taskError } from '../api-error';
+import { apiError } from '../api-error';
+import type { Config } from '../config';
 
-/** Issue 4 item 8: the API is limited per client address and per assigned task. */
+/** The task API is limited per client address and per assigned task (RATE_LIMIT_PER_ADDRESS, RATE_LIMIT_PER_TASK). */
 export interface RateLimitSettings {
   /** Requests per window from one address (a whole site behind one NAT shares it: keep it generous). */
   perAddress: number;
@@ -11,9 +12,15 @@ export interface RateLimitSettings {
   windowMs: number;
 }
 
-export const defaultRateLimits: RateLimitSettings = { perAddress: 600, perTask: 120, windowMs: 60_000 };
-
 export type RateLimitCheck = (request: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
+
+/** The configured limits per minute; 0 turns one off, both 0 turn limiting off. */
+export function rateLimitsOf(config: Config): RateLimitSettings | false {
+  const { perAddress, perTask } = config.rateLimits;
+  if (perAddress === 0 && perTask === 0) return false;
+  const unlimited = Number.MAX_SAFE_INTEGER;
+  return { perAddress: perAddress || unlimited, perTask: perTask || unlimited, windowMs: 60_000 };
+}
 
 /** Registers @fastify/rate-limit without global hooks and returns the two checks the routes call. */
 export async function createRateLimits(app: FastifyInstance, settings: RateLimitSettings | false): Promise<{ perAddress: RateLimitCheck; perTask: RateLimitCheck }> {
@@ -30,7 +37,7 @@ export async function createRateLimits(app: FastifyInstance, settings: RateLimit
       const result = await check(request);
       if (!result.isAllowed && result.isExceeded) {
         reply.header('retry-after', String(result.ttlInSeconds));
-        throw taskError('rate_limited', `Too many requests; try again in ${result.ttlInSeconds} seconds.`);
+        throw apiError('rate_limited', `Too many requests; try again in ${result.ttlInSeconds} seconds.`);
       }
     };
   };

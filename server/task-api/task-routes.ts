@@ -1,20 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
-import { normalizeTaskContext, type TaskContext } from '../../src/contract/task-context';
-import { sessionRequestSchema, type SessionResponse } from '../../src/contract/session';
-import { emptyBodySchema, stepSubmissionSchema, type StepResult } from '../../src/contract/step-submission';
-import type { TaskUpdatesResponse } from '../../src/contract/task-updates';
-import { stepIdSchema, type TaskView } from '../../src/contract/task-view';
-import { parseInput } from './parse-input';
 import { resolvePortalOrigins } from '../page/portal-origins';
-import type { RateLimitCheck } from './rate-limits';
 import { authenticate } from '../session/authenticate';
 import { SESSION_TTL_MS, signSessionToken } from '../session/session-token';
 import { submitStep } from '../task-progress/step.service';
 import { getTask, listTaskUpdates, openTask, restartTask, startTask } from '../task-progress/task.service';
 import type { TaskServiceDeps } from '../task-progress/locked-task';
+import { normalizeTaskContext, type TaskContext } from '../../src/contract/task-context';
+import { sessionRequestSchema, sessionResponseSchema } from '../../src/contract/session';
+import { emptyBodySchema, stepResultSchema, stepSubmissionSchema } from '../../src/contract/step-submission';
+import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
+import { stepIdSchema, taskViewSchema } from '../../src/contract/task-view';
+import type { RateLimitCheck } from './rate-limits';
 
 export interface TaskRouteDeps {
   config: Config;
@@ -24,62 +24,89 @@ export interface TaskRouteDeps {
   limits: { perAddress: RateLimitCheck; perTask: RateLimitCheck };
 }
 
-/** Thin edges (STYLE habit 2): validate with the contract schemas, call one service function, return its result. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The task context the session token names; set by the session routes' onRequest hook. */
+    taskContext: TaskContext | null;
+  }
+}
+
+/**
+ * Thin edges (STYLE habit 2): the contract's schemas validate the input and type the handler, which calls one service
+ * function and returns its result. Limits and the session are checked in onRequest, before the body is even read, so
+ * an unauthenticated caller learns nothing about what the routes accept.
+ */
 export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): void {
   const { config, clock, sessionSecret, service, limits } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  app.decorateRequest('taskContext', null);
 
+  const perAddress = (request: FastifyRequest, reply: FastifyReply) => limits.perAddress(request, reply, request.ip);
   /** Every session route: limited per address, authenticated, then limited per assigned task. */
-  async function session(request: FastifyRequest, reply: FastifyReply): Promise<TaskContext> {
-    await limits.perAddress(request, reply, request.ip);
-    const context = authenticate(request, reply, sessionSecret, clock);
-    await limits.perTask(request, reply, context.wxAssignedTaskUuid);
-    return context;
-  }
+  const sessionHooks = [
+    perAddress,
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      request.taskContext = await authenticate(request, reply, sessionSecret, clock);
+      await limits.perTask(request, reply, request.taskContext.wxAssignedTaskUuid);
+    },
+  ];
+  const contextOf = (request: FastifyRequest): TaskContext => {
+    if (!request.taskContext) throw new Error('session route without its session hook');
+    return request.taskContext;
+  };
 
-  app.post('/api/session', async (request, reply): Promise<SessionResponse> => {
-    await limits.perAddress(request, reply, request.ip);
-    const context = normalizeTaskContext(parseInput(sessionRequestSchema, request.body, 'invalid_context'));
-    await limits.perTask(request, reply, context.wxAssignedTaskUuid);
-    const task = await openTask(service, context);
-    const expiresAt = clock.now() + SESSION_TTL_MS;
-    return {
-      token: signSessionToken(sessionSecret, context, expiresAt),
-      expiresAt: new Date(expiresAt).toISOString(),
-      task,
-      environment: { emulator: config.emulatorMode },
-    };
-  });
+  api.post(
+    '/api/session',
+    {
+      schema: { body: sessionRequestSchema, response: { 200: sessionResponseSchema } },
+      config: { inputErrors: { body: 'invalid_context' } },
+      onRequest: perAddress,
+    },
+    async (request, reply) => {
+      const context = normalizeTaskContext(request.body);
+      await limits.perTask(request, reply, context.wxAssignedTaskUuid);
+      const task = await openTask(service, context);
+      const expiresAt = clock.now() + SESSION_TTL_MS;
+      return {
+        token: await signSessionToken(sessionSecret, context, expiresAt),
+        expiresAt: new Date(expiresAt).toISOString(),
+        task,
+        environment: { emulator: config.emulatorMode },
+      };
+    },
+  );
 
-  app.get('/api/task', async (request, reply): Promise<TaskView> => getTask(service, await session(request, reply)));
+  api.get('/api/task', { schema: { response: { 200: taskViewSchema } }, onRequest: sessionHooks }, (request) =>
+    getTask(service, contextOf(request)),
+  );
 
-  app.post('/api/task/start', async (request, reply): Promise<TaskView> => {
-    const context = await session(request, reply);
-    parseInput(emptyBodySchema, request.body, 'invalid_body');
-    return startTask(service, context);
-  });
+  api.post('/api/task/start', { schema: { body: emptyBodySchema, response: { 200: taskViewSchema } }, onRequest: sessionHooks }, (request) =>
+    startTask(service, contextOf(request)),
+  );
 
-  app.post('/api/task/steps/:stepId', async (request, reply): Promise<StepResult> => {
-    const context = await session(request, reply);
-    const { stepId } = parseInput(z.object({ stepId: stepIdSchema }), request.params, 'invalid_step', 'stepId');
-    const { data } = parseInput(stepSubmissionSchema, request.body, 'invalid_body');
-    const outcome = await submitStep(service, context, stepId, data);
-    return {
-      task: outcome.task,
-      ...(outcome.grading ? { grading: outcome.grading } : {}),
-      // Issue 4 item 7: the page fires the end event only on this answer, i.e. after the completion is stored.
-      ...(outcome.completed
-        ? { endEvent: { ...config.endEvent, targetOrigins: resolvePortalOrigins(config, request) } }
-        : {}),
-    };
-  });
+  api.post(
+    '/api/task/steps/:stepId',
+    {
+      schema: { params: z.object({ stepId: stepIdSchema }), body: stepSubmissionSchema, response: { 200: stepResultSchema } },
+      config: { inputErrors: { params: 'invalid_step' } },
+      onRequest: sessionHooks,
+    },
+    async (request) => {
+      const outcome = await submitStep(service, contextOf(request), request.params.stepId, request.body.data);
+      return {
+        task: outcome.task,
+        ...(outcome.grading ? { grading: outcome.grading } : {}),
+        // The page fires the end event only on this answer, i.e. once the completion is stored.
+        ...(outcome.completed ? { endEvent: { ...config.endEvent, targetOrigins: resolvePortalOrigins(config, request) } } : {}),
+      };
+    },
+  );
 
-  app.post('/api/task/restart', async (request, reply): Promise<TaskView> => {
-    const context = await session(request, reply);
-    parseInput(emptyBodySchema, request.body, 'invalid_body');
-    return restartTask(service, context);
-  });
+  api.post('/api/task/restart', { schema: { body: emptyBodySchema, response: { 200: taskViewSchema } }, onRequest: sessionHooks }, (request) =>
+    restartTask(service, contextOf(request)),
+  );
 
-  app.get('/api/task/updates', async (request, reply): Promise<TaskUpdatesResponse> => ({
-    updates: await listTaskUpdates(service, await session(request, reply), { withErrors: config.previewEnabled }),
+  api.get('/api/task/updates', { schema: { response: { 200: taskUpdatesResponseSchema } }, onRequest: sessionHooks }, async (request) => ({
+    updates: await listTaskUpdates(service, contextOf(request), { withErrors: config.previewEnabled }),
   }));
 }

@@ -4,13 +4,15 @@ import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox.rep
 import { appendHistory, listHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
 import type { TaskHistoryEntry } from '../store/task-history.table';
 import type { Store } from '../store/store';
-import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid } from '../store/tasks.repository';
+import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid, updateTask } from '../store/tasks.repository';
 import type { Task } from '../store/tasks.table';
 import type { TaskContext } from '../../src/contract/task-context';
+import type { TaskView } from '../../src/contract/task-view';
 import { findWorkflow } from '../../src/workflows/registry';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
-import { taskError } from '../api-error';
-import { partnerUrlFor, type UpdateTarget } from './status-updates';
+import { apiError } from '../api-error';
+import { partnerUrlFor, startedUpdate, type UpdateTarget } from './status-updates';
+import { toTaskView } from './task-view';
 
 export interface TaskServiceDeps {
   store: Store;
@@ -32,6 +34,13 @@ export interface LockedTask {
   history(): Promise<readonly TaskHistoryEntry[]>;
   /** Appends to the task's history, at this transaction's time. */
   record(entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): Promise<void>;
+  /**
+   * Marks the attempt started and sends `inProgress` (spec 3: ready -> inProgress on the first interaction), once per
+   * attempt: a step saved before `start` is that first interaction too. Returns the task as it now is.
+   */
+  startAttempt(): Promise<Task>;
+  /** What the page sees of `task` (this transaction's task, as changed), with its history. */
+  view(task: Task): Promise<TaskView>;
 }
 
 /**
@@ -56,7 +65,16 @@ export async function withLockedTask<T>(deps: TaskServiceDeps, context: TaskCont
       const appended = await appendHistory(trx, { ...entry, taskId: task.id, at: now });
       history?.push(appended);
     };
-    return action({ trx, task, workflow: workflowOf(task), target, now, enqueue, history: readHistory, record });
+    const workflow = workflowOf(task);
+    const startAttempt = async (): Promise<Task> => {
+      if (task.attemptStartedAt !== null) return task;
+      const started = (await updateTask(trx, task.id, { status: 'inProgress', attemptStartedAt: now }, now)) ?? task;
+      await enqueue(startedUpdate(target, workflow, task.attempt));
+      await record({ attempt: task.attempt, kind: 'started' });
+      return started;
+    };
+    const view = async (current: Task) => toTaskView(current, await readHistory(), workflow);
+    return action({ trx, task, workflow, target, now, enqueue, history: readHistory, record, startAttempt, view });
   });
   if (enqueued > 0) deps.onUpdateEnqueued();
   return result;
@@ -71,17 +89,26 @@ export async function readOwnTask(db: StoreDb, context: TaskContext): Promise<Ta
   return task;
 }
 
-function taskGone() {
-  return taskError('invalid_token', 'This session no longer matches a task; open the task again.');
-}
-
-export function assertSameContext(task: Task, context: TaskContext): void {
-  const same =
+/**
+ * The context is not signed by the platform (spec 2.5), so the only check possible is consistency: an assigned task
+ * keeps the worker, flow and company it was first opened with.
+ */
+export function hasSameContext(task: Task, context: TaskContext): boolean {
+  return (
     task.assignedTaskUuid === context.wxAssignedTaskUuid &&
     task.workerUuid === context.wxWorkerUuid &&
     task.taskFlowUuid === context.wxTaskFlowUuid &&
-    task.companyUuid === context.wxCompanyUuid;
-  if (!same) throw taskError('wrong_task', 'This session belongs to another task.');
+    task.companyUuid === context.wxCompanyUuid
+  );
+}
+
+function taskGone() {
+  return apiError('invalid_token', 'This session no longer matches a task; open the task again.');
+}
+
+/** A session token signed for one context acts only on the task stored with that same context. */
+function assertSameContext(task: Task, context: TaskContext): void {
+  if (!hasSameContext(task, context)) throw apiError('wrong_task', 'This session belongs to another task.');
 }
 
 export function workflowOf(task: Task): WorkflowDefinition {

@@ -1,6 +1,6 @@
 import type { Grade, GradingRules, StepReport, WorkflowDefinition, WorkflowServerModule } from '../../src/workflows/workflow-definition';
 import type { Task } from '../store/tasks.table';
-import { taskError } from '../api-error';
+import { apiError } from '../api-error';
 
 /**
  * The workflow engine's one decision, as a pure function: given a task and a submission, what changes and what is
@@ -30,7 +30,7 @@ export interface GradedOutcome extends Grade {
   used: number;
 }
 
-export function currentStepIndex(workflow: WorkflowDefinition, task: Task): number {
+function currentStepIndex(workflow: WorkflowDefinition, task: Task): number {
   if (task.currentStep === null) return 0;
   return workflow.steps.findIndex((step) => step.id === task.currentStep);
 }
@@ -38,21 +38,21 @@ export function currentStepIndex(workflow: WorkflowDefinition, task: Task): numb
 export function decideStepSubmission(input: StepSubmissionInput): StepDecision {
   const { workflow, task, stepId } = input;
   if (task.status === 'completed' || task.status === 'error') {
-    throw taskError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
+    throw apiError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
   }
   const index = workflow.steps.findIndex((step) => step.id === stepId);
   const step = workflow.steps[index];
-  if (!step) throw taskError('invalid_step', `The workflow ${workflow.id} has no step "${stepId}".`, 'stepId');
+  if (!step) throw apiError('invalid_step', `The workflow ${workflow.id} has no step "${stepId}".`, 'stepId');
   const current = currentStepIndex(workflow, task);
   if (index !== current) {
     const expected = workflow.steps[current]?.id ?? 'none';
-    throw taskError('step_out_of_order', `Step "${stepId}" cannot be saved now: the current step is "${expected}".`, 'stepId');
+    throw apiError('step_out_of_order', `Step "${stepId}" cannot be saved now: the current step is "${expected}".`, 'stepId');
   }
   const parsed = step.schema.safeParse(input.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = ['data', ...(issue?.path ?? [])].join('.');
-    throw taskError('invalid_step_data', `${path} ${issue?.message ?? 'is invalid'}`, path);
+    throw apiError('invalid_step_data', `${path} ${issue?.message ?? 'is invalid'}`, path);
   }
   const stepData = { ...task.stepData, [step.id]: parsed.data };
 

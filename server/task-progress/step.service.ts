@@ -5,7 +5,6 @@ import type { TaskView } from '../../src/contract/task-view';
 import { workflowServerModules } from '../../src/workflows/registry.server';
 import { decideStepSubmission, type GradedOutcome } from './step-decision';
 import { completedUpdate, failedUpdate, gradedRetryUpdate, stepSavedUpdate } from './status-updates';
-import { markStarted, viewOf } from './task.service';
 import { withLockedTask, type TaskServiceDeps } from './locked-task';
 import { failedTries, formatFailure } from './task-view';
 
@@ -34,7 +33,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       earlierFailures: failedTries(history, task.attempt, stepId),
     });
     // A step saved before `start` is still the attempt's first interaction: inProgress goes out first (spec 3).
-    if (task.attemptStartedAt === null) task = await markStarted(locked);
+    task = await locked.startAttempt();
     const attempt = task.attempt;
 
     let grading: GradingResult | undefined;
@@ -77,7 +76,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         break;
       }
     }
-    return { task: await viewOf(locked, task), completed: decision.kind === 'completed', ...(grading ? { grading } : {}) };
+    return { task: await locked.view(task), completed: decision.kind === 'completed', ...(grading ? { grading } : {}) };
   });
 }
 

@@ -1,20 +1,18 @@
 import { enqueueUpdate, listUpdatesForTask } from '../store/outbox.repository';
 import { appendHistory, listHistory } from '../store/task-history.repository';
 import { insertTaskIfAbsent, updateTask } from '../store/tasks.repository';
-import type { Task } from '../store/tasks.table';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
 import { DEFAULT_WORKFLOW_ID } from '../../src/workflows/registry';
-import { taskError } from '../api-error';
-import { readOwnTask, withLockedTask, workflowOf, type LockedTask, type TaskServiceDeps } from './locked-task';
-import { openedUpdate, partnerUrlFor, restartedUpdate, startedUpdate } from './status-updates';
+import { apiError } from '../api-error';
+import { hasSameContext, readOwnTask, withLockedTask, workflowOf, type TaskServiceDeps } from './locked-task';
+import { openedUpdate, partnerUrlFor, restartedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
 
 /**
- * Creates the task on its first open (sending `ready` "Opened", issue 4 item 5) or loads it. The context is not
- * signed by the platform (spec 2.5), so the only check possible is consistency: an assigned task keeps the worker,
- * flow and company it was first opened with.
+ * Creates the task on its first open (sending `ready` "Opened") or loads it; an assigned task opened again with
+ * another worker, flow or company is refused (`hasSameContext`).
  */
 export async function openTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
   let created = false;
@@ -30,9 +28,8 @@ export async function openTask(deps: TaskServiceDeps, context: TaskContext): Pro
     });
     const { task } = opened;
     if (!opened.created) {
-      const { wxWorkerUuid, wxTaskFlowUuid, wxCompanyUuid } = context;
-      if (task.workerUuid !== wxWorkerUuid || task.taskFlowUuid !== wxTaskFlowUuid || task.companyUuid !== wxCompanyUuid) {
-        throw taskError('context_mismatch', 'This assigned task was opened with another worker, flow or company.');
+      if (!hasSameContext(task, context)) {
+        throw apiError('context_mismatch', 'This assigned task was opened with another worker, flow or company.');
       }
     } else {
       created = true;
@@ -56,20 +53,10 @@ export function startTask(deps: TaskServiceDeps, context: TaskContext): Promise<
   return withLockedTask(deps, context, async (locked) => {
     const { task } = locked;
     if (task.status === 'completed' || task.status === 'error') {
-      throw taskError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
+      throw apiError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
     }
-    if (task.attemptStartedAt !== null) return viewOf(locked, task);
-    return viewOf(locked, await markStarted(locked));
+    return locked.view(await locked.startAttempt());
   });
-}
-
-/** Shared with step submission: a step saved before `start` is also the attempt's first interaction. */
-export async function markStarted(locked: LockedTask): Promise<Task> {
-  const { trx, task, now } = locked;
-  const started = await updateTask(trx, task.id, { status: 'inProgress', attemptStartedAt: now }, now);
-  await locked.enqueue(startedUpdate(locked.target, locked.workflow, task.attempt));
-  await locked.record({ attempt: task.attempt, kind: 'started' });
-  return started ?? task;
 }
 
 /**
@@ -80,7 +67,7 @@ export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promis
   return withLockedTask(deps, context, async (locked) => {
     const { trx, task, now } = locked;
     if (task.status === 'ready' && task.attemptStartedAt === null) {
-      throw taskError('nothing_to_restart', 'This attempt has not started yet; there is nothing to restart.');
+      throw apiError('nothing_to_restart', 'This attempt has not started yet; there is nothing to restart.');
     }
     const attempt = task.attempt + 1;
     const restarted = await updateTask(
@@ -91,7 +78,7 @@ export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promis
     );
     await locked.enqueue(restartedUpdate(locked.target, attempt));
     await locked.record({ attempt, kind: 'restarted' });
-    return viewOf(locked, restarted ?? task);
+    return locked.view(restarted ?? task);
   });
 }
 
@@ -112,8 +99,4 @@ export async function listTaskUpdates(deps: TaskServiceDeps, context: TaskContex
       deadReason: options.withErrors ? update.deadReason : null,
     },
   }));
-}
-
-export async function viewOf(locked: LockedTask, task: Task): Promise<TaskView> {
-  return toTaskView(task, [...(await locked.history())], locked.workflow);
 }

@@ -22,7 +22,7 @@ export interface HttpRequest {
 export type HttpTransport = (url: string, request: HttpRequest) => Promise<HttpReply>;
 
 /** Thrown when an exchange outlives its timeout; `classifyFetchError` reads the name. */
-export class HttpTimeoutError extends Error {
+class HttpTimeoutError extends Error {
   override readonly name = 'TimeoutError';
 }
 

@@ -2,16 +2,16 @@ import type { Clock } from '../clock';
 import type { AuthFailure, RetryableFailure } from './upstream-outcome';
 
 /** spec 4.1, 5.3: a token is valid 60 minutes; that is our assumption when the response gives no lifetime. */
-export const DEFAULT_TOKEN_LIFETIME_MS = 60 * 60_000;
+const DEFAULT_TOKEN_LIFETIME_MS = 60 * 60_000;
 /** Renew about five minutes before expiry so no request leaves with a token about to lapse in flight. */
-export const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
+const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
 /**
  * After a failed token request, callers get that failure without a new request for this long: during an outage or
  * with a revoked key, a backlog of updates must not turn into a stream of token requests (spec 8: limits not shown).
  */
-export const FAILURE_COOLDOWN_MS = 5_000;
+const FAILURE_COOLDOWN_MS = 5_000;
 
-export interface IssuedToken {
+interface IssuedToken {
   accessToken: string;
   /** Lifetime stated by the token endpoint, when it states one. */
   expiresInMs: number | undefined;
@@ -19,7 +19,7 @@ export interface IssuedToken {
 
 export type TokenFetchResult = { ok: true; token: IssuedToken } | { ok: false; failure: RetryableFailure | AuthFailure };
 
-export type TokenResult = { ok: true; accessToken: string } | { ok: false; failure: RetryableFailure | AuthFailure };
+type TokenResult = { ok: true; accessToken: string } | { ok: false; failure: RetryableFailure | AuthFailure };
 
 export interface TokenCache {
   /** A token good for at least the renewal margin; concurrent callers share one token request. */

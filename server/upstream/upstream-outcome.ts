@@ -4,7 +4,7 @@ import type { HeaderReader } from './http-transport';
  * Every upstream call ends in one of these values (STYLE habit 9: errors are values with a code). The relay decides
  * what to do from `kind` alone: retry later, renew the token, or give up on the record.
  */
-export type RetryableReason = 'server_error' | 'rate_limited' | 'request_timeout' | 'timeout' | 'network';
+type RetryableReason = 'server_error' | 'rate_limited' | 'request_timeout' | 'timeout' | 'network';
 
 export interface RetryableFailure {
   kind: 'retryable';
@@ -16,14 +16,14 @@ export interface RetryableFailure {
 }
 
 /** The bearer token was refused even after one renewal (spec 5: a 401 means the token is not accepted). */
-export interface TokenRejectedFailure {
+interface TokenRejectedFailure {
   kind: 'token_rejected';
   status: 401;
   detail: string;
 }
 
 /** The platform refused the request itself; sending it again cannot help. */
-export interface PermanentFailure {
+interface PermanentFailure {
   kind: 'permanent';
   reason: 'rejected' | 'invalid_record';
   status?: number;

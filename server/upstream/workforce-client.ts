@@ -1,3 +1,4 @@
+import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { UpstreamConfig } from '../config';
 import { contextUuidSchema, partnerTaskUpdateSchema, type PartnerTaskUpdate } from '../../src/contract/partner-task-update';
@@ -14,9 +15,9 @@ import {
   type WorkersOutcome,
 } from './upstream-outcome';
 
-export const TOKEN_PATH = '/api/servicesecurity/processes/apikey/oauth/token';
-export const WORKERS_PATH = '/api/serviceworkforce/workers';
-export const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks';
+const TOKEN_PATH = '/api/servicesecurity/processes/apikey/oauth/token';
+const WORKERS_PATH = '/api/serviceworkforce/workers';
+const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks';
 
 
 export interface WorkforceClient {
@@ -32,6 +33,8 @@ export interface WorkforceClient {
 export interface WorkforceClientOptions {
   upstream: UpstreamConfig;
   clock: Clock;
+  /** Where to count token requests (`partner_task_token_requests_total`); none in tools that expose no metrics. */
+  metrics?: Registry;
 }
 
 type RequestInit = Omit<HttpRequest, 'timeoutMs'>;
@@ -39,7 +42,7 @@ type HttpAnswer = HttpReply & { ok: true };
 type Answer = HttpAnswer | { ok: false; failure: RetryableFailure };
 type AuthorizedAnswer = HttpAnswer | { ok: false; failure: UpstreamFailure };
 
-export function createWorkforceClient({ upstream, clock }: WorkforceClientOptions): WorkforceClient {
+export function createWorkforceClient({ upstream, clock, metrics }: WorkforceClientOptions): WorkforceClient {
   const basic = `Basic ${Buffer.from(`${upstream.credential.key}:${upstream.credential.secret}`).toString('base64')}`;
   const transport = createHttpTransport();
 
@@ -76,7 +79,14 @@ export function createWorkforceClient({ upstream, clock }: WorkforceClientOption
     return { ok: true, token: { accessToken: token.accessToken, expiresInMs: token.expiresInMs } };
   }
 
-  const tokenCache = createTokenCache({ fetchToken, clock });
+  const tokenRequests = metrics && new Counter({ name: 'partner_task_token_requests_total', help: 'Token requests made (spec 4.1).', registers: [metrics] });
+  const tokenCache = createTokenCache({
+    fetchToken: () => {
+      tokenRequests?.inc();
+      return fetchToken();
+    },
+    clock,
+  });
 
   /** Sends with the cached bearer token; on a 401 drops that token, renews, and retries exactly once. */
   async function sendAuthorized(url: string, init: RequestInit, retried = false): Promise<AuthorizedAnswer> {

@@ -1,4 +1,10 @@
-import { errorBodySchema } from '../contract/error-body';
+import { apiErrorStatus, errorBodySchema, type ApiErrorCode } from '../contract/api-errors';
+
+/**
+ * The server's codes (the contract), plus the page's own: `network` (no answer at all), and `server_error` /
+ * `http_error` for an answer without the contract's error body (a proxy's page, a newer server's unknown code).
+ */
+export type PageErrorCode = ApiErrorCode | 'network' | 'server_error' | 'http_error';
 
 /**
  * A failed call to our server, as a value with a code (STYLE habit 9). `network` means no answer at all (offline, the
@@ -7,7 +13,7 @@ import { errorBodySchema } from '../contract/error-body';
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: PageErrorCode,
     message: string,
     readonly field?: string,
   ) {
@@ -28,8 +34,14 @@ export async function apiErrorFrom(response: Response): Promise<ApiError> {
     body = undefined;
   }
   const parsed = errorBodySchema.safeParse(body);
-  if (parsed.success) return new ApiError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.field);
-  return new ApiError(response.status, response.status >= 500 ? 'server_error' : 'http_error', `HTTP ${response.status}`);
+  const fallback = response.status >= 500 ? 'server_error' : 'http_error';
+  if (!parsed.success) return new ApiError(response.status, fallback, `HTTP ${response.status}`);
+  const { code, message, field } = parsed.data.error;
+  return new ApiError(response.status, isApiErrorCode(code) ? code : fallback, message, field);
+}
+
+function isApiErrorCode(code: string): code is ApiErrorCode {
+  return Object.hasOwn(apiErrorStatus, code);
 }
 
 export function networkError(cause: unknown): ApiError {

@@ -8,7 +8,7 @@ let early: { context: TaskContext; response: Promise<Response> } | undefined;
  * Sends POST /api/session from the page's small entry (src/main.tsx) while the app bundle still downloads, instead
  * of after that bundle has run: bench/page.ts measured the session leaving about 1 s into a Slow 4G load,
  * once the bundle was in and parsed. Only for the task page, and only with a valid context: an invalid one makes no
- * API call (issue 4 item 1), exactly as readTaskContext decides for the page.
+ * API call, exactly as readTaskContext decides for the page.
  */
 export function startEarlySession(location: Pick<Location, 'pathname' | 'search'>): void {
   if (location.pathname.startsWith('/preview')) return;

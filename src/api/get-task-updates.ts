@@ -4,7 +4,7 @@ import type { ApiClient } from './api-client';
 import { taskKeys } from './query-keys';
 
 /** GET /api/task/updates: what this task sent or will send to the platform, with delivery states. */
-export function getTaskUpdates(client: ApiClient): Promise<TaskUpdatesResponse> {
+function getTaskUpdates(client: ApiClient): Promise<TaskUpdatesResponse> {
   return client.call('GET', '/api/task/updates', taskUpdatesResponseSchema);
 }
 

@@ -3,7 +3,7 @@ import { taskViewSchema, type TaskView } from '../contract/task-view';
 import type { ApiClient } from './api-client';
 import { taskKeys } from './query-keys';
 
-export function getTask(client: ApiClient): Promise<TaskView> {
+function getTask(client: ApiClient): Promise<TaskView> {
   return client.call('GET', '/api/task', taskViewSchema);
 }
 

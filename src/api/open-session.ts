@@ -7,7 +7,7 @@ import { storeTaskView } from './task-cache';
 /** Ask for a new token this long before the current one expires (the server's tokens live 15 minutes). */
 const RENEW_BEFORE_MS = 5 * 60 * 1000;
 
-export async function openSession(client: ApiClient, queryClient: QueryClient): Promise<SessionResponse> {
+async function openSession(client: ApiClient, queryClient: QueryClient): Promise<SessionResponse> {
   const session = await client.openSession();
   storeTaskView(queryClient, client.context, session.task);
   return session;

@@ -4,7 +4,7 @@ import type { ApiClient } from './api-client';
 import { storeTaskView } from './task-cache';
 
 /** POST /api/task/restart: a new attempt with the same parameters (spec 3); the server sends `ready`. */
-export function restartTask(client: ApiClient): Promise<TaskView> {
+function restartTask(client: ApiClient): Promise<TaskView> {
   return client.call('POST', '/api/task/restart', taskViewSchema, {});
 }
 

@@ -3,7 +3,7 @@ import { stepResultSchema, type StepResult } from '../contract/step-submission';
 import type { ApiClient } from './api-client';
 import { storeTaskView } from './task-cache';
 
-export function submitStep(client: ApiClient, stepId: string, data: unknown): Promise<StepResult> {
+function submitStep(client: ApiClient, stepId: string, data: unknown): Promise<StepResult> {
   return client.call('POST', `/api/task/steps/${encodeURIComponent(stepId)}`, stepResultSchema, { data });
 }
 

@@ -3,7 +3,7 @@ import { FocusHeading } from '../ui/focus-heading';
 import { useShellTexts } from '../ui/i18n/locale-context';
 import { PageShell } from '../ui/page-shell';
 
-/** Issue 4 item 1: names each bad parameter and how to fix it; shown before, and instead of, any API call. */
+/** Names each bad parameter and how to fix it; shown before, and instead of, any API call. */
 export function ContextErrorScreen({ problems }: { problems: readonly ContextProblem[] }) {
   const texts = useShellTexts().contextError;
   return (

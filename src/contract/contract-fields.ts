@@ -3,7 +3,7 @@ import type { TaskStatus } from './partner-task-update';
 
 /**
  * Fields of the page <-> server contract, in zod/mini: the page parses every answer with these, and zod/mini costs a
- * third of classic zod in the task page's budget (issue 4: 120 KB gzip). `partner-task-update.ts` (classic zod, the
+ * third of classic zod in the task page's budget (120 KB gzip of initial JavaScript). `partner-task-update.ts` (classic zod, the
  * server's spec 2.6 record) is therefore never imported by the page's initial code; its types are, and the checks
  * below fail to compile if the two drift apart.
  */

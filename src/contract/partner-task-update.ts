@@ -5,11 +5,11 @@ import { z } from 'zod';
  * not among the allowed values, so we never send it.
  */
 export const taskStatuses = ['ready', 'inProgress', 'completed', 'error'] as const;
-export const taskStatusSchema = z.enum(taskStatuses);
+const taskStatusSchema = z.enum(taskStatuses);
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 
-export const partnerStatusColors = ['success', 'warning', 'danger', 'neutral'] as const;
-export const partnerStatusColorSchema = z.enum(partnerStatusColors);
+const partnerStatusColors = ['success', 'warning', 'danger', 'neutral'] as const;
+const partnerStatusColorSchema = z.enum(partnerStatusColors);
 export type PartnerStatusColor = z.infer<typeof partnerStatusColorSchema>;
 
 /** spec 8: partnerStatus.label is at most 32 characters. Counted in UTF-16 units, the stricter reading. */
@@ -22,9 +22,9 @@ export const PARTNER_LABEL_MAX = 32;
 export const contextUuidSchema = z.guid({ error: 'must be a UUID (8-4-4-4-12 hexadecimal)' });
 
 /** ISO 8601 date-time with a time zone designator, e.g. 2026-11-22T10:00:00.000Z (spec 2.6 sentAt). */
-export const isoDateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+const isoDateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
 
-export const partnerStatusSchema = z
+const partnerStatusSchema = z
   .object({
     label: z.string().max(PARTNER_LABEL_MAX, `must be at most ${PARTNER_LABEL_MAX} characters`).optional(),
     color: partnerStatusColorSchema.optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * `GET /api/preview` (only where the preview portal is enabled, issue 5): what the preview needs to know before it
+ * `GET /api/preview` (only where the preview portal is enabled): what the preview needs to know before it
  * shows anything. In `emulator` mode it drives the emulator's control API at `emulatorControlPath`; in `platform` mode
  * there is no emulator to show, only the task page and our own delivery view.
  */

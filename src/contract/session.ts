@@ -5,7 +5,6 @@ import { taskViewSchema } from './task-view';
 
 /** `POST /api/session` body: the four context values of spec 2.5, exactly as the portal appended them. */
 export const sessionRequestSchema = taskContextSchema;
-export type SessionRequest = z.infer<typeof sessionRequestSchema>;
 
 /**
  * DESIGN decision 5: a short-lived signed token instead of a cookie (third-party cookies fail in iframes). The page

@@ -6,10 +6,9 @@ import { taskViewSchema } from './task-view';
 export const stepSubmissionSchema = z.strictObject({
   data: z.unknown().check(z.refine((value) => value !== undefined, 'is required')),
 });
-export type StepSubmission = z.infer<typeof stepSubmissionSchema>;
 
 /** The outcome of a graded step (the quiz). Scores only: which answers were right never leaves the server. */
-export const gradingResultSchema = z.object({
+const gradingResultSchema = z.object({
   passed: z.boolean(),
   score: nonNegativeInt,
   total: positiveInt,
@@ -22,7 +21,7 @@ export type GradingResult = z.infer<typeof gradingResultSchema>;
  * spec 6.1: the end event's name and delivery format are not shown, so both come from the server's configuration
  * (END_EVENT, END_EVENT_FORMAT); the page posts it to each origin in `targetOrigins` exactly.
  */
-export const endEventSchema = z.object({
+const endEventSchema = z.object({
   name: z.string().check(z.minLength(1)),
   format: z.enum(['string', 'object']),
   targetOrigins: z.array(z.string()),
@@ -38,4 +37,4 @@ export const stepResultSchema = z.object({
 export type StepResult = z.infer<typeof stepResultSchema>;
 
 /** `POST /api/task/start` and `POST /api/task/restart` take no input; an empty object or no body is accepted. */
-export const emptyBodySchema = z.optional(z.strictObject({}));
+export const emptyBodySchema = z.nullish(z.strictObject({}));

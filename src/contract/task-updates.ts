@@ -9,7 +9,7 @@ import { partnerTaskUpdateSchema } from './partner-task-update';
  * they are null and stay in the server's logs and operator tools. (Used by tooling and the lazily loaded preview,
  * never by the task page's initial code: it pulls in classic zod.)
  */
-export const taskUpdateViewSchema = z.object({
+const taskUpdateViewSchema = z.object({
   id: z.int(),
   record: partnerTaskUpdateSchema,
   delivery: z.object({

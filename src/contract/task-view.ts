@@ -4,10 +4,10 @@ import { isoDateTimeField, nonNegativeInt, positiveInt, taskStatusField } from '
 /** Step ids appear in URLs (`POST /api/task/steps/:stepId`): short, lower-case, kebab-case. */
 export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a step id such as "policy"'));
 
-export const historyKinds = ['opened', 'started', 'step_saved', 'quiz_failed', 'completed', 'failed', 'restarted'] as const;
+const historyKinds = ['opened', 'started', 'step_saved', 'quiz_failed', 'completed', 'failed', 'restarted'] as const;
 
 /** Why an attempt ended in `error` (spec 3: irrevocably problematic until restarted). */
-export const taskFailureSchema = z.object({
+const taskFailureSchema = z.object({
   reason: z.enum(['attempts_exhausted']),
   stepId: stepIdSchema,
 });

@@ -1,6 +1,6 @@
 /**
  * Where the preview loads the task page from: this server under its other loopback name, so the portal and the page
- * are two origins as in production (issue 5) and a wrong postMessage target or a missing frame-ancestors entry fails
+ * are two origins as in production and a wrong postMessage target or a missing frame-ancestors entry fails
  * here rather than in the worker portal. On any other host there is no second name to use: same origin, said so.
  */
 export function taskPageOrigin(location: Pick<Location, 'protocol' | 'hostname' | 'port' | 'origin'>): { origin: string; crossOrigin: boolean } {

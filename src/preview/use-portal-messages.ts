@@ -47,7 +47,7 @@ export function usePortalMessages(options: {
   return log;
 }
 
-export function isEndEvent(data: unknown, name: string | undefined): boolean {
+function isEndEvent(data: unknown, name: string | undefined): boolean {
   if (name === undefined || name === '') return false;
   if (data === name) return true;
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === name;

@@ -3,7 +3,7 @@ import { FocusHeading } from '../ui/focus-heading';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context';
 import { RestartControl } from './restart-control';
 
-/** The completed summary (issue 4 item 6): when, whether the portal was told, and "Start again". */
+/** The completed summary: when, whether the portal was told, and "Start again" (spec 3: any task may be restarted). */
 export function DoneScreen({ task, portalNotified, justFinished }: { task: TaskView; portalNotified: number | undefined; justFinished: boolean }) {
   const texts = useShellTexts();
   const locale = useLocale();

@@ -3,7 +3,7 @@ import type { ShellTexts } from '../ui/i18n/shell-texts';
 
 export type ErrorKind = keyof ShellTexts['errors'];
 
-/** What happened and what to do, by failure class (issue 4 item 9); never the raw server message. */
+/** What happened and what to do, by failure class; never the raw server message, which is for developers. */
 export function errorKind(error: unknown): ErrorKind {
   if (!(error instanceof ApiError)) return 'unknown';
   if (error.code === 'network') return 'network';

@@ -1,6 +1,6 @@
 import { useShellTexts } from '../ui/i18n/locale-context';
 
-/** Visible progress, "Step 2 of 4" (issue 4 item 9), also exposed as a progress bar with the same text. */
+/** Visible progress, "Step 2 of 4", also exposed as a progress bar with the same text. */
 export function ProgressHeader({ index, total }: { index: number; total: number }) {
   const texts = useShellTexts();
   const label = texts.progress(index + 1, total);

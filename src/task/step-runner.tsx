@@ -2,7 +2,6 @@ import { Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../api/api-client-context';
 import { taskKeys } from '../api/query-keys';
-import { useStartTask } from '../api/start-task';
 import { useSubmitStep } from '../api/submit-step';
 import type { EndEvent, GradingResult } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
@@ -24,7 +23,6 @@ export function StepRunner({ task, onEnded }: { task: TaskView; onEnded: (status
   const locale = useLocale();
   const client = useApiClient();
   const queryClient = useQueryClient();
-  const start = useStartTask(client);
   const submit = useSubmitStep(client);
   const [grading, setGrading] = useState<{ stepId: string; result: GradingResult } | undefined>();
   // Focus goes to the step's heading when the step changes after a save, and on arrival when nothing holds focus (the
@@ -37,8 +35,7 @@ export function StepRunner({ task, onEnded }: { task: TaskView; onEnded: (status
 
   async function save(data: unknown) {
     try {
-      // The attempt's first interaction (spec 3: ready -> inProgress).
-      if (!task.started) await start.mutateAsync();
+      // The first save of an attempt is also its first interaction: the server sends `inProgress` (spec 3) with it.
       const result = await submit.mutateAsync({ stepId, data });
       setGrading(result.grading ? { stepId, result: result.grading } : undefined);
       if (result.task.currentStep !== stepId) setFocusHeading(true);
@@ -48,8 +45,8 @@ export function StepRunner({ task, onEnded }: { task: TaskView; onEnded: (status
     }
   }
 
-  const failure = submit.error ?? start.error;
-  const saving = submit.isPending || start.isPending;
+  const failure = submit.error;
+  const saving = submit.isPending;
   return (
     <>
       <ProgressHeader index={index} total={task.workflow.steps.length} />

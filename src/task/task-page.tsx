@@ -4,7 +4,7 @@ import { ContextErrorScreen } from '../context/context-error-screen';
 import { readTaskContext } from '../context/read-task-context';
 import { TaskSession } from './task-session';
 
-/** The task page: the context first (no API call without a valid one, issue 4 item 1), then the session. */
+/** The task page: the context first (no API call without a valid one), then the session. */
 export function TaskPage() {
   const { search } = useLocation();
   const reading = readTaskContext(search);

@@ -53,7 +53,7 @@ export function TaskSession() {
   }
 
   function handleEnded(status: 'completed' | 'error', event: EndEvent | undefined) {
-    // Issue 4 item 7: fired only now, after the server answered that the completion is stored.
+    // Fired only now, once the server answered that the completion is stored: the portal closes the iframe on it.
     const posted = event ? postEndEvent(event, client.context, embedded ? window.parent : null, embedded ? parentOrigin() : undefined) : 0;
     setEnded({ status, portalNotified: posted });
   }

@@ -10,7 +10,7 @@ export interface RegisteredWorkflow {
   definition: WorkflowDefinition;
 }
 
-export const workflows: Record<string, RegisteredWorkflow> = {
+const workflows: Record<string, RegisteredWorkflow> = {
   [safetyTraining.id]: { definition: safetyTraining },
 };
 

@@ -10,7 +10,7 @@ const loaders: Record<string, () => Promise<StepViewModule>> = {
 
 /**
  * Page only: the screens of each workflow, loaded on demand so a workflow's components and texts are not part of
- * the task page's initial JavaScript (issue 4: at most 120 KB gzip).
+ * the task page's initial JavaScript (at most 120 KB gzip).
  */
 export const workflowViews: Record<string, LazyExoticComponent<ComponentType<StepViewProps>>> = Object.fromEntries(
   Object.entries(loaders).map(([id, load]) => [id, lazy(load)]),

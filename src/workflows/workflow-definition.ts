@@ -26,7 +26,7 @@ export interface StepReport {
  */
 export interface StepDefinition<Data = unknown> {
   id: string;
-  /** The name in status labels, "Step 2 of 4 · Policy"; cut to fit 32 characters (spec 8) by `stepLabel`. */
+  /** The name in status labels, "Step 2 of 4 · Policy"; cut to fit 32 characters (spec 8) by `fitLabel`. */
   shortName: string;
   /** The data the worker submits; the server rejects anything else with 400 invalid_step_data. */
   schema: ZodMiniType<Data>;

@@ -8,7 +8,7 @@ test('a developer assigns the task; the worker completes it in the cross-origin 
   await preview.checkAccessibility('task list');
   const uuid = await preview.assign();
 
-  // spec 2.4 / 2.5 and issue 5: the task page comes from another origin, with the four wx parameters appended.
+  // spec 2.4 / 2.5: the task page comes from another origin, with the four wx parameters appended.
   const src = new URL((await preview.iframe.getAttribute('src'))!);
   expect(src.hostname).toBe('127.0.0.1');
   expect(new URL(page.url()).hostname).toBe('localhost');

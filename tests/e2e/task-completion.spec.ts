@@ -40,7 +40,7 @@ test('a worker completes the training inside the portal iframe; the platform get
   await expect(frame.getByText('The portal has been told that you finished.')).toBeVisible();
   await portal.checkAccessibility('done');
 
-  // Issue 4 item 7: the end event reaches the parent, at its exact origin, once, after the completion was stored.
+  // The end event reaches the parent, at its exact origin, once, after the completion was stored.
   await expect.poll(() => portal.messages()).toEqual([{ origin: 'http://127.0.0.1:' + new URL(portal.assignment.launchUrl).port, data: 'partner-task-complete' }]);
 
   // The relay delivers the outbox to the emulator: same order, statuses and labels (spec 2.6, 3).

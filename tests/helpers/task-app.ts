@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { Registry } from 'prom-client';
 import { buildApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
 import { parseConfig, type Config } from '../../server/config';
-import { createDeliveryCounters } from '../../server/delivery/delivery-metrics';
 import type { RateLimitSettings } from '../../server/task-api/rate-limits';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
 import { testDatabases, type TestDatabase, type TestDatabaseEngine } from './test-databases';
 
-/** Distinctive values, so a test can grep every answer for them (issue 4: no secret in any API response). */
+/** Distinctive values, so a test can grep every answer for them: no secret may appear in any API answer. */
 export const TEST_SECRETS = {
   WX_API_KEY: 'ptk-test-key-8c1f0e2a',
   WX_API_SECRET: 'ptk-test-secret-5b7d93c4e1f0',
@@ -59,11 +59,10 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
     config,
     clock,
     store: database.store,
-    counters: createDeliveryCounters(),
+    metrics: new Registry(),
     onUpdateEnqueued: () => {
       wakes += 1;
     },
-    tokenRequests: () => 0,
     taskOptions: { rateLimits: options.rateLimits ?? false, pageDirectory: options.pageDirectory ?? false },
   });
   await app.ready();

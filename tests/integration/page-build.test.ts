@@ -1,13 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
 import { buildPage, builtTexts, gzipBytes, initialScripts } from '../helpers/page-build';
 import { TEST_SECRETS } from '../helpers/task-app';
 
-/** Issue 4: the task page's initial JavaScript is at most 120 KB gzip (the preview and workflow screens load lazily). */
+/**
+ * The task page's initial JavaScript is at most 120 KB gzip (BENCHMARKS.md's budget: the worker opens it on a phone,
+ * often on a slow network); the preview and workflow screens load lazily and do not count.
+ */
 const INITIAL_JS_BUDGET_BYTES = 120 * 1000;
 
 describe('the production build of the page', () => {
@@ -23,6 +27,16 @@ describe('the production build of the page', () => {
     const total = scripts.reduce((sum, script) => sum + gzipBytes(outDir, script), 0);
     console.info(`task page initial JS: ${(total / 1000).toFixed(1)} KB gzip in ${scripts.length} file(s)`);
     expect(total).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
+  });
+
+  it('writes a brotli and a gzip copy beside the page and each initial script, equal to it once decompressed', () => {
+    // The server sends these (preCompressed); the budget above is still the gzip of the originals, as before.
+    for (const file of ['/index.html', ...initialScripts(outDir)]) {
+      const original = readFileSync(join(outDir, file));
+      expect(existsSync(join(outDir, `${file}.br`)), `${file}.br`).toBe(true);
+      expect(brotliDecompressSync(readFileSync(join(outDir, `${file}.br`))).equals(original), `${file}.br`).toBe(true);
+      expect(gunzipSync(readFileSync(join(outDir, `${file}.gz`))).equals(original), `${file}.gz`).toBe(true);
+    }
   });
 
   it('has no inline script, so the strict script-src of the CSP holds', () => {

@@ -7,10 +7,10 @@ import { previewConfigSchema } from '../../src/contract/preview-config';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
 import { bearer, openSession, openTaskApp, TEST_PORTAL_ORIGIN, type TaskApp, type TaskAppOptions } from '../helpers/task-app';
 
-/** Issue 5: the preview portal is on by default in emulator mode only; with a real credential it must be asked for. */
+/** The preview portal is on by default in emulator mode only; with a real credential it must be asked for. */
 const emulatorMode = { WX_API_KEY: '', WX_API_SECRET: '' };
 
-describe('the preview portal switch (issue 5)', () => {
+describe('the preview portal switch', () => {
   let page: string;
   let t: TaskApp | undefined;
   beforeAll(() => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../server/config';
-import { loggerOptions } from '../../server/logger';
+import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { control } from '../helpers/emulator-control';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';
@@ -24,7 +24,7 @@ beforeEach(async () => {
       callback();
     },
   });
-  server = await startServer(parsed.config, { logger: { ...(loggerOptions('debug') as object), stream } });
+  server = await startServer(parsed.config, { log: createLogger('debug', stream) });
 });
 
 afterEach(async () => {

@@ -33,7 +33,7 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
   it('creates a ready task on its first attempt, found by id and by assigned task', async () => {
     const input = newTask();
     const task = await insertTask(t.store.db, input);
-    expect(task).toMatchObject({ assignedTaskUuid: input.assignedTaskUuid, status: 'ready', attempt: 1, stepData: {}, currentStep: null, lastSentAt: null, attemptStartedAt: null });
+    expect(task).toMatchObject({ assignedTaskUuid: input.assignedTaskUuid, status: 'ready', attempt: 1, stepData: {}, currentStep: null, attemptStartedAt: null });
     expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await findTaskById(t.store.db, task.id)).toEqual(task);
     expect(await findTaskByAssignedTaskUuid(t.store.db, input.assignedTaskUuid)).toEqual(task);

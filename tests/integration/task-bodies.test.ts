@@ -49,7 +49,7 @@ describe('request bodies of the task API', () => {
     expect([response.statusCode, errorCode(response)]).toEqual([400, 'invalid_json']);
   });
 
-  /** Issue 4 acceptance: thousands of malformed bodies, never a 5xx, always the error body of DESIGN. */
+  /** Thousands of malformed bodies, never a 5xx, always the error body of DESIGN. */
   it('never answers 5xx to arbitrary bodies on any endpoint (property)', async () => {
     const context = newContext();
     const session = await openSession(t.app, context);

@@ -6,7 +6,7 @@ import { answerRationales } from '../../src/workflows/safety-training/definition
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
 import { bearer, errorCode, openSession, openTaskApp, TEST_PORTAL_ORIGIN, TEST_SECRETS, type TaskApp } from '../helpers/task-app';
 
-describe('security headers (issue 4 item 8)', () => {
+describe('security headers', () => {
   let t: TaskApp;
   let page: string;
   beforeAll(async () => {
@@ -45,7 +45,7 @@ describe('security headers (issue 4 item 8)', () => {
   });
 });
 
-describe('rate limits (issue 4 item 8)', () => {
+describe('rate limits', () => {
   let t: TaskApp | undefined;
   afterEach(async () => {
     await t?.close();
@@ -77,7 +77,7 @@ describe('rate limits (issue 4 item 8)', () => {
   });
 });
 
-describe('secrets (issue 4 acceptance)', () => {
+describe('secrets: none in any answer', () => {
   it('never returns the configured key, secret, session secret or a quiz answer rationale in any API answer', async () => {
     const t = await openTaskApp();
     try {

@@ -13,7 +13,7 @@ function recorder() {
   return { posted, target: { postMessage: (message: unknown, origin: string) => posted.push({ message, origin }) } };
 }
 
-describe('the end event (spec 6.1, issue 4 item 7)', () => {
+describe('the end event (spec 2.4, 6.1)', () => {
   it('posts the bare name in the string format', () => {
     expect(endEventMessage({ name: 'done', format: 'string', targetOrigins: [] }, context)).toBe('done');
   });

@@ -13,9 +13,8 @@ const receivedUpdateSchema = z.object({
     z.object({ label: z.optional(z.string()), color: z.optional(z.string()), details: z.optional(z.string()) }),
   ),
 });
-export type ReceivedUpdate = z.infer<typeof receivedUpdateSchema>;
 
-export const assignmentOptionsSchema = z.object({
+const assignmentOptionsSchema = z.object({
   title: z.string(),
   estimatedCompletionTime: z.optional(z.string()),
   iframeUrl: z.string(),

@@ -4,7 +4,7 @@ import { jsonRequest } from './json-request';
 import { previewKeys } from './preview-keys';
 
 /** GET /api/preview: emulator or platform mode, and the end event the server fires. */
-export function getPreviewConfig(): Promise<PreviewConfig> {
+function getPreviewConfig(): Promise<PreviewConfig> {
   return jsonRequest('GET', '/api/preview', previewConfigSchema);
 }
 

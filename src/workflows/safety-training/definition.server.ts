@@ -13,7 +13,7 @@ const answerKey: Record<QuizQuestionId, { correct: QuizOptionId; rationale: stri
   lifting: { correct: 'b', rationale: 'Loads are lifted with bent knees and a straight back, close to the body.' },
 };
 
-export function gradeQuiz(data: unknown): Grade {
+function gradeQuiz(data: unknown): Grade {
   const { answers } = quizDataSchema.parse(data);
   const questions = Object.keys(answerKey) as QuizQuestionId[];
   const score = questions.filter((question) => answers[question] === answerKey[question].correct).length;

@@ -5,7 +5,7 @@ import { defineStep, type WorkflowDefinition } from '../workflow-definition';
  * A workplace-safety training: welcome, policy, quiz, signature. Imported by the page and by the server (DESIGN
  * decision 1). Everything here is public; the quiz's answer key lives in `definition.server.ts`.
  */
-export const SAFETY_TRAINING_ID = 'safety-training';
+const SAFETY_TRAINING_ID = 'safety-training';
 
 /** Bump when the policy text changes: an acknowledgement names the version the worker read. */
 export const POLICY_VERSION = 'SP-2026.1';
@@ -17,7 +17,7 @@ export type QuizOptionId = (typeof optionIds)[number];
 export const quizOptionIds = optionIds;
 
 // zod/mini, like the page's contract: these schemas ship in the page's workflow chunk.
-export const welcomeDataSchema = z.strictObject({});
+const welcomeDataSchema = z.strictObject({});
 
 export const policyDataSchema = z.strictObject({
   acknowledged: z.literal(true, { error: 'the policy must be acknowledged' }),
@@ -28,7 +28,6 @@ const answer = z.enum(optionIds, { error: 'choose one of a, b, c' });
 export const quizDataSchema = z.strictObject({
   answers: z.strictObject({ exits: answer, spill: answer, ppe: answer, injury: answer, lifting: answer }),
 });
-export type QuizData = z.infer<typeof quizDataSchema>;
 
 export const signatureDataSchema = z.strictObject({
   fullName: z.string().check(

@@ -1,9 +1,6 @@
-import type { Locale } from '../../ui/i18n/locale';
 import type { QuizOptionId, QuizQuestionId } from './definition';
-import { safetyTrainingTextsEn } from './texts.en';
-import { safetyTrainingTextsEs } from './texts.es';
 
-/** Every text the worker sees in this workflow; one file per language (issue 4 item 9). */
+/** Every text the worker sees in this workflow; one file per language. */
 export interface SafetyTrainingTexts {
   stepTitles: Record<'welcome' | 'policy' | 'quiz' | 'signature', string>;
   welcome: { intro: string; estimate(minutes: number): string; steps: readonly string[]; begin: string };
@@ -17,10 +14,4 @@ export interface SafetyTrainingTexts {
     attemptsUsed(used: number, max: number): string;
   };
   signature: { intro: string; nameLabel: string; nameHint: string; nameRequired: string; confirm: string; mustConfirm: string; submit: string };
-}
-
-const texts: Record<Locale, SafetyTrainingTexts> = { en: safetyTrainingTextsEn, es: safetyTrainingTextsEs };
-
-export function safetyTrainingTexts(locale: Locale): SafetyTrainingTexts {
-  return texts[locale];
 }

@@ -3,18 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { failedUpdate, gradedRetryUpdate, openedUpdate, restartedUpdate, startedUpdate, stepSavedUpdate } from '../../server/task-progress/status-updates';
 import { partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
 import { safetyTraining } from '../../src/workflows/safety-training/definition';
-import { fitLabel, stepLabel } from '../../src/workflows/status-label';
+import { fitLabel, updateLabels } from '../../src/contract/status-updates';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
 
 const target = { taskId: 'task-1', partnerUrl: undefined };
 
 describe('status labels (spec 8: at most 32 characters)', () => {
   it('reads "Step 2 of 4 · Policy"', () => {
-    expect(stepLabel(1, 4, 'Policy')).toBe('Step 2 of 4 · Policy');
+    expect(updateLabels.stepSaved({ index: 1, count: 4, name: 'Policy' })).toBe('Step 2 of 4 · Policy');
   });
 
   it('cuts a long step name with an ellipsis instead of exceeding the limit', () => {
-    const label = stepLabel(9, 12, 'Hazardous materials handling and storage');
+    const label = updateLabels.stepSaved({ index: 9, count: 12, name: 'Hazardous materials handling and storage' });
     expect(label).toHaveLength(PARTNER_LABEL_MAX);
     expect(label).toMatch(/^Step 10 of 12 · Hazardous .*…$/);
   });

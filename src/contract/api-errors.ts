@@ -1,0 +1,41 @@
+import { z } from 'zod/mini';
+
+/** DESIGN: every error body is {"error":{"code":"snake_case","message":"human sentence"}}; `field` names a bad input. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/)),
+    message: z.string(),
+    field: z.optional(z.string()),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/**
+ * Every code the server answers with, and the one status each always has (DESIGN: the HTTP contract; README "Error
+ * codes of the task API"). Partner tooling and the page switch on the code, never on the message.
+ */
+export const apiErrorStatus = {
+  invalid_context: 400,
+  invalid_body: 400,
+  invalid_json: 400,
+  invalid_step_data: 400,
+  bad_request: 400,
+  missing_token: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  wrong_task: 403,
+  invalid_step: 404,
+  not_found: 404,
+  context_mismatch: 409,
+  task_closed: 409,
+  step_out_of_order: 409,
+  nothing_to_restart: 409,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  page_not_built: 503,
+  database_unreachable: 503,
+} as const satisfies Record<string, number>;
+
+export type ApiErrorCode = keyof typeof apiErrorStatus;

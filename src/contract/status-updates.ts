@@ -1,0 +1,59 @@
+import type { PartnerStatusColor, TaskStatus } from './partner-task-update';
+import { PARTNER_LABEL_MAX } from './partner-task-update';
+
+/**
+ * The moments a task reports to the platform (spec 2.6), the status each sends (spec 3) and how its label reads. The
+ * server builds every update from this table; the preview and partner tooling read the same names.
+ */
+export const updateKinds = {
+  /** The worker opened the task: `ready` (spec 3, the task exists on our side). */
+  opened: { taskStatus: 'ready', color: 'neutral' },
+  /** The attempt's first interaction (spec 3: ready -> inProgress). */
+  started: { taskStatus: 'inProgress', color: 'neutral' },
+  /** A step was saved; its colour is the step's own report. */
+  stepSaved: { taskStatus: 'inProgress', color: undefined },
+  /** A graded step failed with tries left. */
+  retry: { taskStatus: 'inProgress', color: 'warning' },
+  /** Out of tries: spec 3 `error`, irrevocable until restarted. */
+  failed: { taskStatus: 'error', color: 'danger' },
+  completed: { taskStatus: 'completed', color: 'success' },
+  /** A new attempt: `ready` clears an earlier review on the platform (spec 3, 4.3 rule 5). */
+  restarted: { taskStatus: 'ready', color: 'neutral' },
+} as const satisfies Record<string, { taskStatus: TaskStatus; color: PartnerStatusColor | undefined }>;
+
+export type UpdateKind = keyof typeof updateKinds;
+
+/** Where the worker is: the step's 1-based position and its short name. */
+export interface StepPosition {
+  index: number;
+  count: number;
+  name: string;
+}
+
+const onStep = ({ index, count }: StepPosition) => `Step ${index + 1} of ${count}`;
+
+/** Each kind's label, composed by `fitLabel` so no label can exceed 32 characters (spec 8), whatever a step is named. */
+export const updateLabels = {
+  opened: () => 'Opened',
+  started: (step: StepPosition) => fitLabel(onStep(step), step.name),
+  stepSaved: (next: StepPosition) => fitLabel(onStep(next), next.name),
+  retry: (step: StepPosition) => fitLabel(onStep(step), `${step.name} retry`),
+  failed: (stepName: string) => fitLabel('Failed', stepName),
+  completed: () => 'Completed',
+  restarted: (attempt: number) => fitLabel('Restarted', `attempt ${attempt}`),
+} as const satisfies Record<UpdateKind, (...args: never[]) => string>;
+
+const SEPARATOR = ' · ';
+
+/**
+ * spec 8: partnerStatus.label is at most 32 characters. The variable part is cut to whatever room the fixed part
+ * leaves, with an ellipsis.
+ */
+export function fitLabel(prefix: string, name: string): string {
+  const room = PARTNER_LABEL_MAX - prefix.length - SEPARATOR.length;
+  if (room <= 0) return prefix.slice(0, PARTNER_LABEL_MAX);
+  const trimmed = name.trim();
+  if (trimmed === '') return prefix;
+  const fitted = trimmed.length <= room ? trimmed : `${trimmed.slice(0, room - 1).trimEnd()}…`;
+  return `${prefix}${SEPARATOR}${fitted}`;
+}

@@ -1,0 +1,174 @@
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPage, initialScripts } from '../helpers/page-build';
+import { openTaskApp, type TaskApp } from '../helpers/task-app';
+
+/** A page directory laid out as the build writes it: originals, and `.br`/`.gz` beside those worth compressing. */
+function writePage(files: Record<string, string>, variants: Record<string, Array<'br' | 'gz'>>): string {
+  const page = mkdtempSync(join(tmpdir(), 'ptk-page-'));
+  mkdirSync(join(page, 'assets'));
+  for (const [name, text] of Object.entries(files)) {
+    writeFileSync(join(page, name), text);
+    for (const variant of variants[name] ?? []) {
+      writeFileSync(join(page, `${name}.${variant}`), variant === 'br' ? brotliCompressSync(text) : gzipSync(text, { level: 9 }));
+    }
+  }
+  return page;
+}
+
+describe('the page assets, compressed at build time (bench/page.ts: LCP on Slow 4G)', () => {
+  let t: TaskApp;
+  let page: string;
+  const html = `<!doctype html><title>t</title>${'<!-- the first screen of the task page -->'.repeat(20)}`;
+  const script = `export const text = ${JSON.stringify('a compressible line of the page. '.repeat(200))};`;
+  const style = `.step { margin: 0; }\n`.repeat(100);
+  beforeAll(async () => {
+    page = writePage(
+      {
+        'index.html': html,
+        'assets/index-abc.js': script,
+        'assets/index-abc.css': style,
+        'assets/logo-abc.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+        'assets/only-gzip-abc.js': script,
+      },
+      { 'index.html': ['br', 'gz'], 'assets/index-abc.js': ['br', 'gz'], 'assets/index-abc.css': ['br', 'gz'], 'assets/only-gzip-abc.js': ['gz'] },
+    );
+    t = await openTaskApp({ pageDirectory: page });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(page, { recursive: true, force: true });
+  });
+
+  const get = (url: string, encoding?: string) => t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+  it('sends a script as brotli to a browser that offers it, with its type and immutable caching', async () => {
+    const response = await get('/assets/index-abc.js', 'gzip, deflate, br, zstd');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+    expect(response.rawPayload.length).toBeLessThan(script.length / 5);
+  });
+
+  it('sends gzip to a browser that offers gzip only, or refuses brotli with q=0', async () => {
+    for (const encoding of ['gzip, deflate', 'br;q=0, gzip']) {
+      const response = await get('/assets/index-abc.js', encoding);
+      expect(response.headers['content-encoding'], encoding).toBe('gzip');
+      expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(gunzipSync(response.rawPayload).toString()).toBe(script);
+    }
+  });
+
+  it('sends the file as it is to a client that offers no encoding it knows', async () => {
+    for (const encoding of [undefined, 'identity', 'deflate']) {
+      const response = await get('/assets/index-abc.js', encoding);
+      expect(response.statusCode, String(encoding)).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.body).toBe(script);
+    }
+  });
+
+  it('compresses styles too', async () => {
+    const response = await get('/assets/index-abc.css', 'br');
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(style);
+  });
+
+  it('falls back to the variant that exists, then to the original (the build skips what compression would not shrink)', async () => {
+    const gzipOnly = await get('/assets/only-gzip-abc.js', 'br, gzip');
+    expect(gzipOnly.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipOnly.rawPayload).toString()).toBe(script);
+    const svg = await get('/assets/logo-abc.svg', 'br, gzip');
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-encoding']).toBeUndefined();
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(svg.headers['cache-control']).toContain('immutable');
+  });
+
+  it('serves the page itself precompressed, revalidated, with its security headers', async () => {
+    const response = await get('/', 'gzip, deflate, br');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(html);
+    const plain = await get('/');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(html);
+  });
+
+  it('answers the JSON 404 for unknown assets, unsafe names and directories, never a listing', async () => {
+    // `..%2f` decodes to `../`: a name that would leave assets/ (or the build) is refused before any file is read.
+    for (const url of [
+      '/assets/missing-abc.js',
+      '/assets/..%2findex.html',
+      '/assets/..%2f..%2fpackage.json',
+      '/..%2fpackage.json',
+      '/assets/.hidden.js',
+      '/assets/a%5cb.js',
+      '/assets/',
+      '/assets',
+    ]) {
+      const response = await get(url, 'gzip, br');
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json(), url).toMatchObject({ error: { code: 'not_found' } });
+    }
+  });
+});
+
+describe('the preview routes, when the preview is on', () => {
+  let t: TaskApp;
+  let page: string;
+  const html = `<!doctype html><title>preview</title>${'<!-- the page -->'.repeat(20)}`;
+  beforeAll(async () => {
+    page = writePage({ 'index.html': html }, { 'index.html': ['br', 'gz'] });
+    t = await openTaskApp({ pageDirectory: page, env: { PREVIEW_ENABLED: 'true' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(page, { recursive: true, force: true });
+  });
+
+  it('answer with the page, compressed like the task page', async () => {
+    for (const url of ['/preview', '/preview/tasks/22222222-2222-4222-8222-222222222222']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(response.rawPayload).toString()).toBe(html);
+    }
+  });
+});
+
+describe('the production build, served', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'ptk-dist-served-'));
+  let t: TaskApp;
+  beforeAll(async () => {
+    await buildPage({ outDir });
+    t = await openTaskApp({ pageDirectory: outDir });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('sends index.html and every initial script as the brotli the build wrote', async () => {
+    for (const [url, file] of [['/', '/index.html'], ...initialScripts(outDir).map((script) => [script, script] as const)] as const) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-encoding'], url).toBe('br');
+      expect(brotliDecompressSync(response.rawPayload).equals(readFileSync(join(outDir, file))), url).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,167 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint, type Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The walls of DESIGN "Layout" are rules of eslint.config.js. Each case lints a file that does not exist, placed in a
+// room, importing real files of the project: the forbidden import must fail with the rule's message, the allowed one
+// must pass (and must exist, so it cannot pass because it resolved to nothing).
+
+const root = path.resolve(import.meta.dirname, '../..');
+const wallRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'walls/no-import-cycle']);
+
+// One instance for every case: loading the config and the resolvers is the slow part, and both cache what they read.
+// Ignores are off so the cycle fixture, which `npm run lint` skips, can be linted.
+const eslint = new ESLint({ cwd: root, ignore: false });
+
+interface Problem {
+  line: number;
+  rule: string | null;
+  message: string;
+}
+
+async function lintAs(file: string, code: string): Promise<Problem[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return problemsOf(result?.messages ?? []);
+}
+
+function problemsOf(messages: Linter.LintMessage[]): Problem[] {
+  // Other rules (unused imports) do not matter here; a parse error does.
+  return messages.filter((m) => m.fatal === true || wallRules.has(m.ruleId ?? '')).map((m) => ({ line: m.line, rule: m.ruleId, message: m.message }));
+}
+
+/** `from` imports `allowed` on line 1 and `forbidden` on line 2; exactly line 2 must fail, with `reason`. */
+async function expectWall(from: string, allowed: string, forbidden: string, reason: string) {
+  expect(existsSync(path.join(root, allowed)), `${allowed} exists`).toBe(true);
+  expect(existsSync(path.join(root, forbidden)), `${forbidden} exists`).toBe(true);
+  const problems = await lintAs(from, `import '${specifier(from, allowed)}';\nimport '${specifier(from, forbidden)}';\n`);
+  expect(problems).toEqual([{ line: 2, rule: 'import-x/no-restricted-paths', message: expect.stringContaining(reason) }]);
+}
+
+/** The extensionless relative specifier the project writes, e.g. '../../server/clock'. */
+function specifier(from: string, to: string): string {
+  const relative = path.relative(path.dirname(from), to).replace(/\.tsx?$/, '');
+  return relative.startsWith('.') ? relative : `./${relative}`;
+}
+
+describe('lint walls', () => {
+  it('keeps server/ out of the task page', async () => {
+    await expectWall('src/task/probe.ts', 'src/contract/task-view.ts', 'server/clock.ts', 'The task page never imports server/');
+    const typeOnly = await lintAs('src/task/probe.ts', "import type { Clock } from '../../server/clock';\nexport type Later = Clock;\n");
+    expect(typeOnly).toEqual([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]);
+  });
+
+  it('keeps .server.ts modules (answer keys) out of the task page', async () => {
+    await expectWall('src/task/probe.ts', 'src/workflows/registry.ts', 'src/workflows/registry.server.ts', 'A .server.ts module is server-only');
+    // Server-only modules of src/ may import each other.
+    expect(await lintAs('src/workflows/registry.server.ts', "import './safety-training/definition.server';\n")).toEqual([]);
+  });
+
+  it('keeps Node built-ins and server packages out of the task page', async () => {
+    const problems = await lintAs('src/task/probe.ts', "import 'zod/mini';\nimport 'node:fs';\nimport 'fastify';\n");
+    expect(problems.map((p) => [p.line, p.rule])).toEqual([
+      [2, 'no-restricted-imports'],
+      [3, 'no-restricted-imports'],
+    ]);
+    expect(problems[0]?.message).toContain('The task page runs in the browser');
+  });
+
+  it('lets server/ import from src/ only the contract and the workflow definitions', async () => {
+    const reason = 'server/ imports from src/ only the contract';
+    await expectWall('server/task-progress/probe.ts', 'src/contract/task-view.ts', 'src/workflows/registry.views.ts', reason);
+    await expectWall('server/task-progress/probe.ts', 'src/workflows/registry.ts', 'src/ui/i18n/locale.ts', reason);
+    await expectWall('server/task-progress/probe.ts', 'src/workflows/safety-training/definition.server.ts', 'src/workflows/safety-training/texts.ts', reason);
+    await expectWall('server/task-progress/probe.ts', 'src/workflows/safety-training/definition.ts', 'src/workflows/step-view-props.ts', reason);
+    await expectWall('server/task-progress/probe.ts', 'src/workflows/workflow-definition.ts', 'src/workflows/safety-training/quiz-step.tsx', reason);
+  });
+
+  it('keeps the contract and the workflow definitions free of page code, which would reach the server through them', async () => {
+    const reason = 'compiled into both the page and the server';
+    await expectWall('src/contract/probe.ts', 'src/contract/task-view.ts', 'src/ui/i18n/locale.ts', reason);
+    await expectWall('src/workflows/safety-training/definition.ts', 'src/workflows/workflow-definition.ts', 'src/workflows/step-view-props.ts', reason);
+    const react = await lintAs('src/contract/probe.ts', "import 'zod/mini';\nimport 'react';\n");
+    expect(react).toEqual([{ line: 2, rule: 'no-restricted-imports', message: expect.stringContaining('no React here') }]);
+  });
+
+  it.each(['server/http', 'server/page', 'server/session', 'server/task-api', 'server/task-progress'])(
+    'keeps the platform client and the relay out of request handlers in %s',
+    async (room) => {
+      const reason = 'A request handler never calls the platform';
+      await expectWall(`${room}/probe.ts`, 'server/store/store.ts', 'server/upstream/token-cache.ts', reason);
+      await expectWall(`${room}/probe.ts`, 'server/clock.ts', 'server/delivery/retry-policy.ts', reason);
+    },
+  );
+
+  it('lets the emulator import nothing of ours but the contract', async () => {
+    const reason = 'The emulator stands in for the platform';
+    await expectWall('server/emulator/probe.ts', 'src/contract/partner-task-update.ts', 'server/store/store.ts', reason);
+    await expectWall('server/emulator/probe.ts', 'server/emulator/fault-queue.ts', 'server/clock.ts', reason);
+    await expectWall('server/emulator/probe.ts', 'src/contract/task-view.ts', 'src/workflows/registry.ts', reason);
+  });
+
+  it('keeps the preview out of the task page but for the lazy route of src/app-routes.tsx', async () => {
+    const reason = 'The task page never imports src/preview/';
+    await expectWall('src/task/probe.tsx', 'src/ui/button.tsx', 'src/preview/preview-route.tsx', reason);
+    await expectWall('src/probe.tsx', 'src/app-routes.tsx', 'src/preview/preview-route.tsx', reason);
+    // A dynamic import() anywhere else is still an import into the task page.
+    const dynamic = await lintAs('src/task/probe.ts', "export const load = () => import('../preview/preview-route');\n");
+    expect(dynamic).toEqual([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]);
+    // The one exception: src/app-routes.tsx with a dynamic import(); a static one there still fails.
+    expect(await lintAs('src/app-routes.tsx', "export const load = () => import('./preview/preview-route');\n")).toEqual([]);
+    const staticImport = await lintAs('src/app-routes.tsx', "import './preview/preview-route';\n");
+    expect(staticImport).toEqual([{ line: 1, rule: 'no-restricted-imports', message: expect.stringContaining('only through the dynamic import() of its lazy route') }]);
+    // The preview itself may use the page's parts.
+    expect(await lintAs('src/preview/probe.tsx', "import '../ui/button';\nimport './preview-route';\n")).toEqual([]);
+  });
+
+  it('keeps the database out of the platform client', async () => {
+    await expectWall('server/upstream/probe.ts', 'server/clock.ts', 'server/store/store.ts', 'knows no database');
+    const problems = await lintAs('server/upstream/probe.ts', "import 'node:http';\nimport 'kysely';\nimport 'pg';\nimport 'better-sqlite3';\n");
+    expect(problems.map((p) => [p.line, p.rule])).toEqual([
+      [2, 'no-restricted-imports'],
+      [3, 'no-restricted-imports'],
+      [4, 'no-restricted-imports'],
+    ]);
+    expect(problems[0]?.message).toContain('knows no database');
+  });
+
+  it('keeps HTTP out of the store', async () => {
+    const reason = 'knows no HTTP';
+    await expectWall('server/store/probe.ts', 'server/config.ts', 'server/http/error-handling.ts', reason);
+    await expectWall('server/store/probe.ts', 'server/config.ts', 'server/upstream/token-cache.ts', reason);
+    await expectWall('server/store/migrations/probe.ts', 'server/store/store.ts', 'server/task-api/task-routes.ts', reason);
+    const problems = await lintAs('server/store/probe.ts', "import 'kysely';\nimport 'fastify';\nimport '@fastify/static';\nimport 'node:http';\nimport 'node:https';\n");
+    expect(problems.map((p) => [p.line, p.rule])).toEqual([
+      [2, 'no-restricted-imports'],
+      [3, 'no-restricted-imports'],
+      [4, 'no-restricted-imports'],
+      [5, 'no-restricted-imports'],
+    ]);
+    expect(problems[0]?.message).toContain(reason);
+  });
+
+  describe('import cycles', () => {
+    const first = 'tests/fixtures/lint-cycle/first.ts';
+    const second = 'tests/fixtures/lint-cycle/second.ts';
+
+    it('fails on a cycle, also when one side imports only a type', async () => {
+      const results = await eslint.lintFiles([first, second]);
+      const problems = results.map((result) => [path.relative(root, result.filePath), problemsOf(result.messages)]);
+      expect(problems).toEqual([
+        [first, [{ line: 3, rule: 'walls/no-import-cycle', message: expect.stringContaining(`${first} -> ${second} -> ${first}`) }]],
+        [second, [{ line: 2, rule: 'walls/no-import-cycle', message: expect.stringContaining(`${second} -> ${first} -> ${second}`) }]],
+      ]);
+    });
+
+    it('fails on a cycle of value imports and of dynamic imports', async () => {
+      const value = await lintAs(first, "import { secondName } from './second';\nexport const firstName = secondName;\n");
+      expect(value).toEqual([expect.objectContaining({ line: 1, rule: 'walls/no-import-cycle' })]);
+      const dynamic = await lintAs(first, "export const firstName = 'first';\nexport const later = () => import('./second');\n");
+      expect(dynamic).toEqual([expect.objectContaining({ line: 2, rule: 'walls/no-import-cycle' })]);
+    });
+
+    it('passes once the cycle is broken', async () => {
+      expect(await lintAs(first, "export const firstName = 'first';\n")).toEqual([]);
+    });
+  });
+});
