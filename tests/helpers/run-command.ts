@@ -6,13 +6,15 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** Runs a project command as a user would, with exactly the environment given (plus PATH), and collects its output. */
+/** Runs a project script as a user would, with exactly the environment given (plus PATH), and collects its output. */
 export function runNodeScript(script: string, env: Record<string, string>, timeoutMs = 20_000, args: string[] = []): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', script, ...args], { PATH: process.env.PATH ?? '', ...env }, timeoutMs);
+}
+
+/** Runs any command (npm, a node script) with exactly the environment given, and collects its output. */
+export function runCommand(executable: string, args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(executable, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

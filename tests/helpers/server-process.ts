@@ -22,10 +22,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `server/main.ts` in a child process, as `npm start` would, and waits until it answers /healthz. */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+/** How the server is started: `server/main.ts` through tsx by default, or a command such as `npm run serve`. */
+const TSX_SERVER: readonly string[] = [process.execPath, '--import', 'tsx', 'server/main.ts'];
+
+/** Starts the server in a child process and waits until it answers /healthz. */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000, command: readonly string[] = TSX_SERVER): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const [executable = process.execPath, ...args] = command;
+  const child = spawn(executable, args, {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
