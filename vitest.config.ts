@@ -12,6 +12,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Tests build their own apps, emulators and databases; files run in parallel processes.
     pool: 'forks',
+    setupFiles: ['tests/setup/fail-on-console-error.ts'],
     reporters: reportDir ? ['default', 'json'] : ['default'],
     outputFile: reportDir ? { json: join(reportDir, 'vitest.json') } : undefined,
   },

@@ -27,3 +27,8 @@ export function runCommand(executable: string, args: string[], env: Record<strin
     });
   });
 }
+
+/** Runs an npm script as a developer would, with this user's PATH and HOME (npm reads its settings from HOME). */
+export function runNpm(args: string[], timeoutMs = 60_000): Promise<CommandResult> {
+  return runCommand('npm', args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, timeoutMs);
+}

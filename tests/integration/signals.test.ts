@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../helpers/run-command';
+import { runNpm } from '../helpers/run-command';
 import { spawnServer } from '../helpers/server-process';
 
 let directory: string;
@@ -10,7 +10,7 @@ let directory: string;
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'ptk-signals-'));
   // `npm run serve` runs the bundle; build it as `npm run build` would (the page is not needed here).
-  const built = await runCommand('npm', ['run', '-s', 'build:server'], { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, 60_000);
+  const built = await runNpm(['run', '-s', 'build:server']);
   expect(built.code, built.stderr).toBe(0);
 }, 90_000);
 

@@ -138,7 +138,9 @@ describe.each(testDatabases)('claiming outbox rows on $name', (engine) => {
     await claimDeliverable(db, { ...lease, now: t0, workerId: 'relay-b' });
     expect(await releaseLeases(db, 'relay-a')).toBe(1);
     expect(ids(await claimDeliverable(db, { ...lease, now: t0 + 1, workerId: 'relay-c' }))).toEqual([a!.id]);
-    expect(b).toBeDefined();
+    // relay-b's lease is untouched: its row is neither freed nor taken by relay-c.
+    const [stillLeased] = await listUpdatesForTask(db, b!.taskId);
+    expect(stillLeased).toMatchObject({ id: b!.id, lockedBy: 'relay-b', lockedUntil: t0 + lease.leaseMs });
   });
 
   it('reports stats: pending count and age, delivered, dead', async () => {

@@ -50,8 +50,9 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
       ['completed', 'Completed', 'success'],
     ]);
     const all = await updates();
+    expect(all).toHaveLength(6);
     for (const update of all) {
-      expect(partnerTaskUpdateSchema.parse(update.record)).toBeTruthy();
+      expect(partnerTaskUpdateSchema.safeParse(update.record).error).toBeUndefined();
       expect(update.record.partnerId).toBe(taskId);
       expect(update.record.partnerUrl).toMatch(/^https:\/\/partner\.example\.com\/tasks\/[0-9a-f-]{36}$/);
       expect(update.record.partnerStatus?.label?.length).toBeLessThanOrEqual(PARTNER_LABEL_MAX);
