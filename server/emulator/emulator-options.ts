@@ -11,7 +11,7 @@ export const tokenShapes = ['oauth', 'camelCase', 'noExpiry', 'unrecognized'] as
 export type TokenShape = (typeof tokenShapes)[number];
 
 export const unknownTaskModes = ['create', 'reject'] as const;
-export type UnknownTaskMode = (typeof unknownTaskModes)[number];
+type UnknownTaskMode = (typeof unknownTaskModes)[number];
 
 export interface EmulatorCredential {
   key: string;

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { registerControlRoutes } from './control-routes';
+import { registerControlRoutes } from './control-api';
+import { installErrorHandling } from './emulator-errors';
 import type { EmulatorOptions } from './emulator-options';
 import { EmulatorState } from './emulator-state';
-import { installErrorHandling } from './error-handler';
-import { registerPartnerTaskRoute } from './partner-task-route';
-import { registerTokenRoute } from './token-route';
+import { registerPartnerTaskRoute, registerTokenRoute, registerWorkersRoute } from './platform-routes';
 import { UpstreamRecorder } from './upstream-hooks';
-import { registerWorkersRoute } from './workers-route';
 
 export interface EmulatorPluginOptions extends EmulatorOptions {
   /**

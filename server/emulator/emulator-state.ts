@@ -1,14 +1,7 @@
-import { EMULATOR_CREDENTIAL } from './emulator-credential';
+import { AssignmentRegistry } from './assignments';
 import { OffsetClock } from './emulator-clock';
-import { AssignmentRegistry } from './assignment-registry';
-import {
-  DEFAULT_REQUEST_LOG_LIMIT,
-  DEFAULT_TOKEN_LIFETIME_SECONDS,
-  type AdjustableClock,
-  type EmulatorCredential,
-  type EmulatorOptions,
-  type EmulatorSettings,
-} from './emulator-options';
+import { EMULATOR_CREDENTIAL } from './emulator-credential';
+import { DEFAULT_REQUEST_LOG_LIMIT, DEFAULT_TOKEN_LIFETIME_SECONDS, type AdjustableClock, type EmulatorCredential, type EmulatorOptions, type EmulatorSettings } from './emulator-options';
 import { FaultQueue } from './fault-queue';
 import { RequestLog } from './request-log';
 import { TokenStore } from './token-store';

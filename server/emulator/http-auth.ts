@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { EmulatorError } from './emulator-error';
+import { EmulatorError } from './emulator-errors';
 import type { EmulatorState } from './emulator-state';
 
 /** spec 4.1: HTTP Basic credentials, username the Key and password the Secret (RFC 7617: split at the first colon). */
@@ -61,7 +61,7 @@ export function requireBearer(state: EmulatorState, headers: IncomingHttpHeaders
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters such as charset. */
-export function mediaTypeOf(header: string | undefined): string | undefined {
+function mediaTypeOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const semicolon = header.indexOf(';');
   return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();

@@ -16,6 +16,8 @@ export interface LoggedRequest {
   body: unknown;
   /** The response status; null while unanswered or when the socket was dropped by a fault. */
   status: number | null;
+  /** True once the emulator is done with the request: answered, dropped, or given up with its client. */
+  ended?: boolean;
   /** The injected fault that decided this request, if any. */
   fault?: FaultKind;
 }

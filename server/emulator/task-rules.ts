@@ -1,4 +1,86 @@
-import type { AssignmentOptions, EmulatorTaskStatus, Review, TaskAction } from './assignment-types';
+import type { PartnerTaskUpdate, TaskStatus } from '../../src/contract/partner-task-update';
+
+/**
+ * The emulated platform's task state, and every rule of spec 3 that moves it, in one place: the states, the review
+ * (required, pending, approved, rejected, reset), which portal and admin actions are allowed when, and the order of
+ * sentAt values that decides whether an update is applied or ignored as obsolete. No HTTP here.
+ */
+
+/** spec 3 names `viewed` in the review-reset rule; the emulator accepts it only under `acceptViewed`. */
+export type EmulatorTaskStatus = TaskStatus | 'viewed';
+
+/** A spec 2.6 record as received: the shared schema, widened by `viewed` when that setting is on. */
+export type ReceivedUpdate = Omit<PartnerTaskUpdate, 'taskStatus'> & { taskStatus: EmulatorTaskStatus };
+
+/** spec 2.5: the four task context values appended to the iframe URL. */
+export interface AssignmentContext {
+  workerUuid: string;
+  assignedTaskUuid: string;
+  taskFlowUuid: string;
+  companyUuid: string;
+}
+
+/** spec 2.4: the partner task configuration set when a flow is created. */
+export interface AssignmentOptions {
+  title: string;
+  /** spec 2.4: a duration whose format is not stated, so it is kept as free text. */
+  estimatedCompletionTime?: string;
+  iframeUrl: string;
+  endEvent?: string;
+  appendTaskContext: boolean;
+  hideTaskCompletedButton: boolean;
+  requireReview: boolean;
+}
+
+type ReviewState = 'none' | 'pending' | 'approved' | 'rejected';
+
+export interface Review {
+  required: boolean;
+  state: ReviewState;
+  /** ISO time of the admin decision, present when the state is approved or rejected. */
+  decidedAt?: string;
+}
+
+const adminActions = ['approve', 'reject', 'reset'] as const;
+const portalActions = ['complete', 'start'] as const;
+export const taskActions = [...adminActions, ...portalActions] as const;
+export type TaskAction = (typeof taskActions)[number];
+
+/**
+ * What became of a partner update: applied, ignored as obsolete (spec 3, 4.3 rule 4), or ignored as a duplicate
+ * (an emulator choice, see AssignedTask.applyPartnerUpdate).
+ */
+export type PartnerOutcome = 'applied' | 'obsolete' | 'duplicate';
+
+export type TrailEntry =
+  | { kind: 'partner'; at: string; record: ReceivedUpdate; outcome: PartnerOutcome }
+  | { kind: 'admin' | 'portal'; at: string; action: TaskAction };
+
+export interface AppliedUpdate {
+  record: ReceivedUpdate;
+  receivedAt: string;
+}
+
+/** How the assignment came to exist: made through the control API, or on the fly by a partner update. */
+export type AssignmentOrigin = 'control' | 'partnerUpdate';
+
+/** The JSON view of an assigned task, as the control API returns it. */
+export interface AssignmentView extends AssignmentContext {
+  options: AssignmentOptions;
+  launchUrl: string;
+  origin: AssignmentOrigin;
+  createdAt: string;
+  updatedAt: string;
+  status: EmulatorTaskStatus;
+  review: Review;
+  workerActed: boolean;
+  latest: AppliedUpdate | null;
+  trail: TrailEntry[];
+  /** Trail entries dropped from the front once the per-task trail limit was reached. */
+  trailDropped: number;
+}
+
+export type ActionResult = { ok: true } | { ok: false; reason: string };
 
 /**
  * The review after a task moves to `status` (by a partner update or the portal's "Task Completed" button).
@@ -54,4 +136,31 @@ export function refusalOf(task: TaskFacts, action: TaskAction): string | undefin
       // spec 3: an admin reset applies to "any state in which the worker initiated actions".
       return task.workerActed ? undefined : 'reset needs a task in which the worker has acted (spec 3); nothing happened since it was created or reset';
   }
+}
+
+/**
+ * An exact instant of an ISO 8601 date-time: whole seconds since the epoch plus the fractional digits as a string, so
+ * two sentAt values are compared without losing sub-millisecond digits (spec 2.6 does not limit the precision).
+ */
+export interface SentAtInstant {
+  epochSeconds: number;
+  fraction: string;
+}
+
+const fractionPattern = /\.(\d+)/;
+
+export function sentAtInstant(sentAt: string): SentAtInstant {
+  const match = fractionPattern.exec(sentAt);
+  const fraction = (match?.[1] ?? '').replace(/0+$/, '');
+  const withoutFraction = match === null ? sentAt : sentAt.replace(fractionPattern, '');
+  return { epochSeconds: Math.floor(Date.parse(withoutFraction) / 1000), fraction };
+}
+
+/** Negative when a is older than b, zero when they are the same instant, positive when a is newer. */
+export function compareSentAt(a: SentAtInstant, b: SentAtInstant): number {
+  if (a.epochSeconds !== b.epochSeconds) return a.epochSeconds - b.epochSeconds;
+  const width = Math.max(a.fraction.length, b.fraction.length);
+  const fa = a.fraction.padEnd(width, '0');
+  const fb = b.fraction.padEnd(width, '0');
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
 }

@@ -7,7 +7,7 @@ import { resolvePortalOrigins } from './portal-origins';
  * X-Frame-Options, which cannot name another origin); scripts come only from this origin (no inline script, no
  * eval); the URL carries the task context (spec 2.5), so no Referer ever leaves the page.
  */
-export function contentSecurityPolicy(config: Config, request: FastifyRequest): string {
+function contentSecurityPolicy(config: Config, request: FastifyRequest): string {
   const origins = resolvePortalOrigins(config, request);
   const ancestors = origins.length > 0 ? origins.join(' ') : "'none'";
   const directives = [

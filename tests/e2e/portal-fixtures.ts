@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test as base, type FrameLocator, type Page } from '@playwright/test';
 
 /** The worker portal's origin in these tests: another origin than the task page (127.0.0.1), as in production. */
-export const PORTAL_ORIGIN = 'http://portal.test';
+const PORTAL_ORIGIN = 'http://portal.test';
 
 export interface Assignment {
   workerUuid: string;

@@ -4,9 +4,9 @@ import { expect, test as base } from './portal-fixtures';
 
 /**
  * The preview portal as a partner developer uses it: opened at http://localhost:<port>/preview, framing the task page
- * at http://127.0.0.1:<port> (another origin, issue 5). Console errors fail the test (the `consoleErrors` fixture).
+ * at http://127.0.0.1:<port> (another origin, as in production). Console errors fail the test (the `consoleErrors` fixture).
  */
-export interface AssignOptions {
+interface AssignOptions {
   title?: string;
   requireReview?: boolean;
   hideTaskCompletedButton?: boolean;
@@ -68,12 +68,6 @@ export async function signAndFinish(frame: FrameLocator, page: Page, name = 'Ana
   await frame.getByLabel('I confirm that I completed this training myself.').check();
   await frame.getByRole('button', { name: 'Sign and finish' }).click();
   await expect(page.getByRole('heading', { name: 'Task finished: continuing to the next task' })).toBeVisible();
-}
-
-/** Labels of the audit trail's entries, oldest first, as the panel shows them. */
-export async function trailLabels(panel: Locator): Promise<string[]> {
-  const items = await panel.getByTestId('audit-trail').locator('li').allInnerTexts();
-  return items.reverse();
 }
 
 export { expect };

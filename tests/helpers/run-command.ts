@@ -12,7 +12,7 @@ export function runNodeScript(script: string, env: Record<string, string>, timeo
 }
 
 /** Runs any command (npm, a node script) with exactly the environment given, and collects its output. */
-export function runCommand(executable: string, args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CommandResult> {
+function runCommand(executable: string, args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(executable, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

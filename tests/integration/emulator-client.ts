@@ -1,6 +1,6 @@
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
-import type { AssignmentView } from '../../server/emulator/assignment-types';
-import type { ErrorBody } from '../../server/emulator/emulator-error';
+import type { ErrorBody } from '../../server/emulator/emulator-errors';
+import type { AssignmentView } from '../../server/emulator/task-rules';
 
 /** Test helpers that talk to an emulator over real HTTP, the way a client would. */
 

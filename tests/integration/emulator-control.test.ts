@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AssignmentView } from '../../server/emulator/assignment-types';
 import type { LoggedRequest } from '../../server/emulator/request-log';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
+import type { AssignmentView } from '../../server/emulator/task-rules';
 import { act, control, createAssignment, fetchToken, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
 
 type ErrorAnswer = { error: { code: string; field?: string } };

@@ -76,7 +76,10 @@ describe('emulator: injected faults', () => {
       signal: AbortSignal.timeout(50),
     });
     await expect(request).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Once the delay is over the emulator finds its client gone and ends the request without applying it.
+    await expect
+      .poll(async () => (await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask')).body.requests[0]?.ended, { timeout: 5_000 })
+      .toBe(true);
     expect((await control(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
     const closing = performance.now();
     await emulator.close();
@@ -106,9 +109,12 @@ describe('emulator: injected faults', () => {
 
   it('applies the update before waiting for a delay fault with after', async () => {
     await addFault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 400, after: true });
-    const late = postUpdate(emulator.url, token, uuid, update('inProgress', 1));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    let answered = false;
+    const late = postUpdate(emulator.url, token, uuid, update('inProgress', 1)).finally(() => (answered = true));
+    await expect.poll(async () => (await control(emulator.url, 'GET', `/assignments/${uuid}`)).status, { timeout: 5_000 }).toBe(200);
     expect((await getAssignment(emulator.url, uuid)).status).toBe('inProgress');
+    // Applied while the answer is still held back by the fault.
+    expect(answered).toBe(false);
     expect((await late).status).toBe(200);
   });
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock';
-import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { createOutboxRelay, type OutboxRelay } from '../../server/delivery/outbox-relay';
 import type { RetryPolicy } from '../../server/delivery/retry-policy';
-import type { TrailEntry } from '../../server/emulator/assignment-types';
+import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
+import type { TrailEntry } from '../../server/emulator/task-rules';
 import { listUpdatesForTask, retryDead } from '../../server/store/outbox.repository';
 import type { Store } from '../../server/store/store';
 import { createWorkforceClient } from '../../server/upstream/workforce-client';

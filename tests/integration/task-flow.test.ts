@@ -28,7 +28,7 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
   const updates = async () => taskUpdatesResponseSchema.parse((await t.app.inject({ method: 'GET', url: '/api/task/updates', headers })).json()).updates;
   const summary = async () => (await updates()).map((u) => [u.record.taskStatus, u.record.partnerStatus?.label, u.record.partnerStatus?.color]);
 
-  it('runs from open to completed with the updates of issue 4 item 5, in order, with increasing sentAt', async () => {
+  it('runs from open to completed with one update per moment, in order, with increasing sentAt', async () => {
     expect((await post('/api/task/start')).statusCode).toBe(200);
     expect((await post('/api/task/start')).statusCode).toBe(200); // idempotent: no second inProgress
     expect((await step('welcome', {})).statusCode).toBe(200);

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AssignedTask, TRAIL_LIMIT } from '../../server/emulator/assigned-task';
-import type { AssignmentOptions, ReceivedUpdate } from '../../server/emulator/assignment-types';
-import { buildLaunchUrl } from '../../server/emulator/launch-url';
-import { compareSentAt, sentAtInstant } from '../../server/emulator/sent-at-order';
+import { AssignedTask, TRAIL_LIMIT, buildLaunchUrl } from '../../server/emulator/assignments';
+import { type AssignmentOptions, type ReceivedUpdate, compareSentAt, sentAtInstant } from '../../server/emulator/task-rules';
 
 const context = {
   workerUuid: '11111111-1111-4111-8111-111111111111',

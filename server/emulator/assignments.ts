@@ -1,20 +1,7 @@
-import type {
-  ActionResult,
-  AppliedUpdate,
-  AssignmentContext,
-  AssignmentOptions,
-  AssignmentOrigin,
-  AssignmentView,
-  EmulatorTaskStatus,
-  PartnerOutcome,
-  ReceivedUpdate,
-  Review,
-  TaskAction,
-  TrailEntry,
-} from './assignment-types';
-import { buildLaunchUrl } from './launch-url';
-import { compareSentAt, sentAtInstant, type SentAtInstant } from './sent-at-order';
-import { reviewAfterStatus, refusalOf } from './task-rules';
+import { randomUUID } from 'node:crypto';
+import { type ActionResult, type AppliedUpdate, type AssignmentContext, type AssignmentOptions, type AssignmentOrigin, type AssignmentView, type EmulatorTaskStatus, type PartnerOutcome, type ReceivedUpdate, type Review, type TaskAction, type TrailEntry, compareSentAt, sentAtInstant, type SentAtInstant, reviewAfterStatus, refusalOf } from './task-rules';
+
+/** The assigned tasks the emulator knows: each one's state machine (task-rules.ts applied), and the registry of them. */
 
 /** Per task, the audit trail keeps this many entries; older ones are dropped so a benchmark cannot exhaust memory. */
 export const TRAIL_LIMIT = 1000;
@@ -146,4 +133,91 @@ function canonicalKey(record: ReceivedUpdate): string {
     record.partnerUrl ?? null,
     status === undefined ? null : [status.label ?? null, status.color ?? null, status.details ?? null],
   ]);
+}
+
+export interface AssignmentInput {
+  /** Absent context values get fresh random UUIDs. */
+  context: Partial<AssignmentContext>;
+  options: AssignmentOptions;
+}
+
+/**
+ * Options of a task created on the fly by a partner update for an unknown uuid (`unknownTasks: 'create'`): the
+ * platform would have had a flow for it, the emulator does not, so it invents a neutral one. `.invalid` is a reserved
+ * top-level domain, so the URL can never reach a real host.
+ */
+const implicitOptions: AssignmentOptions = {
+  title: 'Partner task created by an update',
+  iframeUrl: 'https://partner.invalid/task',
+  appendTaskContext: true,
+  hideTaskCompletedButton: false,
+  requireReview: false,
+};
+
+/**
+ * The assigned tasks of one emulator, by assigned task uuid. UUIDs are compared lower-cased: RFC 9562 UUIDs are
+ * case-insensitive on input, and the partner may echo wxAssignedTaskUuid in another case.
+ */
+export class AssignmentRegistry {
+  private readonly tasks = new Map<string, AssignedTask>();
+
+  /** Undefined when a task with that assigned task uuid already exists. */
+  create(input: AssignmentInput, origin: AssignmentOrigin, nowMs: number): AssignedTask | undefined {
+    const context: AssignmentContext = {
+      workerUuid: (input.context.workerUuid ?? randomUUID()).toLowerCase(),
+      assignedTaskUuid: (input.context.assignedTaskUuid ?? randomUUID()).toLowerCase(),
+      taskFlowUuid: (input.context.taskFlowUuid ?? randomUUID()).toLowerCase(),
+      companyUuid: (input.context.companyUuid ?? randomUUID()).toLowerCase(),
+    };
+    if (this.tasks.has(context.assignedTaskUuid)) return undefined;
+    const task = new AssignedTask(context, input.options, origin, nowMs);
+    this.tasks.set(context.assignedTaskUuid, task);
+    return task;
+  }
+
+  /** The task, created on the fly with invented options and context when `create` is true and it is unknown. */
+  getOrCreate(assignedTaskUuid: string, nowMs: number): AssignedTask {
+    const existing = this.get(assignedTaskUuid);
+    if (existing !== undefined) return existing;
+    const created = this.create({ context: { assignedTaskUuid }, options: implicitOptions }, 'partnerUpdate', nowMs);
+    if (created === undefined) throw new Error('unreachable: the task was just found missing');
+    return created;
+  }
+
+  get(assignedTaskUuid: string): AssignedTask | undefined {
+    return this.tasks.get(assignedTaskUuid.toLowerCase());
+  }
+
+  /** Newest first: a Map keeps insertion order, so this is that order reversed. */
+  list(): AssignedTask[] {
+    return [...this.tasks.values()].reverse();
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  clear(): void {
+    this.tasks.clear();
+  }
+}
+
+/**
+ * The URL the worker portal opens: the iframe URL with, when `appendTaskContext` is on, the four spec 2.5 parameters
+ * appended. The existing query and fragment are kept byte for byte (the flow designer may have appended variables of
+ * its own, spec 2.4), so the string is extended rather than re-serialised through URLSearchParams.
+ */
+export function buildLaunchUrl(iframeUrl: string, context: AssignmentContext, appendTaskContext: boolean): string {
+  if (!appendTaskContext) return iframeUrl;
+  const hashAt = iframeUrl.indexOf('#');
+  const base = hashAt === -1 ? iframeUrl : iframeUrl.slice(0, hashAt);
+  const fragment = hashAt === -1 ? '' : iframeUrl.slice(hashAt);
+  const params = [
+    `wxWorkerUuid=${encodeURIComponent(context.workerUuid)}`,
+    `wxAssignedTaskUuid=${encodeURIComponent(context.assignedTaskUuid)}`,
+    `wxTaskFlowUuid=${encodeURIComponent(context.taskFlowUuid)}`,
+    `wxCompanyUuid=${encodeURIComponent(context.companyUuid)}`,
+  ].join('&');
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${separator}${params}${fragment}`;
 }
