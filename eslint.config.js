@@ -230,10 +230,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // STYLE habit 1: only server/config.ts reads the environment.
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through server/config.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through server/config.ts.' },
+      ],
     },
   },
-  { files: ['server/config.ts', 'tests/helpers/**', 'playwright.config.ts', 'vitest.config.ts', 'bench/**'], rules: { 'no-restricted-properties': 'off' } },
+  {
+    files: ['server/config.ts', 'tests/helpers/**', 'playwright.config.ts', 'vitest.config.ts', 'bench/**'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
   {
     files: ['src/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
@@ -252,7 +258,11 @@ export default tseslint.config(
   // use Node; compiled with the workflow definitions, they still take no React.
   { files: ['src/**'], ignores: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(serverPackages) } },
   { files: ['src/app-routes.tsx'], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
-  { files: isomorphicFiles, ignores: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(serverPackages, pagePackages) } },
+  {
+    files: isomorphicFiles,
+    ignores: ['src/**/*.server.ts'],
+    rules: { 'no-restricted-imports': restrictPackages(serverPackages, pagePackages) },
+  },
   { files: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(pagePackages) } },
   { files: ['server/upstream/**'], rules: { 'no-restricted-imports': restrictPackages(databasePackages) } },
   { files: ['server/store/**'], rules: { 'no-restricted-imports': restrictPackages(httpPackages) } },

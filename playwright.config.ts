@@ -36,7 +36,14 @@ const localNetworkAccess = '--disable-features=LocalNetworkAccessChecks';
 const launchOptions = existsSync(systemChromium)
   ? {
       executablePath: systemChromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', localNetworkAccess],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        localNetworkAccess,
+      ],
     }
   : { args: [localNetworkAccess] };
 

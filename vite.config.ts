@@ -50,13 +50,21 @@ function preloadTaskPageChunks(): Plugin {
           for (const imported of chunk.imports) add(imported);
         };
         for (const item of Object.values(bundle)) {
-          if (item.type === 'chunk' && item.isDynamicEntry && preloadedDynamicImports.some((pattern) => pattern.test(item.facadeModuleId ?? ''))) {
+          if (
+            item.type === 'chunk' &&
+            item.isDynamicEntry &&
+            preloadedDynamicImports.some((pattern) => pattern.test(item.facadeModuleId ?? ''))
+          ) {
             add(item.fileName);
           }
         }
         return [...files]
           .filter((fileName) => !html.includes(`/${fileName}"`))
-          .map((fileName) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` }, injectTo: 'head' as const }));
+          .map((fileName) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+            injectTo: 'head' as const,
+          }));
       },
     },
   };

@@ -15,7 +15,11 @@ export const BARE_ROUTE = '/bench/bare';
 export const STEP_CYCLE = [
   { kind: 'step', path: '/api/task/steps/welcome', body: { data: {} } },
   { kind: 'step', path: '/api/task/steps/policy', body: { data: { acknowledged: true, policyVersion: POLICY_VERSION } } },
-  { kind: 'step', path: '/api/task/steps/quiz', body: { data: { answers: { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' } } } },
+  {
+    kind: 'step',
+    path: '/api/task/steps/quiz',
+    body: { data: { answers: { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' } } },
+  },
   { kind: 'step', path: '/api/task/steps/signature', body: { data: { fullName: 'Bench Worker', confirmed: true } } },
   { kind: 'restart', path: '/api/task/restart', body: {} },
 ].map((entry) => ({ ...entry, body: JSON.stringify(entry.body) }));
@@ -31,14 +35,23 @@ export interface LoadFigures {
 export async function runBare(url: string, connections: number, duration: number): Promise<LoadFigures> {
   const result = await autocannon({ url: `${url}${BARE_ROUTE}`, connections, duration });
   const latency = { p50: result.latency.p50, p99: result.latency.p99 };
-  return { requestsPerSecond: round(result['2xx'] / result.duration, 0), stepLatencyMs: latency, non2xx: result.non2xx, errors: result.errors };
+  return {
+    requestsPerSecond: round(result['2xx'] / result.duration, 0),
+    stepLatencyMs: latency,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 /**
  * The step cycle under autocannon. Each connection takes an idle task at the cycle's start and gives it back after the
  * restart, so a task is never driven by two connections at once and the load spreads over many distinct tasks.
  */
-export async function runSteps(url: string, idle: string[], options: { connections: number; duration: number; overallRate?: number }): Promise<LoadFigures> {
+export async function runSteps(
+  url: string,
+  idle: string[],
+  options: { connections: number; duration: number; overallRate?: number },
+): Promise<LoadFigures> {
   const requests: AutocannonRequest[] = STEP_CYCLE.map((entry, index) => ({
     method: 'POST',
     path: entry.path,
@@ -48,7 +61,9 @@ export async function runSteps(url: string, idle: string[], options: { connectio
       if (index === 0) context.token = idle.shift();
       return { ...request, headers: { 'content-type': 'application/json', authorization: `Bearer ${String(context.token)}` } };
     },
-    ...(index === STEP_CYCLE.length - 1 ? { onResponse: (_status: number, _body: string, context: Record<string, unknown>) => void idle.push(String(context.token)) } : {}),
+    ...(index === STEP_CYCLE.length - 1
+      ? { onResponse: (_status: number, _body: string, context: Record<string, unknown>) => void idle.push(String(context.token)) }
+      : {}),
   }));
   const instance = autocannon({ url, requests, ...options });
   const stepLatencies: number[] = [];
@@ -71,7 +86,12 @@ export async function runSteps(url: string, idle: string[], options: { connectio
  * overallRate instead lets each connection send its share of a second back to back at the start of that second, a
  * burst of `connections` concurrent requests, which is not "500 requests per second" as a server sees real traffic.
  */
-export async function runPaced(url: string, idle: string[], rate: number, durationSeconds: number): Promise<{ sent: number; p50: number; p99: number; non2xx: number }> {
+export async function runPaced(
+  url: string,
+  idle: string[],
+  rate: number,
+  durationSeconds: number,
+): Promise<{ sent: number; p50: number; p99: number; non2xx: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const cursors = idle.splice(0).map((token) => ({ token, index: 0 }));
   const latencies: number[] = [];
@@ -114,10 +134,14 @@ export async function runPaced(url: string, idle: string[], rate: number, durati
 
 function post(agent: http.Agent, url: string, token: string, body: string): Promise<number> {
   return new Promise((resolve) => {
-    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     // A reset connection is a failed request to count, not a reason to abandon the run.
     request.once('error', () => resolve(0));
     request.end(body);

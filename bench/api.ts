@@ -35,7 +35,18 @@ const emulator = await spawnEmulator();
 try {
   for (const mode of values.modes.split(',')) {
     const result = await measure(mode);
-    console.log(JSON.stringify({ suite: 'api', sqliteSynchronous: mode, server: values.server, ...result, connections, durationSeconds: duration, tasks: Number(values.tasks), machine: machine() }));
+    console.log(
+      JSON.stringify({
+        suite: 'api',
+        sqliteSynchronous: mode,
+        server: values.server,
+        ...result,
+        connections,
+        durationSeconds: duration,
+        tasks: Number(values.tasks),
+        machine: machine(),
+      }),
+    );
   }
 } finally {
   await emulator.stop();
@@ -43,21 +54,24 @@ try {
 
 async function measure(mode: string) {
   const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-api-'));
-  const server = await startServerProcess({
-    DATABASE_URL: join(directory, 'api.db'),
-    SQLITE_SYNCHRONOUS: mode,
-    PORT: '0',
-    LOG_LEVEL: values['log-level'],
-    RATE_LIMIT_PER_ADDRESS: '0',
-    RATE_LIMIT_PER_TASK: '0',
-    WX_API_KEY: EMULATOR_CREDENTIAL.key,
-    WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
-    WX_AUTH_URL: emulator.url,
-    WX_BASE_URL: emulator.url,
-    WX_TASK_BASE_URL: emulator.url,
-    PORTAL_ORIGINS: 'http://portal.test',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-  }, { compiled: values.server === 'compiled' });
+  const server = await startServerProcess(
+    {
+      DATABASE_URL: join(directory, 'api.db'),
+      SQLITE_SYNCHRONOUS: mode,
+      PORT: '0',
+      LOG_LEVEL: values['log-level'],
+      RATE_LIMIT_PER_ADDRESS: '0',
+      RATE_LIMIT_PER_TASK: '0',
+      WX_API_KEY: EMULATOR_CREDENTIAL.key,
+      WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
+      WX_AUTH_URL: emulator.url,
+      WX_BASE_URL: emulator.url,
+      WX_TASK_BASE_URL: emulator.url,
+      PORTAL_ORIGINS: 'http://portal.test',
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+    },
+    { compiled: values.server === 'compiled' },
+  );
   const rss = sampleServer(server.child.pid!);
   try {
     const idle = await openSessions(server.url, Number(values.tasks));
@@ -120,8 +134,17 @@ function progress(line: string): void {
 async function openSessions(url: string, count: number): Promise<string[]> {
   const tokens: string[] = [];
   await runPool(count, 8, async () => {
-    const context = { wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxTaskFlowUuid: randomUUID(), wxCompanyUuid: randomUUID() };
-    const response = await fetch(`${url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(context) });
+    const context = {
+      wxWorkerUuid: randomUUID(),
+      wxAssignedTaskUuid: randomUUID(),
+      wxTaskFlowUuid: randomUUID(),
+      wxCompanyUuid: randomUUID(),
+    };
+    const response = await fetch(`${url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(context),
+    });
     if (!response.ok) throw new Error(`POST /api/session answered ${response.status}: ${await response.text()}`);
     tokens.push(((await response.json()) as { token: string }).token);
   });

@@ -26,11 +26,18 @@ export function sampleServer(pid: number) {
  * flags of `npm run serve`, as `npm start` runs it; otherwise through tsx, as `npm run dev` does (tsx alone adds
  * about 50 MB of RSS).
  */
-export async function startServerProcess(env: Record<string, string>, options: { compiled?: boolean } = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { compiled?: boolean } = {},
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written when it exits (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   const entry = options.compiled ? bundleServer() : 'bench/bench-server.ts';
-  const child = fork(entry, { execArgv: [...(options.compiled ? serveNodeFlags() : ['--import', 'tsx']), ...profile], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(entry, {
+    execArgv: [...(options.compiled ? serveNodeFlags() : ['--import', 'tsx']), ...profile],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { url: string }).url));
     child.once('exit', (code) => reject(new Error(`the benchmark server exited with ${code}`)));
@@ -52,7 +59,15 @@ function serveNodeFlags(): string[] {
 /** Inside node_modules so that the bundle's bare imports (fastify, kysely...) resolve as from the project. */
 function bundleServer(): string {
   const outfile = 'node_modules/.cache/ptk-bench/bench-server.mjs';
-  const args = ['bench/bench-server.ts', '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${outfile}`, '--log-level=warning'];
+  const args = [
+    'bench/bench-server.ts',
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--packages=external',
+    `--outfile=${outfile}`,
+    '--log-level=warning',
+  ];
   execFileSync('node_modules/.bin/esbuild', args, { stdio: 'inherit' });
   return outfile;
 }

@@ -47,17 +47,48 @@ export function renderBenchmarks(results: SuiteResult[], run: RunContext): strin
 type P50P99 = { p50: number; p99: number };
 type Size = { rawKb: number; gzipKb: number };
 interface ApiResult {
-  sqliteSynchronous: string; server: string; stepRequestsPerSecond: number; bareRequestsPerSecond: number; ratioStepToBare: number; connections: number;
-  stepLatencyMs: P50P99; serverCpuMsPerRequest: { step: number; bare: number }; ratePerSecond: number; stepP99AtRateMs: number;
-  stepP50AtRateMs: number; stepP99AtHalfRateMs: number; stepP50AtHalfRateMs: number; stepP99AtAutocannonOverallRateMs: number;
+  sqliteSynchronous: string;
+  server: string;
+  stepRequestsPerSecond: number;
+  bareRequestsPerSecond: number;
+  ratioStepToBare: number;
+  connections: number;
+  stepLatencyMs: P50P99;
+  serverCpuMsPerRequest: { step: number; bare: number };
+  ratePerSecond: number;
+  stepP99AtRateMs: number;
+  stepP50AtRateMs: number;
+  stepP99AtHalfRateMs: number;
+  stepP50AtHalfRateMs: number;
+  stepP99AtAutocannonOverallRateMs: number;
   peakServerRssMb: number;
 }
 interface DeliveryResult {
-  engine: string; deliveriesPerSecond: number; emulatorCeilingPerSecond: number; ratioToCeiling: number; pacedRatePerSecond: number;
-  enqueueToDeliveredMs: P50P99; tokenRequests: number;
+  engine: string;
+  deliveriesPerSecond: number;
+  emulatorCeilingPerSecond: number;
+  ratioToCeiling: number;
+  pacedRatePerSecond: number;
+  enqueueToDeliveredMs: P50P99;
+  tokenRequests: number;
 }
-interface PageResult { loads: number; lcpMs: number; lcpElement: string; cls: number; firstStepInteractiveMs: number; initialJs: Size; initialCss: Size }
-interface TokenResult { updates: number; emulatedSeconds: number; tokenLifetimeSeconds: number; tokenRequests: number; idealTokenRequests: number; rejectedForExpiredToken: number }
+interface PageResult {
+  loads: number;
+  lcpMs: number;
+  lcpElement: string;
+  cls: number;
+  firstStepInteractiveMs: number;
+  initialJs: Size;
+  initialCss: Size;
+}
+interface TokenResult {
+  updates: number;
+  emulatedSeconds: number;
+  tokenLifetimeSeconds: number;
+  tokenRequests: number;
+  idealTokenRequests: number;
+  rejectedForExpiredToken: number;
+}
 
 function rowsOf(result: SuiteResult): Row[] {
   switch (result.suite) {
@@ -67,12 +98,34 @@ function rowsOf(result: SuiteResult): Row[] {
       const latency = r.stepLatencyMs;
       const cpu = r.serverCpuMsPerRequest;
       return [
-        { figure: `${mode}: step endpoint / bare route throughput`, value: `${r.ratioStepToBare} (${r.stepRequestsPerSecond} / ${r.bareRequestsPerSecond} req/s)`, target: '≥ 0.25', met: r.ratioStepToBare >= 0.25 },
-        { figure: `${mode}: step latency p50 / p99 at full load, ${r.connections} connections`, value: `${latency.p50} / ${latency.p99} ms`, target: '' },
+        {
+          figure: `${mode}: step endpoint / bare route throughput`,
+          value: `${r.ratioStepToBare} (${r.stepRequestsPerSecond} / ${r.bareRequestsPerSecond} req/s)`,
+          target: '≥ 0.25',
+          met: r.ratioStepToBare >= 0.25,
+        },
+        {
+          figure: `${mode}: step latency p50 / p99 at full load, ${r.connections} connections`,
+          value: `${latency.p50} / ${latency.p99} ms`,
+          target: '',
+        },
         { figure: `${mode}: server CPU per request, step / bare`, value: `${cpu.step} / ${cpu.bare} ms`, target: '' },
-        { figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (paced)`, value: `${r.stepP99AtRateMs} ms (p50 ${r.stepP50AtRateMs})`, target: '< 25 ms', met: r.stepP99AtRateMs < 25 },
-        { figure: `${mode}: step p99 at ${r.ratePerSecond / 2} req/s (paced)`, value: `${r.stepP99AtHalfRateMs} ms (p50 ${r.stepP50AtHalfRateMs})`, target: '' },
-        { figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (autocannon overallRate, bursts)`, value: `${r.stepP99AtAutocannonOverallRateMs} ms`, target: '' },
+        {
+          figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (paced)`,
+          value: `${r.stepP99AtRateMs} ms (p50 ${r.stepP50AtRateMs})`,
+          target: '< 25 ms',
+          met: r.stepP99AtRateMs < 25,
+        },
+        {
+          figure: `${mode}: step p99 at ${r.ratePerSecond / 2} req/s (paced)`,
+          value: `${r.stepP99AtHalfRateMs} ms (p50 ${r.stepP50AtHalfRateMs})`,
+          target: '',
+        },
+        {
+          figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (autocannon overallRate, bursts)`,
+          value: `${r.stepP99AtAutocannonOverallRateMs} ms`,
+          target: '',
+        },
         { figure: `${mode}: server RSS under load`, value: `${r.peakServerRssMb} MB`, target: '< 150 MB', met: r.peakServerRssMb < 150 },
       ];
     }
@@ -89,7 +142,12 @@ function rowsOf(result: SuiteResult): Row[] {
           target: sqlite ? '≥ 2000 and ≥ 0.5 of the ceiling' : '',
           ...(sqlite ? { met: perSecond >= 2000 && ratio >= 0.5 } : {}),
         },
-        { figure: `Delivery, ${r.engine}: enqueue-to-delivered p50 / p99 at ${r.pacedRatePerSecond}/s`, value: `${latency.p50} / ${latency.p99} ms`, target: '< 250 ms', met: latency.p99 < 250 },
+        {
+          figure: `Delivery, ${r.engine}: enqueue-to-delivered p50 / p99 at ${r.pacedRatePerSecond}/s`,
+          value: `${latency.p50} / ${latency.p99} ms`,
+          target: '< 250 ms',
+          met: latency.p99 < 250,
+        },
         { figure: `Delivery, ${r.engine}: token requests`, value: String(r.tokenRequests), target: '1', met: r.tokenRequests === 1 },
       ];
     }
@@ -102,7 +160,12 @@ function rowsOf(result: SuiteResult): Row[] {
         { figure: `${where}: LCP (${r.lcpElement})`, value: `${r.lcpMs} ms`, target: '≤ 1500 ms', met: r.lcpMs <= 1500 },
         { figure: `${where}: CLS`, value: String(r.cls), target: '≤ 0.02', met: r.cls <= 0.02 },
         { figure: `${where}: first step interactive`, value: `${r.firstStepInteractiveMs} ms`, target: '' },
-        { figure: 'Page: initial JavaScript, raw / gzip', value: `${js.rawKb} / ${js.gzipKb} KB`, target: '≤ 120 KB gzip', met: js.gzipKb <= 120 },
+        {
+          figure: 'Page: initial JavaScript, raw / gzip',
+          value: `${js.rawKb} / ${js.gzipKb} KB`,
+          target: '≤ 120 KB gzip',
+          met: js.gzipKb <= 120,
+        },
         { figure: 'Page: initial CSS, raw / gzip', value: `${css.rawKb} / ${css.gzipKb} KB`, target: '' },
       ];
     }

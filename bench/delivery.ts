@@ -49,7 +49,19 @@ try {
   const ceiling = await measureCeiling();
   for (const engine of values.engines.split(',')) {
     const result = await withStore(engine, (store) => measureRelay(store));
-    console.log(JSON.stringify({ suite: 'delivery', engine, ...result, emulatorCeilingPerSecond: ceiling, ratioToCeiling: round(result.deliveriesPerSecond / ceiling, 2), updates, tasks: taskCount, concurrency, machine: machine() }));
+    console.log(
+      JSON.stringify({
+        suite: 'delivery',
+        engine,
+        ...result,
+        emulatorCeilingPerSecond: ceiling,
+        ratioToCeiling: round(result.deliveriesPerSecond / ceiling, 2),
+        updates,
+        tasks: taskCount,
+        concurrency,
+        machine: machine(),
+      }),
+    );
   }
 } finally {
   await emulator.stop();
@@ -92,7 +104,11 @@ async function measureRelay(store: Store) {
   const enqueue = async (index: number) => {
     const task = tasks[index % taskCount]!;
     await store.db.transaction().execute((trx) =>
-      enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress', partnerStatus: { label: `Update ${index}` } }, now: Date.now() }),
+      enqueueUpdate(trx, {
+        taskId: task.id,
+        record: { taskStatus: 'inProgress', partnerStatus: { label: `Update ${index}` } },
+        now: Date.now(),
+      }),
     );
     relay.wake();
   };
@@ -137,7 +153,11 @@ async function measureRelay(store: Store) {
 
 async function waitUntilDrained(store: Store): Promise<void> {
   for (;;) {
-    const row = await store.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
     if (Number(row.n) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

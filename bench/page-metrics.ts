@@ -26,7 +26,9 @@ export function observePageMetrics(taskOrigin: string): void {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries() as Array<PerformanceEntry & { element?: Element | null }>) {
       metrics.lcpMs = entry.startTime;
-      metrics.lcpElement = entry.element ? `${entry.element.tagName.toLowerCase()}${entry.element.className ? `.${String(entry.element.className).split(' ')[0]}` : ''}` : '';
+      metrics.lcpElement = entry.element
+        ? `${entry.element.tagName.toLowerCase()}${entry.element.className ? `.${String(entry.element.className).split(' ')[0]}` : ''}`
+        : '';
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((list) => {
@@ -35,7 +37,9 @@ export function observePageMetrics(taskOrigin: string): void {
     }
   }).observe({ type: 'layout-shift', buffered: true });
   const check = () => {
-    const ready = [...document.querySelectorAll('button')].some((button) => button.textContent?.trim() === 'Begin the training' && !button.disabled);
+    const ready = [...document.querySelectorAll('button')].some(
+      (button) => button.textContent?.trim() === 'Begin the training' && !button.disabled,
+    );
     if (ready && metrics.interactiveMs === null) {
       metrics.interactiveMs = performance.now();
       observer.disconnect();
@@ -49,8 +53,15 @@ export function observePageMetrics(taskOrigin: string): void {
 export function readPageMetrics(): (PageMetrics & { timeline: Array<[string, number, number]> }) | undefined {
   const metrics = (window as unknown as BenchWindow).__bench;
   if (!metrics) return undefined;
-  const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];
-  const timeline = entries.map((entry): [string, number, number] => [new URL(entry.name).pathname.slice(0, 40), Math.round(entry.startTime), Math.round(entry.responseEnd)]);
+  const entries = [
+    ...performance.getEntriesByType('navigation'),
+    ...performance.getEntriesByType('resource'),
+  ] as PerformanceResourceTiming[];
+  const timeline = entries.map((entry): [string, number, number] => [
+    new URL(entry.name).pathname.slice(0, 40),
+    Math.round(entry.startTime),
+    Math.round(entry.responseEnd),
+  ]);
   return { ...metrics, timeline };
 }
 

@@ -26,14 +26,27 @@ const port = await freePort();
 const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-page-'));
 const outDir = join(directory, 'dist');
 await buildPage({ outDir });
-const server = await startServerProcess({ PORT: String(port), DATABASE_URL: join(directory, 'page.db'), LOG_LEVEL: 'warn', BENCH_PAGE_DIRECTORY: outDir });
+const server = await startServerProcess({
+  PORT: String(port),
+  DATABASE_URL: join(directory, 'page.db'),
+  LOG_LEVEL: 'warn',
+  BENCH_PAGE_DIRECTORY: outDir,
+});
 const taskOrigin = `http://127.0.0.1:${port}`;
 const portalOrigin = `http://localhost:${port}`;
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   // Site isolation off: the iframe shares the portal's renderer, so the CPU and network throttling of the page's
   // session covers it too. Phones mostly run without full site isolation anyway.
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-site-isolation-trials', '--disable-features=site-per-process,IsolateOrigins,LocalNetworkAccessChecks'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-site-isolation-trials',
+    '--disable-features=site-per-process,IsolateOrigins,LocalNetworkAccessChecks',
+  ],
 });
 
 try {
@@ -44,7 +57,14 @@ try {
     runs.push(metrics);
     timelines.push(timeline);
   }
-  const median = (pick: (run: PageMetrics) => number) => round(percentile(runs.map(pick).sort((a, b) => a - b), 50), 0);
+  const median = (pick: (run: PageMetrics) => number) =>
+    round(
+      percentile(
+        runs.map(pick).sort((a, b) => a - b),
+        50,
+      ),
+      0,
+    );
   const assets = initialAssetSizes(outDir);
   console.log(
     JSON.stringify({
@@ -53,9 +73,19 @@ try {
       host: 'preview',
       lcpMs: median((run) => run.lcpMs),
       lcpElement: runs[0]?.lcpElement,
-      cls: round(percentile(runs.map((run) => run.cls).sort((a, b) => a - b), 50), 3),
+      cls: round(
+        percentile(
+          runs.map((run) => run.cls).sort((a, b) => a - b),
+          50,
+        ),
+        3,
+      ),
       firstStepInteractiveMs: median((run) => run.interactiveMs ?? Number.NaN),
-      runs: runs.map((run) => ({ lcpMs: round(run.lcpMs, 0), cls: round(run.cls, 3), interactiveMs: round(run.interactiveMs ?? Number.NaN, 0) })),
+      runs: runs.map((run) => ({
+        lcpMs: round(run.lcpMs, 0),
+        cls: round(run.cls, 3),
+        interactiveMs: round(run.interactiveMs ?? Number.NaN, 0),
+      })),
       // The task frame's requests in the last load: [path, start, end] in ms from the frame's navigation start.
       timeline: timelines.at(-1),
       initialJs: assets.js,
@@ -71,7 +101,13 @@ try {
 
 async function loadOnce() {
   const uuid = await createAssignment();
-  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true, locale: 'en-US' });
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+  });
   try {
     // tsx keeps function names with an `__name` helper that does not exist in the page: define it first.
     await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
@@ -83,7 +119,10 @@ async function loadOnce() {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await page.goto(`${portalOrigin}/preview/tasks/${uuid}`);
     const frame = await taskFrame(page);
-    await frame.waitForFunction(() => (window as { __bench?: PageMetrics }).__bench?.interactiveMs != null, undefined, { timeout: 60_000, polling: 100 });
+    await frame.waitForFunction(() => (window as { __bench?: PageMetrics }).__bench?.interactiveMs != null, undefined, {
+      timeout: 60_000,
+      polling: 100,
+    });
     // LCP may still be replaced by a later, larger paint; give the throttled page a moment before reading.
     await page.waitForTimeout(1500);
     const metrics = await frame.evaluate(readPageMetrics);
@@ -107,7 +146,12 @@ async function createAssignment(): Promise<string> {
   const response = await fetch(`${taskOrigin}/emulator/control/assignments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'Workplace safety training', estimatedCompletionTime: '10 minutes', iframeUrl: `${taskOrigin}/`, appendTaskContext: true }),
+    body: JSON.stringify({
+      title: 'Workplace safety training',
+      estimatedCompletionTime: '10 minutes',
+      iframeUrl: `${taskOrigin}/`,
+      appendTaskContext: true,
+    }),
   });
   if (!response.ok) throw new Error(`creating an assignment answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { assignedTaskUuid: string }).assignedTaskUuid;

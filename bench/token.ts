@@ -36,7 +36,13 @@ const clock = new OffsetClock();
 const emulator = await startEmulator({ clock, tokenLifetimeSeconds: lifetimeSeconds, requestLogLimit: updates * 2 });
 const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-token-'));
 const store = await openStore({ kind: 'sqlite', filename: join(directory, 'token.db') });
-const upstream = { authUrl: emulator.url, baseUrl: emulator.url, taskBaseUrl: emulator.url, credential: { ...EMULATOR_CREDENTIAL }, timeoutMs: 10_000 };
+const upstream = {
+  authUrl: emulator.url,
+  baseUrl: emulator.url,
+  taskBaseUrl: emulator.url,
+  credential: { ...EMULATOR_CREDENTIAL },
+  timeoutMs: 10_000,
+};
 const client = createWorkforceClient({ upstream, clock });
 // A lease far longer than the emulated run, so moving the clock never frees a row still in flight.
 const relay = createOutboxRelay({ store, client, clock, log: silent, concurrency: 32, leaseMs: 24 * 3_600_000, pollMs: 200 });
@@ -54,7 +60,11 @@ try {
   for (let index = 0; index < updates; index += 1) {
     const task = tasks[index % taskCount]!;
     await store.db.transaction().execute((trx) =>
-      enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress', partnerStatus: { label: `Update ${index}` } }, now: clock.now() }),
+      enqueueUpdate(trx, {
+        taskId: task.id,
+        record: { taskStatus: 'inProgress', partnerStatus: { label: `Update ${index}` } },
+        now: clock.now(),
+      }),
     );
     relay.wake();
     if (index % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -19,7 +19,10 @@ if (parsed.ok && (parsed.config.emulatorMode || parsed.config.portalOrigins.leng
 }
 
 const children: ChildProcess[] = [
-  spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], { stdio: 'inherit', env: serverEnvironment }),
+  spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], {
+    stdio: 'inherit',
+    env: serverEnvironment,
+  }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--port', String(DEV_PAGE_PORT), '--strictPort'], { stdio: 'inherit' }),
 ];
 process.stdout.write(`\n  preview portal with hot reload: http://localhost:${DEV_PAGE_PORT}/preview\n\n`);

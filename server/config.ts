@@ -60,37 +60,35 @@ const environmentSchema = z.object({
   ),
   // spec 6.1: the delivery format of the end event is not shown; `string` posts the bare name, `object` posts
   // {type: name, ...context}.
-  END_EVENT_FORMAT: z.preprocess(
-    blankToUndefined,
-    z.enum(['string', 'object'], { error: 'one of: string, object' }).default('string'),
-  ),
+  END_EVENT_FORMAT: z.preprocess(blankToUndefined, z.enum(['string', 'object'], { error: 'one of: string, object' }).default('string')),
   SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(32, 'at least 32 characters of random text').optional()),
   PARTNER_URL_TEMPLATE: z.preprocess(
     blankToUndefined,
     z
       .string()
-      .refine((value) => httpUrl.safeParse(value.replaceAll('{assignedTaskUuid}', '0')).success, 'an http(s) URL, may contain {assignedTaskUuid}')
+      .refine(
+        (value) => httpUrl.safeParse(value.replaceAll('{assignedTaskUuid}', '0')).success,
+        'an http(s) URL, may contain {assignedTaskUuid}',
+      )
       .optional(),
   ),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'one of: fatal, error, warn, info, debug, trace, silent' }).default('info'),
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'one of: fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
   ),
   UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000),
   DELIVERY_CONCURRENCY: integer(1, 1000, 32),
   // Requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
   RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),
   RATE_LIMIT_PER_TASK: integer(0, 1_000_000, 120),
-  SQLITE_SYNCHRONOUS: z.preprocess(
-    blankToUndefined,
-    z.enum(['FULL', 'NORMAL'], { error: 'one of: FULL, NORMAL' }).default('NORMAL'),
-  ),
+  SQLITE_SYNCHRONOUS: z.preprocess(blankToUndefined, z.enum(['FULL', 'NORMAL'], { error: 'one of: FULL, NORMAL' }).default('NORMAL')),
   // The preview portal lets anyone who reaches the server open tasks with any context, so it is on by default
   // only in emulator mode; with a real credential it must be asked for.
-  PREVIEW_ENABLED: z.preprocess(
-    blankToUndefined,
-    z.enum(['true', 'false'], { error: 'one of: true, false' }).optional(),
-  ),
+  PREVIEW_ENABLED: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'one of: true, false' }).optional()),
   // The retry policy's backoff (server/delivery/retry-policy.ts): shorter values make the preview's outage demo and
   // the browser tests watch retries in seconds instead of minutes.
   DELIVERY_RETRY_BASE_MS: integer(10, 3_600_000, 1000),
@@ -163,7 +161,9 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     }
   }
   if (e.DELIVERY_RETRY_MAX_MS < e.DELIVERY_RETRY_BASE_MS) {
-    problems.push(`DELIVERY_RETRY_MAX_MS: expected at least DELIVERY_RETRY_BASE_MS (${e.DELIVERY_RETRY_BASE_MS}), got ${e.DELIVERY_RETRY_MAX_MS}`);
+    problems.push(
+      `DELIVERY_RETRY_MAX_MS: expected at least DELIVERY_RETRY_BASE_MS (${e.DELIVERY_RETRY_BASE_MS}), got ${e.DELIVERY_RETRY_MAX_MS}`,
+    );
   }
   if (problems.length > 0) return { ok: false, problems };
 

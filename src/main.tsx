@@ -13,6 +13,7 @@ import('./app-root').then(
   ({ renderApp }) => renderApp(root),
   () => {
     // Without the app there is no translated text to show; this is the one message in both languages.
-    root.textContent = 'This page could not load. Check the connection and reload. / No se pudo cargar la página. Revise la conexión y recargue.';
+    root.textContent =
+      'This page could not load. Check the connection and reload. / No se pudo cargar la página. Revise la conexión y recargue.';
   },
 );

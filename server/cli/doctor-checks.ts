@@ -21,7 +21,12 @@ export async function checkToken(client: WorkforceClient): Promise<CheckResult> 
   const token = await client.tokenCache.get();
   const ms = Math.round(performance.now() - started);
   if (token.ok) return { name: 'token (spec 4.1)', ok: true, summary: `obtained a bearer token in ${ms} ms` };
-  return { name: 'token (spec 4.1)', ok: false, summary: token.failure.detail || token.failure.kind, nextStep: nextStepFor(token.failure, 'WX_AUTH_URL') };
+  return {
+    name: 'token (spec 4.1)',
+    ok: false,
+    summary: token.failure.detail || token.failure.kind,
+    nextStep: nextStepFor(token.failure, 'WX_AUTH_URL'),
+  };
 }
 
 export async function checkWorkers(client: WorkforceClient): Promise<CheckResult> {
@@ -37,9 +42,9 @@ function nextStepFor(failure: UpstreamFailure, urlVariable: string): string {
     case 'auth_failed':
       return failure.reason === 'credentials_rejected'
         ? 'Check WX_API_KEY and WX_API_SECRET: the secret is shown only once at creation (spec 2.1); create a new key if in doubt.'
-        : 'The token endpoint answered in a shape we do not recognise; check WX_AUTH_URL points at the token endpoint\'s host.';
+        : "The token endpoint answered in a shape we do not recognise; check WX_AUTH_URL points at the token endpoint's host.";
     case 'token_rejected':
-      return 'The token was refused: give the key\'s role the worker-experience permissions (spec 4.3, 5.6).';
+      return "The token was refused: give the key's role the worker-experience permissions (spec 4.3, 5.6).";
     case 'retryable':
       return failure.reason === 'network' || failure.reason === 'timeout'
         ? `Could not reach the platform: check ${urlVariable} and the network (proxy, firewall, DNS).`

@@ -16,8 +16,17 @@ const LATENCY_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 /** The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). */
 export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
   const registers = [registry];
-  const delivered = new Counter({ name: 'partner_task_updates_delivered_total', help: 'Updates the platform accepted (2xx), by this process.', registers });
-  const failures = new Counter({ name: 'partner_task_delivery_failures_total', help: 'Failed delivery attempts by reason.', labelNames: ['reason'], registers });
+  const delivered = new Counter({
+    name: 'partner_task_updates_delivered_total',
+    help: 'Updates the platform accepted (2xx), by this process.',
+    registers,
+  });
+  const failures = new Counter({
+    name: 'partner_task_delivery_failures_total',
+    help: 'Failed delivery attempts by reason.',
+    labelNames: ['reason'],
+    registers,
+  });
   const dead = new Counter({ name: 'partner_task_dead_lettered_total', help: 'Updates moved to dead letters by this process.', registers });
   const latency = new Histogram({
     name: 'partner_task_enqueue_to_delivered_seconds',

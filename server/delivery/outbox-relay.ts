@@ -85,7 +85,13 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       return;
     }
     metrics?.failed(outcome.kind === 'retryable' ? outcome.reason : outcome.kind);
-    const decision = decideRetry(policy, { failure: outcome, attempts: update.attempts, createdAt: update.createdAt, now, random: random() });
+    const decision = decideRetry(policy, {
+      failure: outcome,
+      attempts: update.attempts,
+      createdAt: update.createdAt,
+      now,
+      random: random(),
+    });
     if (decision.kind === 'dead') {
       await markDead(store.db, update.id, { workerId, now, reason: decision.reason });
       metrics?.deadLettered();
@@ -93,7 +99,10 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       return;
     }
     await scheduleRetry(store.db, update.id, { workerId, nextAttemptAt: decision.at, error: `${outcome.kind}: ${outcome.detail}` });
-    log.warn({ updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs }, 'delivery failed; will retry');
+    log.warn(
+      { updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs },
+      'delivery failed; will retry',
+    );
   }
 
   function track(update: OutboxUpdate): void {
@@ -115,7 +124,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     try {
       return await store.db.transaction().execute(async (trx) => {
         if (batch.length > 0) {
-          const settled = await markManyDelivered(trx, batch.map((update) => update.id), { now, workerId });
+          const settled = await markManyDelivered(
+            trx,
+            batch.map((update) => update.id),
+            { now, workerId },
+          );
           if (settled.length < batch.length) {
             log.warn({ count: batch.length - settled.length }, 'delivered after the lease ran out; another relay may send them again');
           }

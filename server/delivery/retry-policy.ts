@@ -45,7 +45,10 @@ export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryD
   const delayMs = Math.max(jittered, Math.min(retryAfter, policy.maxDelayMs));
   const at = now + delayMs;
   if (at - createdAt > policy.giveUpAfterMs) {
-    return { kind: 'dead', reason: `gave up after ${attempts + 1} attempts over ${Math.round((now - createdAt) / 60_000)} min: ${failure.detail}` };
+    return {
+      kind: 'dead',
+      reason: `gave up after ${attempts + 1} attempts over ${Math.round((now - createdAt) / 60_000)} min: ${failure.detail}`,
+    };
   }
   return { kind: 'retry', at, delayMs };
 }

@@ -1,5 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { type ActionResult, type AppliedUpdate, type AssignmentContext, type AssignmentOptions, type AssignmentOrigin, type AssignmentView, type EmulatorTaskStatus, type PartnerOutcome, type ReceivedUpdate, type Review, type TaskAction, type TrailEntry, compareSentAt, sentAtInstant, type SentAtInstant, reviewAfterStatus, refusalOf } from './task-rules';
+import {
+  type ActionResult,
+  type AppliedUpdate,
+  type AssignmentContext,
+  type AssignmentOptions,
+  type AssignmentOrigin,
+  type AssignmentView,
+  type EmulatorTaskStatus,
+  type PartnerOutcome,
+  type ReceivedUpdate,
+  type Review,
+  type TaskAction,
+  type TrailEntry,
+  compareSentAt,
+  sentAtInstant,
+  type SentAtInstant,
+  reviewAfterStatus,
+  refusalOf,
+} from './task-rules';
 
 /** The assigned tasks the emulator knows: each one's state machine (task-rules.ts applied), and the registry of them. */
 

@@ -73,7 +73,10 @@ export function invalidBodyError(error: z.ZodError, input: unknown, code = 'inva
 /** `partnerStatus.label`, `items[2].name`; the body itself is named `body`. */
 function joinPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'body';
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replaceAll('.[', '[');
+  return path
+    .map((part) => (typeof part === 'number' ? `[${part}]` : String(part)))
+    .join('.')
+    .replaceAll('.[', '[');
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

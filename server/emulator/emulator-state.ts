@@ -1,7 +1,14 @@
 import { AssignmentRegistry } from './assignments';
 import { OffsetClock } from './emulator-clock';
 import { EMULATOR_CREDENTIAL } from './emulator-credential';
-import { DEFAULT_REQUEST_LOG_LIMIT, DEFAULT_TOKEN_LIFETIME_SECONDS, type AdjustableClock, type EmulatorCredential, type EmulatorOptions, type EmulatorSettings } from './emulator-options';
+import {
+  DEFAULT_REQUEST_LOG_LIMIT,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  type AdjustableClock,
+  type EmulatorCredential,
+  type EmulatorOptions,
+  type EmulatorSettings,
+} from './emulator-options';
 import { FaultQueue } from './fault-queue';
 import { RequestLog } from './request-log';
 import { TokenStore } from './token-store';

@@ -60,9 +60,14 @@ export function registerTokenRoute(app: FastifyInstance, state: EmulatorState, r
 function basicCredential(request: FastifyRequest): { key: string; secret: string } {
   const credential = parseBasic(request.headers.authorization);
   if (credential !== undefined) return credential;
-  throw new EmulatorError(401, 'missing_credentials', 'HTTP Basic credentials are required: the API key as user name, the secret as password (spec 4.1)', {
-    headers: { 'www-authenticate': 'Basic realm="workforce"' },
-  });
+  throw new EmulatorError(
+    401,
+    'missing_credentials',
+    'HTTP Basic credentials are required: the API key as user name, the secret as password (spec 4.1)',
+    {
+      headers: { 'www-authenticate': 'Basic realm="workforce"' },
+    },
+  );
 }
 
 /**
@@ -142,7 +147,14 @@ function listWorkers(state: EmulatorState): EmulatedWorker[] {
     let worker = byUuid.get(workerUuid);
     if (worker === undefined) {
       const short = workerUuid.slice(0, 8);
-      worker = { uuid: workerUuid, firstName: 'Worker', lastName: short, email: `worker-${short}@example.com`, companyUuid, assignedTaskUuids: [] };
+      worker = {
+        uuid: workerUuid,
+        firstName: 'Worker',
+        lastName: short,
+        email: `worker-${short}@example.com`,
+        companyUuid,
+        assignedTaskUuids: [],
+      };
       byUuid.set(workerUuid, worker);
     }
     worker.assignedTaskUuids.push(assignedTaskUuid);
@@ -177,9 +189,14 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
       requireBearer(state, request.headers, false);
       const uuid = request.params.assignedTaskUuid;
       if (!contextUuidSchema.safeParse(uuid).success) {
-        throw new EmulatorError(400, 'invalid_path', 'assignedTaskUuid in the path must be a UUID, the value of wxAssignedTaskUuid (spec 4.3)', {
-          field: 'assignedTaskUuid',
-        });
+        throw new EmulatorError(
+          400,
+          'invalid_path',
+          'assignedTaskUuid in the path must be a UUID, the value of wxAssignedTaskUuid (spec 4.3)',
+          {
+            field: 'assignedTaskUuid',
+          },
+        );
       }
       requireMediaType(request.headers['content-type'], 'application/json', 'spec 4.3');
       if (!parsed.ok) throw new EmulatorError(400, 'malformed_json', parsed.reason);
@@ -203,7 +220,8 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
 type JsonResult = { ok: true; value: unknown } | { ok: false; reason: string };
 
 function parseJson(raw: string | undefined): JsonResult {
-  if (raw === undefined || raw.trim() === '') return { ok: false, reason: 'the body is empty; send the record of spec 2.6 as a JSON object' };
+  if (raw === undefined || raw.trim() === '')
+    return { ok: false, reason: 'the body is empty; send the record of spec 2.6 as a JSON object' };
   try {
     return { ok: true, value: JSON.parse(raw) as unknown };
   } catch {

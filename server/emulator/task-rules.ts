@@ -134,7 +134,9 @@ export function refusalOf(task: TaskFacts, action: TaskAction): string | undefin
           : `${action} needs a task that requires review (spec 2.4); this one does not`;
     case 'reset':
       // spec 3: an admin reset applies to "any state in which the worker initiated actions".
-      return task.workerActed ? undefined : 'reset needs a task in which the worker has acted (spec 3); nothing happened since it was created or reset';
+      return task.workerActed
+        ? undefined
+        : 'reset needs a task in which the worker has acted (spec 3); nothing happened since it was created or reset';
   }
 }
 

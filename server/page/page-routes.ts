@@ -14,7 +14,11 @@ const previewRoutes = ['/preview', '/preview/*'];
  * directories (a trailing slash leaves an empty segment).
  */
 const flatSegment = /^[\w-][\w.-]*$/;
-const isServablePath = (pathname: string) => pathname.replace(/^\//, '').split('/').every((segment) => flatSegment.test(segment));
+const isServablePath = (pathname: string) =>
+  pathname
+    .replace(/^\//, '')
+    .split('/')
+    .every((segment) => flatSegment.test(segment));
 
 const LEGACY_JAVASCRIPT = 'application/javascript';
 
@@ -56,7 +60,8 @@ export async function registerPageRoutes(app: FastifyInstance, pageDirectory: st
     // The static server's MIME table still says application/javascript; RFC 9239 made text/javascript the one type.
     page.addHook('onSend', async (_request, reply) => {
       const type = reply.getHeader('content-type');
-      if (typeof type === 'string' && type.startsWith(LEGACY_JAVASCRIPT)) reply.type(`text/javascript${type.slice(LEGACY_JAVASCRIPT.length)}`);
+      if (typeof type === 'string' && type.startsWith(LEGACY_JAVASCRIPT))
+        reply.type(`text/javascript${type.slice(LEGACY_JAVASCRIPT.length)}`);
     });
     for (const url of pageRoutes) {
       page.get(url, (_request, reply) => reply.sendFile('index.html'));

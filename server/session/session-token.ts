@@ -55,7 +55,13 @@ function keyOf(secret: string): Promise<webcrypto.CryptoKey> {
 }
 
 export async function signSessionToken(secret: string, context: TaskContext, expiresAt: number): Promise<string> {
-  return new SignJWT({ w: context.wxWorkerUuid, a: context.wxAssignedTaskUuid, f: context.wxTaskFlowUuid, c: context.wxCompanyUuid, xms: expiresAt })
+  return new SignJWT({
+    w: context.wxWorkerUuid,
+    a: context.wxAssignedTaskUuid,
+    f: context.wxTaskFlowUuid,
+    c: context.wxCompanyUuid,
+    xms: expiresAt,
+  })
     .setProtectedHeader({ alg: ALGORITHM })
     .setExpirationTime(Math.ceil(expiresAt / 1000))
     .sign(await keyOf(secret));

@@ -119,7 +119,11 @@ const LEASE_CLEARED = { locked_until: null, locked_by: null } as const;
  * Settles many delivered rows in one statement: the relay batches them so one commit (one fsync) covers every
  * delivery that finished since the last one. Returns the ids actually settled.
  */
-export async function markManyDelivered(db: StoreDb, ids: readonly number[], options: { now: number; workerId: string }): Promise<number[]> {
+export async function markManyDelivered(
+  db: StoreDb,
+  ids: readonly number[],
+  options: { now: number; workerId: string },
+): Promise<number[]> {
   if (ids.length === 0) return [];
   const rows = await leasedRows(db, ids, options.workerId)
     .set({ state: 'delivered', delivered_at: options.now, ...LEASE_CLEARED })
@@ -151,11 +155,7 @@ export async function scheduleRetry(
 }
 
 /** Called after the attempt that failed for good (e.g. a 4xx other than 401, DESIGN data flow): that attempt counts. */
-export async function markDead(
-  db: StoreDb,
-  id: number,
-  options: { workerId: string; now: number; reason: string },
-): Promise<boolean> {
+export async function markDead(db: StoreDb, id: number, options: { workerId: string; now: number; reason: string }): Promise<boolean> {
   const result = await leasedRows(db, [id], options.workerId)
     .set((eb) => ({
       state: 'dead',
@@ -263,7 +263,9 @@ export async function outboxStats(db: StoreDb, now: number): Promise<OutboxStats
     .select((eb) => ['state', eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
     .groupBy('state')
     .execute();
-  const byState = new Map<OutboxState, { count: number; oldest: number }>(rows.map((r) => [r.state, { count: Number(r.count), oldest: r.oldest }]));
+  const byState = new Map<OutboxState, { count: number; oldest: number }>(
+    rows.map((r) => [r.state, { count: Number(r.count), oldest: r.oldest }]),
+  );
   const pending = byState.get('pending');
   return {
     pending: pending?.count ?? 0,

@@ -15,9 +15,7 @@ export interface NewTask {
 }
 
 /** What a task service may change. */
-export type TaskChanges = Partial<
-  Pick<Task, 'status' | 'attempt' | 'currentStep' | 'stepData' | 'attemptStartedAt' | 'failedReason'>
->;
+export type TaskChanges = Partial<Pick<Task, 'status' | 'attempt' | 'currentStep' | 'stepData' | 'attemptStartedAt' | 'failedReason'>>;
 
 function newTaskRow(input: NewTask): NewTaskRow {
   return {
@@ -82,12 +80,7 @@ export async function lockTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: 
 }
 
 export async function updateTask(db: StoreDb, id: string, changes: TaskChanges, now: number): Promise<Task | undefined> {
-  const row = await db
-    .updateTable('tasks')
-    .set(toRowUpdate(changes, now))
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await db.updateTable('tasks').set(toRowUpdate(changes, now)).where('id', '=', id).returningAll().executeTakeFirst();
   return row && toTask(row);
 }
 

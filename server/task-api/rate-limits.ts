@@ -23,7 +23,10 @@ export function rateLimitsOf(config: Config): RateLimitSettings | false {
 }
 
 /** Registers @fastify/rate-limit without global hooks and returns the two checks the routes call. */
-export async function createRateLimits(app: FastifyInstance, settings: RateLimitSettings | false): Promise<{ perAddress: RateLimitCheck; perTask: RateLimitCheck }> {
+export async function createRateLimits(
+  app: FastifyInstance,
+  settings: RateLimitSettings | false,
+): Promise<{ perAddress: RateLimitCheck; perTask: RateLimitCheck }> {
   if (settings === false) {
     const allow: RateLimitCheck = async () => {};
     return { perAddress: allow, perTask: allow };

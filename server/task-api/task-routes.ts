@@ -80,8 +80,10 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
     getTask(service, contextOf(request)),
   );
 
-  api.post('/api/task/start', { schema: { body: emptyBodySchema, response: { 200: taskViewSchema } }, onRequest: sessionHooks }, (request) =>
-    startTask(service, contextOf(request)),
+  api.post(
+    '/api/task/start',
+    { schema: { body: emptyBodySchema, response: { 200: taskViewSchema } }, onRequest: sessionHooks },
+    (request) => startTask(service, contextOf(request)),
   );
 
   api.post(
@@ -102,8 +104,10 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
     },
   );
 
-  api.post('/api/task/restart', { schema: { body: emptyBodySchema, response: { 200: taskViewSchema } }, onRequest: sessionHooks }, (request) =>
-    restartTask(service, contextOf(request)),
+  api.post(
+    '/api/task/restart',
+    { schema: { body: emptyBodySchema, response: { 200: taskViewSchema } }, onRequest: sessionHooks },
+    (request) => restartTask(service, contextOf(request)),
   );
 
   api.get('/api/task/updates', { schema: { response: { 200: taskUpdatesResponseSchema } }, onRequest: sessionHooks }, async (request) => ({

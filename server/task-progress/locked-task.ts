@@ -47,7 +47,11 @@ export interface LockedTask {
  * Runs one action in one transaction on the session's own task, locked for the duration (two clicks apply one after
  * the other). The token's four values must match the stored task: a token can act on its own task only.
  */
-export async function withLockedTask<T>(deps: TaskServiceDeps, context: TaskContext, action: (locked: LockedTask) => Promise<T>): Promise<T> {
+export async function withLockedTask<T>(
+  deps: TaskServiceDeps,
+  context: TaskContext,
+  action: (locked: LockedTask) => Promise<T>,
+): Promise<T> {
   let enqueued = 0;
   const result = await deps.store.db.transaction().execute(async (trx) => {
     const task = await lockTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);

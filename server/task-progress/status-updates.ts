@@ -14,7 +14,13 @@ export interface UpdateTarget {
   partnerUrl: string | undefined;
 }
 
-function record(target: UpdateTarget, kind: UpdateKind, label: string, details: string, color?: PartnerStatusColor): PartnerTaskUpdateRecord {
+function record(
+  target: UpdateTarget,
+  kind: UpdateKind,
+  label: string,
+  details: string,
+  color?: PartnerStatusColor,
+): PartnerTaskUpdateRecord {
   const { taskStatus, color: kindColor } = updateKinds[kind];
   const partnerColor = color ?? kindColor;
   return {
@@ -39,7 +45,12 @@ export function startedUpdate(target: UpdateTarget, workflow: WorkflowDefinition
 }
 
 /** A step was saved: the label names the step the worker is on now, the details what was just done. */
-export function stepSavedUpdate(target: UpdateTarget, workflow: WorkflowDefinition, nextIndex: number, report: StepReport): PartnerTaskUpdateRecord {
+export function stepSavedUpdate(
+  target: UpdateTarget,
+  workflow: WorkflowDefinition,
+  nextIndex: number,
+  report: StepReport,
+): PartnerTaskUpdateRecord {
   return record(target, 'stepSaved', updateLabels.stepSaved(positionOf(workflow, nextIndex)), report.details, report.color);
 }
 
@@ -73,7 +84,12 @@ export function failedUpdate(
 }
 
 export function restartedUpdate(target: UpdateTarget, attempt: number): PartnerTaskUpdateRecord {
-  return record(target, 'restarted', updateLabels.restarted(attempt), `The worker chose to start again; attempt ${attempt} begins with no saved answers.`);
+  return record(
+    target,
+    'restarted',
+    updateLabels.restarted(attempt),
+    `The worker chose to start again; attempt ${attempt} begins with no saved answers.`,
+  );
 }
 
 export function partnerUrlFor(template: string | undefined, assignedTaskUuid: string): string | undefined {

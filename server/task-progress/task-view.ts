@@ -21,7 +21,12 @@ export function toTaskView(task: Task, history: readonly TaskHistoryEntry[], wor
     stepData: task.stepData,
     gradedAttempts,
     failure: parseFailure(task.failedReason),
-    history: history.map((entry) => ({ kind: entry.kind, attempt: entry.attempt, stepId: entry.stepId, at: new Date(entry.at).toISOString() })),
+    history: history.map((entry) => ({
+      kind: entry.kind,
+      attempt: entry.attempt,
+      stepId: entry.stepId,
+      at: new Date(entry.at).toISOString(),
+    })),
     updatedAt: new Date(task.updatedAt).toISOString(),
   };
 }

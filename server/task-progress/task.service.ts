@@ -33,7 +33,11 @@ export async function openTask(deps: TaskServiceDeps, context: TaskContext): Pro
       }
     } else {
       created = true;
-      await enqueueUpdate(trx, { taskId: task.id, record: openedUpdate({ taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) }), now });
+      await enqueueUpdate(trx, {
+        taskId: task.id,
+        record: openedUpdate({ taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) }),
+        now,
+      });
       await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'opened', at: now });
     }
     return toTaskView(task, await listHistory(trx, task.id), workflowOf(task));
@@ -83,7 +87,11 @@ export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promis
 }
 
 /** `withErrors`: include upstream error texts (only where the preview is enabled, see src/contract/task-updates.ts). */
-export async function listTaskUpdates(deps: TaskServiceDeps, context: TaskContext, options: { withErrors: boolean }): Promise<TaskUpdateView[]> {
+export async function listTaskUpdates(
+  deps: TaskServiceDeps,
+  context: TaskContext,
+  options: { withErrors: boolean },
+): Promise<TaskUpdateView[]> {
   const task = await readOwnTask(deps.store.db, context);
   const updates = await listUpdatesForTask(deps.store.db, task.id);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

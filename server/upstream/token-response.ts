@@ -3,9 +3,7 @@
  * (RFC 6749 5.1: `access_token`, `expires_in`) and common variants, at the top level or under `data`/`result`.
  * When nothing matches we report the keys received, never their values: a value may be a token.
  */
-export type TokenResponse =
-  | { ok: true; accessToken: string; expiresInMs: number | undefined }
-  | { ok: false; keys: string[] };
+export type TokenResponse = { ok: true; accessToken: string; expiresInMs: number | undefined } | { ok: false; keys: string[] };
 
 const TOKEN_FIELDS = ['access_token', 'accessToken', 'token', 'bearer_token', 'bearerToken'] as const;
 const EXPIRES_IN_FIELDS = ['expires_in', 'expiresIn'] as const;

@@ -19,7 +19,6 @@ const TOKEN_PATH = '/api/servicesecurity/processes/apikey/oauth/token';
 const WORKERS_PATH = '/api/serviceworkforce/workers';
 const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks';
 
-
 export interface WorkforceClient {
   /** spec 4.2: query parameters are passed through; the body is returned as parsed JSON (shape not shown). */
   listWorkers(query?: Record<string, string | readonly string[]>): Promise<WorkersOutcome>;
@@ -79,7 +78,8 @@ export function createWorkforceClient({ upstream, clock, metrics }: WorkforceCli
     return { ok: true, token: { accessToken: token.accessToken, expiresInMs: token.expiresInMs } };
   }
 
-  const tokenRequests = metrics && new Counter({ name: 'partner_task_token_requests_total', help: 'Token requests made (spec 4.1).', registers: [metrics] });
+  const tokenRequests =
+    metrics && new Counter({ name: 'partner_task_token_requests_total', help: 'Token requests made (spec 4.1).', registers: [metrics] });
   const tokenCache = createTokenCache({
     fetchToken: () => {
       tokenRequests?.inc();

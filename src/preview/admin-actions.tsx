@@ -14,14 +14,25 @@ export function AdminActions({ controlPath, assignment, onReset }: { controlPath
   return (
     <section aria-labelledby="admin-title" className="pv-admin">
       <h3 id="admin-title">Admin (back office)</h3>
-      {assignment.review.required && !reviewPending && <p className="pv-muted">Approve and reject apply once the worker completed the task.</p>}
+      {assignment.review.required && !reviewPending && (
+        <p className="pv-muted">Approve and reject apply once the worker completed the task.</p>
+      )}
       <div className="pv-actions">
         {reviewPending && (
           <>
-            <Button busy={action.isPending && action.variables === 'approve'} busyText="Approving…" onClick={() => action.mutate('approve')}>
+            <Button
+              busy={action.isPending && action.variables === 'approve'}
+              busyText="Approving…"
+              onClick={() => action.mutate('approve')}
+            >
               Approve
             </Button>
-            <Button variant="secondary" busy={action.isPending && action.variables === 'reject'} busyText="Rejecting…" onClick={() => action.mutate('reject')}>
+            <Button
+              variant="secondary"
+              busy={action.isPending && action.variables === 'reject'}
+              busyText="Rejecting…"
+              onClick={() => action.mutate('reject')}
+            >
               Reject
             </Button>
           </>

@@ -47,7 +47,9 @@ function TrailLine({ entry }: { entry: TrailEntry }) {
   return (
     <>
       <TimeStamp iso={entry.at} /> <strong>{statusText(record.taskStatus)}</strong>{' '}
-      {record.partnerStatus?.label !== undefined && <span className={colorClass(record.partnerStatus.color)}>{record.partnerStatus.label}</span>}
+      {record.partnerStatus?.label !== undefined && (
+        <span className={colorClass(record.partnerStatus.color)}>{record.partnerStatus.label}</span>
+      )}
       {outcome !== 'applied' && <span className="pv-tag pv-tag-ignored"> ignored: {outcome}</span>}
       <span className="pv-muted pv-small pv-block">sentAt {record.sentAt}</span>
     </>

@@ -58,8 +58,11 @@ function DeliveryLine({ update, now }: { update: TaskUpdateView; now: number }) 
   return (
     <>
       <span className="pv-delivery-head">
-        <span className={`pv-tag pv-tag-${state}`}>{state === 'dead' ? 'dead letter' : state}</span> <strong>{statusText(record.taskStatus)}</strong>{' '}
-        {record.partnerStatus?.label !== undefined && <span className={colorClass(record.partnerStatus.color)}>{record.partnerStatus.label}</span>}
+        <span className={`pv-tag pv-tag-${state}`}>{state === 'dead' ? 'dead letter' : state}</span>{' '}
+        <strong>{statusText(record.taskStatus)}</strong>{' '}
+        {record.partnerStatus?.label !== undefined && (
+          <span className={colorClass(record.partnerStatus.color)}>{record.partnerStatus.label}</span>
+        )}
       </span>
       <span className="pv-muted pv-small">
         #{update.id} · sentAt <TimeStamp iso={record.sentAt} />
@@ -73,7 +76,8 @@ function DeliveryLine({ update, now }: { update: TaskUpdateView; now: number }) 
         {state === 'retrying' && delivery.nextAttemptAt !== null && (
           <>
             {' '}
-            · {delivery.attempts} failed · next attempt <TimeStamp iso={delivery.nextAttemptAt} /> ({untilText(delivery.nextAttemptAt, now)})
+            · {delivery.attempts} failed · next attempt <TimeStamp iso={delivery.nextAttemptAt} /> ({untilText(delivery.nextAttemptAt, now)}
+            )
           </>
         )}
       </span>

@@ -25,7 +25,12 @@ export function EmulatorTaskView({ controlPath }: { controlPath: string }) {
       </div>
     );
   }
-  if (!assignment.data) return <p role="status" className="pv-page">Loading the task…</p>;
+  if (!assignment.data)
+    return (
+      <p role="status" className="pv-page">
+        Loading the task…
+      </p>
+    );
   return <TaskViewLoaded key={uuid} controlPath={controlPath} assignment={assignment.data} />;
 }
 
@@ -35,7 +40,12 @@ function TaskViewLoaded({ controlPath, assignment }: { controlPath: string; assi
   const frameRef = useRef<HTMLIFrameElement>(null);
   const complete = useAssignmentAction(controlPath, assignment.assignedTaskUuid);
   const onEndEvent = useCallback(() => setFrameState({ open: false, reason: 'end event' }), []);
-  const messages = usePortalMessages({ frame: frameRef, expectedOrigin: originOf(assignment.launchUrl), endEvent: assignment.options.endEvent, onEndEvent });
+  const messages = usePortalMessages({
+    frame: frameRef,
+    expectedOrigin: originOf(assignment.launchUrl),
+    endEvent: assignment.options.endEvent,
+    onEndEvent,
+  });
   const reopen = () => {
     setFrameKey((key) => key + 1);
     setFrameState({ open: true });
@@ -67,7 +77,11 @@ function TaskViewLoaded({ controlPath, assignment }: { controlPath: string; assi
         >
           {canComplete && (
             <div className="pv-portal-bar">
-              <Button onClick={() => complete.mutate('complete', { onSuccess: () => setFrameState({ open: false, reason: 'task completed button' }) })}>
+              <Button
+                onClick={() =>
+                  complete.mutate('complete', { onSuccess: () => setFrameState({ open: false, reason: 'task completed button' }) })
+                }
+              >
                 Task Completed
               </Button>
               <Notice tone="error">{complete.isError ? complete.error.message : undefined}</Notice>
@@ -92,7 +106,11 @@ function NextTask({ controlPath, current, onReopen }: { controlPath: string; cur
   const next = list.data?.find((task) => task.assignedTaskUuid !== current && task.status !== 'completed');
   return (
     <div className="pv-actions">
-      {next ? <Link to={`/preview/tasks/${next.assignedTaskUuid}`}>Next task: {next.options.title}</Link> : <Link to="/preview">No other open task: back to your tasks</Link>}
+      {next ? (
+        <Link to={`/preview/tasks/${next.assignedTaskUuid}`}>Next task: {next.options.title}</Link>
+      ) : (
+        <Link to="/preview">No other open task: back to your tasks</Link>
+      )}
       <Button variant="secondary" onClick={onReopen}>
         Open this task again
       </Button>

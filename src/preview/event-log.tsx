@@ -12,7 +12,8 @@ export function EventLog({ messages }: { messages: readonly LoggedMessage[] }) {
         <ol className="pv-log" aria-label="Messages received, newest first">
           {messages.map((message) => (
             <li key={message.id}>
-              <TimeStamp iso={message.at} /> <span className={message.verdict === 'end event' ? 'pv-tag pv-tag-success' : 'pv-tag'}>{message.verdict}</span>
+              <TimeStamp iso={message.at} />{' '}
+              <span className={message.verdict === 'end event' ? 'pv-tag pv-tag-success' : 'pv-tag'}>{message.verdict}</span>
               <code className="pv-code">{message.data}</code>
               <span className="pv-muted"> from {message.origin}</span>
             </li>

@@ -23,7 +23,14 @@ export function FaultControls({ controlPath, assignedTaskUuid }: { controlPath: 
       <p className="pv-muted pv-small">They hit this task’s next updates only; watch the deliveries above retry.</p>
       <div className="pv-inline-field">
         <label htmlFor={countId}>Outage length (failed calls)</label>
-        <input id={countId} type="number" min={1} max={1000} value={count} onChange={(event) => setCount(Math.max(1, Math.min(1000, Number(event.target.value) || 1)))} />
+        <input
+          id={countId}
+          type="number"
+          min={1}
+          max={1000}
+          value={count}
+          onChange={(event) => setCount(Math.max(1, Math.min(1000, Number(event.target.value) || 1)))}
+        />
       </div>
       <div className="pv-actions">
         <Button variant="secondary" onClick={() => inject.mutate({ ...target, kind: 'status', status: 503, count })}>
@@ -50,6 +57,13 @@ export function FaultControls({ controlPath, assignedTaskUuid }: { controlPath: 
 }
 
 function faultText(fault: Fault): string {
-  const what = fault.kind === 'status' ? `${fault.status ?? 503}` : fault.kind === 'rateLimit' ? '429' : fault.kind === 'expireToken' ? 'expired token' : fault.kind;
+  const what =
+    fault.kind === 'status'
+      ? `${fault.status ?? 503}`
+      : fault.kind === 'rateLimit'
+        ? '429'
+        : fault.kind === 'expireToken'
+          ? 'expired token'
+          : fault.kind;
   return `${what} × ${fault.remaining}`;
 }

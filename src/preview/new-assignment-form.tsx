@@ -11,7 +11,8 @@ export function NewAssignmentForm({ controlPath, defaults }: { controlPath: stri
   const create = useCreateAssignment(controlPath);
   const navigate = useNavigate();
   const id = useId();
-  const set = <K extends keyof AssignmentOptions>(key: K, value: AssignmentOptions[K]) => setOptions((previous) => ({ ...previous, [key]: value }));
+  const set = <K extends keyof AssignmentOptions>(key: K, value: AssignmentOptions[K]) =>
+    setOptions((previous) => ({ ...previous, [key]: value }));
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -11,7 +11,12 @@ import { usePortalMessages } from './use-portal-messages';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function generatedContext(): TaskContext {
-  return { wxWorkerUuid: crypto.randomUUID(), wxAssignedTaskUuid: crypto.randomUUID(), wxTaskFlowUuid: crypto.randomUUID(), wxCompanyUuid: crypto.randomUUID() };
+  return {
+    wxWorkerUuid: crypto.randomUUID(),
+    wxAssignedTaskUuid: crypto.randomUUID(),
+    wxTaskFlowUuid: crypto.randomUUID(),
+    wxCompanyUuid: crypto.randomUUID(),
+  };
 }
 
 /**
@@ -43,7 +48,8 @@ export function PlatformPortal({ config }: { config: PreviewConfig }) {
         <div className="pv-card pv-warning" role="note">
           <p>
             <strong>Platform mode:</strong> a real credential is configured, so updates go to the real platform. The platform’s own task
-            information panel, its audit trail and the admin’s review are not visible from here: look at the task in the platform’s back office.
+            information panel, its audit trail and the admin’s review are not visible from here: look at the task in the platform’s back
+            office.
           </p>
           <p>Use the UUIDs of a real assignment, or the platform will refuse the updates and they end as dead letters below.</p>
         </div>
@@ -52,7 +58,13 @@ export function PlatformPortal({ config }: { config: PreviewConfig }) {
           {contextParamNames.map((name) => (
             <div className="pv-field" key={name}>
               <label htmlFor={`${id}-${name}`}>{name}</label>
-              <input id={`${id}-${name}`} type="text" spellCheck={false} value={draft[name]} onChange={(event) => setDraft({ ...draft, [name]: event.target.value.trim() })} />
+              <input
+                id={`${id}-${name}`}
+                type="text"
+                spellCheck={false}
+                value={draft[name]}
+                onChange={(event) => setDraft({ ...draft, [name]: event.target.value.trim() })}
+              />
             </div>
           ))}
           {!valid && <p className="pv-error">Each value must be a UUID.</p>}

@@ -6,7 +6,10 @@ export type FrameState = { open: true } | { open: false; reason: 'end event' | '
  * The task as the worker portal shows it: the partner's page in an iframe (spec 2.4), or, once the end event arrived
  * (spec 6.1) or the portal's own button was pressed, the portal's "next task" screen in its place.
  */
-export function TaskFrame({ frameRef, ...props }: {
+export function TaskFrame({
+  frameRef,
+  ...props
+}: {
   title: string;
   src: string;
   frameRef: RefObject<HTMLIFrameElement | null>;
@@ -19,7 +22,9 @@ export function TaskFrame({ frameRef, ...props }: {
     return (
       <section className="pv-card pv-closed" aria-labelledby="closed-title">
         <ClosedHeading>
-          {props.state.reason === 'end event' ? 'Task finished: continuing to the next task' : 'Marked as completed: continuing to the next task'}
+          {props.state.reason === 'end event'
+            ? 'Task finished: continuing to the next task'
+            : 'Marked as completed: continuing to the next task'}
         </ClosedHeading>
         <p className="pv-muted">
           {props.state.reason === 'end event'
@@ -32,7 +37,14 @@ export function TaskFrame({ frameRef, ...props }: {
   }
   return (
     <div className="pv-frame-wrap">
-      <iframe key={props.frameKey} ref={frameRef} className="pv-frame" title={`Task: ${props.title}`} src={props.src} referrerPolicy="no-referrer" />
+      <iframe
+        key={props.frameKey}
+        ref={frameRef}
+        className="pv-frame"
+        title={`Task: ${props.title}`}
+        src={props.src}
+        referrerPolicy="no-referrer"
+      />
       {props.children}
     </div>
   );

@@ -30,7 +30,11 @@ function TaskRow({ controlPath, task }: { controlPath: string; task: Assignment 
   const create = useCreateAssignment(controlPath);
   const navigate = useNavigate();
   const { options } = task;
-  const flags = [options.requireReview && 'review required', options.hideTaskCompletedButton && '“Task Completed” hidden', !options.appendTaskContext && 'no task context']
+  const flags = [
+    options.requireReview && 'review required',
+    options.hideTaskCompletedButton && '“Task Completed” hidden',
+    !options.appendTaskContext && 'no task context',
+  ]
     .filter(Boolean)
     .join(' · ');
   return (

@@ -3,7 +3,10 @@
  * are two origins as in production and a wrong postMessage target or a missing frame-ancestors entry fails
  * here rather than in the worker portal. On any other host there is no second name to use: same origin, said so.
  */
-export function taskPageOrigin(location: Pick<Location, 'protocol' | 'hostname' | 'port' | 'origin'>): { origin: string; crossOrigin: boolean } {
+export function taskPageOrigin(location: Pick<Location, 'protocol' | 'hostname' | 'port' | 'origin'>): {
+  origin: string;
+  crossOrigin: boolean;
+} {
   const port = location.port === '' ? '' : `:${location.port}`;
   if (location.hostname === 'localhost') return { origin: `${location.protocol}//127.0.0.1${port}`, crossOrigin: true };
   if (location.hostname === '127.0.0.1') return { origin: `${location.protocol}//localhost${port}`, crossOrigin: true };
@@ -11,7 +14,10 @@ export function taskPageOrigin(location: Pick<Location, 'protocol' | 'hostname' 
 }
 
 /** The task page URL with the four spec 2.5 parameters, as the portal appends them when "Append task context" is on. */
-export function taskPageUrl(origin: string, context: { wxWorkerUuid: string; wxAssignedTaskUuid: string; wxTaskFlowUuid: string; wxCompanyUuid: string }): string {
+export function taskPageUrl(
+  origin: string,
+  context: { wxWorkerUuid: string; wxAssignedTaskUuid: string; wxTaskFlowUuid: string; wxCompanyUuid: string },
+): string {
   const query = new URLSearchParams(context).toString();
   return `${origin}/?${query}`;
 }

@@ -29,7 +29,11 @@ export function RestartControl({ label, variant }: { label: string; variant: 'pr
     <div className="restart restart-confirm" role="group" aria-labelledby="restart-confirm-text">
       <p id="restart-confirm-text">{texts.restart.confirm}</p>
       <div className="actions">
-        <Button busy={restart.isPending} busyText={texts.saving} onClick={() => restart.mutate(undefined, { onSuccess: () => setConfirming(false) })}>
+        <Button
+          busy={restart.isPending}
+          busyText={texts.saving}
+          onClick={() => restart.mutate(undefined, { onSuccess: () => setConfirming(false) })}
+        >
           {texts.restart.yes}
         </Button>
         <Button variant="secondary" onClick={() => setConfirming(false)}>

@@ -18,7 +18,13 @@ const HEADING_ID = 'step-title';
  * Runs the current step: progress, the workflow's screen, saving and error states. The server decides what comes
  * next (DESIGN decision 1); the runner only shows the task it returns.
  */
-export function StepRunner({ task, onEnded }: { task: TaskView; onEnded: (status: 'completed' | 'error', event: EndEvent | undefined) => void }) {
+export function StepRunner({
+  task,
+  onEnded,
+}: {
+  task: TaskView;
+  onEnded: (status: 'completed' | 'error', event: EndEvent | undefined) => void;
+}) {
   const texts = useShellTexts();
   const locale = useLocale();
   const client = useApiClient();
@@ -30,7 +36,10 @@ export function StepRunner({ task, onEnded }: { task: TaskView; onEnded: (status
   const [focusHeading, setFocusHeading] = useState(() => document.activeElement === null || document.activeElement === document.body);
 
   const stepId = task.currentStep ?? task.workflow.steps[0]?.id ?? '';
-  const index = Math.max(0, task.workflow.steps.findIndex((step) => step.id === stepId));
+  const index = Math.max(
+    0,
+    task.workflow.steps.findIndex((step) => step.id === stepId),
+  );
   const StepView = workflowViews[task.workflow.id];
 
   async function save(data: unknown) {

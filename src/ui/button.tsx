@@ -8,7 +8,16 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
 };
 
 /** Disabled only while busy, and then announced (aria-disabled keeps it focusable for screen-reader users). */
-export function Button({ variant = 'primary', busy = false, busyText, children, onClick, className, type = 'button', ...rest }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  busy = false,
+  busyText,
+  children,
+  onClick,
+  className,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
   return (
     <button
       {...rest}

@@ -50,7 +50,13 @@ async function createAssignment(baseURL: string): Promise<Assignment> {
   const response = await fetch(`${baseURL}/emulator/control/assignments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'Safety training', iframeUrl: `${baseURL}/?from=portal`, estimatedCompletionTime: '10 minutes', endEvent: 'partner-task-complete', assignedTaskUuid: randomUUID() }),
+    body: JSON.stringify({
+      title: 'Safety training',
+      iframeUrl: `${baseURL}/?from=portal`,
+      estimatedCompletionTime: '10 minutes',
+      endEvent: 'partner-task-complete',
+      assignedTaskUuid: randomUUID(),
+    }),
   });
   if (response.status !== 201) throw new Error(`creating the assignment answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Assignment;
@@ -102,7 +108,9 @@ export const test = base.extend<{ portal: PortalHost; consoleErrors: string[] }>
 
 async function checkAccessibility(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  const summary = results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
   expect(summary, `axe violations on the ${screen} screen`).toEqual([]);
 }
 

@@ -57,7 +57,9 @@ export const test = base.extend<{ preview: PreviewPortal }>({
 
 async function checkAccessibility(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  const summary = results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
   expect(summary, `axe violations on the preview's ${screen} screen`).toEqual([]);
 }
 

@@ -3,7 +3,10 @@ import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from './
 
 const labels = ['Opened', 'Step 1 of 4 · Welcome', 'Step 2 of 4 · Policy', 'Step 3 of 4 · Quiz', 'Step 4 of 4 · Signature', 'Completed'];
 
-test('a developer assigns the task; the worker completes it in the cross-origin iframe; the panel shows completed and the trail; the end event closes the iframe', async ({ preview, page }) => {
+test('a developer assigns the task; the worker completes it in the cross-origin iframe; the panel shows completed and the trail; the end event closes the iframe', async ({
+  preview,
+  page,
+}) => {
   await preview.open();
   await preview.checkAccessibility('task list');
   const uuid = await preview.assign();
@@ -35,8 +38,13 @@ test('a developer assigns the task; the worker completes it in the cross-origin 
 
   await expect(preview.status).toHaveText('Completed');
   await expect(preview.panel.getByTestId('latest-label')).toHaveText('Completed');
-  await expect(preview.panel.getByRole('link', { name: /More information/ })).toHaveAttribute('href', `https://partner.example.com/tasks/${uuid}`);
-  await expect.poll(async () => (await preview.panel.getByTestId('audit-trail').locator('.pv-label').allInnerTexts()).reverse()).toEqual(labels);
+  await expect(preview.panel.getByRole('link', { name: /More information/ })).toHaveAttribute(
+    'href',
+    `https://partner.example.com/tasks/${uuid}`,
+  );
+  await expect
+    .poll(async () => (await preview.panel.getByTestId('audit-trail').locator('.pv-label').allInnerTexts()).reverse())
+    .toEqual(labels);
   await expect(preview.deliveries.getByTestId('delivery-summary')).toHaveText('6 delivered · 0 waiting · 0 dead letters');
   await preview.checkAccessibility('task finished');
 

@@ -2,7 +2,10 @@ import { expect, signAndFinish, test } from './preview-fixtures';
 import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from './task-steps';
 
 /** The e2e server runs with DELIVERY_RETRY_BASE_MS=200 and DELIVERY_RETRY_MAX_MS=2000 (playwright.config.ts). */
-test('an emulator outage during the flow shows retries with the next attempt time, then everything catches up in order', async ({ preview, page }) => {
+test('an emulator outage during the flow shows retries with the next attempt time, then everything catches up in order', async ({
+  preview,
+  page,
+}) => {
   await preview.open();
   await preview.assign({ title: 'Training through an outage' });
   await beginTraining(preview.frame);
@@ -24,7 +27,9 @@ test('an emulator outage during the flow shows retries with the next attempt tim
 
   await page.getByRole('button', { name: 'End the faults' }).click();
   await expect(page.getByTestId('active-faults')).toHaveText('No fault waiting.');
-  await expect(preview.deliveries.getByTestId('delivery-summary')).toHaveText('5 delivered · 0 waiting · 0 dead letters', { timeout: 15_000 });
+  await expect(preview.deliveries.getByTestId('delivery-summary')).toHaveText('5 delivered · 0 waiting · 0 dead letters', {
+    timeout: 15_000,
+  });
   await expect(preview.deliveries.locator('li[data-state="delivered"]').nth(3)).toContainText(/after \d+ failed attempts?/);
   await expect(preview.panel.getByTestId('latest-label')).toHaveText('Step 4 of 4 · Signature');
 
@@ -32,7 +37,18 @@ test('an emulator outage during the flow shows retries with the next attempt tim
   await expect(preview.deliveries.getByTestId('delivery-summary')).toHaveText('6 delivered · 0 waiting · 0 dead letters');
   // Nothing lost, nothing out of order: the trail holds every update once, applied, in the order it was sent.
   await expect
-    .poll(async () => (await preview.panel.getByTestId('audit-trail').locator('li').allInnerTexts()).reverse().map((text) => text.split('\n')[0]?.replace(/^\S+ /, '')))
-    .toEqual(['Ready Opened', 'In progress Step 1 of 4 · Welcome', 'In progress Step 2 of 4 · Policy', 'In progress Step 3 of 4 · Quiz', 'In progress Step 4 of 4 · Signature', 'Completed Completed']);
+    .poll(async () =>
+      (await preview.panel.getByTestId('audit-trail').locator('li').allInnerTexts())
+        .reverse()
+        .map((text) => text.split('\n')[0]?.replace(/^\S+ /, '')),
+    )
+    .toEqual([
+      'Ready Opened',
+      'In progress Step 1 of 4 · Welcome',
+      'In progress Step 2 of 4 · Policy',
+      'In progress Step 3 of 4 · Quiz',
+      'In progress Step 4 of 4 · Signature',
+      'Completed Completed',
+    ]);
   await expect(preview.panel.getByTestId('audit-trail')).not.toContainText('ignored');
 });

@@ -41,7 +41,9 @@ test('a worker completes the training inside the portal iframe; the platform get
   await portal.checkAccessibility('done');
 
   // The end event reaches the parent, at its exact origin, once, after the completion was stored.
-  await expect.poll(() => portal.messages()).toEqual([{ origin: 'http://127.0.0.1:' + new URL(portal.assignment.launchUrl).port, data: 'partner-task-complete' }]);
+  await expect
+    .poll(() => portal.messages())
+    .toEqual([{ origin: 'http://127.0.0.1:' + new URL(portal.assignment.launchUrl).port, data: 'partner-task-complete' }]);
 
   // The relay delivers the outbox to the emulator: same order, statuses and labels (spec 2.6, 3).
   await expect.poll(() => portal.appliedUpdates(), { timeout: 15_000 }).toEqual(expectedUpdates);
@@ -49,7 +51,9 @@ test('a worker completes the training inside the portal iframe; the platform get
   expect(task.status).toBe('completed');
   const records = task.trail.map((entry) => entry.record!);
   expect(new Set(records.map((record) => record.partnerId)).size).toBe(1);
-  expect(records.map((record) => Date.parse(record.sentAt))).toEqual(records.map((record) => Date.parse(record.sentAt)).sort((a, b) => a - b));
+  expect(records.map((record) => Date.parse(record.sentAt))).toEqual(
+    records.map((record) => Date.parse(record.sentAt)).sort((a, b) => a - b),
+  );
   expect(records.at(-1)?.partnerStatus?.details).toContain('Ana López');
 });
 
@@ -60,7 +64,11 @@ test('no secret reaches the browser: not in the built bundle, not in any API ans
   await answerQuiz(portal.frame, wrongAnswers);
   await answerQuiz(portal.frame, correctAnswers);
   await sign(portal.frame, 'Ana López');
-  const secrets = ['emulator-secret', 'e2e-session-secret-0f3a9c7d51b24e68a1c0', 'Emergency exits and their routes must stay clear at every moment'];
+  const secrets = [
+    'emulator-secret',
+    'e2e-session-secret-0f3a9c7d51b24e68a1c0',
+    'Emergency exits and their routes must stay clear at every moment',
+  ];
   const bundle = readdirSync('dist/assets').map((file) => readFileSync(join('dist/assets', file), 'utf8'));
   for (const text of [...bundle, ...portal.apiBodies]) {
     for (const secret of secrets) expect(text).not.toContain(secret);

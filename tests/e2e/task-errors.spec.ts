@@ -5,7 +5,8 @@ test('when the session cannot be opened, the page says so and a retry recovers',
   // The first try and the two retries of a server fault (main.tsx) fail; the worker's retry succeeds.
   let failures = 3;
   await page.route('**/api/session', async (route) => {
-    if (failures-- > 0) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"down"}}' });
+    if (failures-- > 0)
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"unavailable","message":"down"}}' });
     return route.continue();
   });
   await portal.open();

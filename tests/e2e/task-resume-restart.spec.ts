@@ -12,7 +12,9 @@ test('reloading mid-way resumes at the saved step with the saved answers', async
   await expect(portal.frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible();
   await expect(portal.frame.getByText('Step 3 of 4')).toBeVisible();
   await expect(portal.frame.getByText('Attempt 2 of 3.')).toBeVisible();
-  await expect(portal.frame.getByRole('group', { name: 'How do you lift a heavy box?' }).getByLabel('Lift it quickly in one move')).toBeChecked();
+  await expect(
+    portal.frame.getByRole('group', { name: 'How do you lift a heavy box?' }).getByLabel('Lift it quickly in one move'),
+  ).toBeChecked();
   await answerQuiz(portal.frame, correctAnswers);
   await sign(portal.frame, 'Ana López');
 });
@@ -34,11 +36,9 @@ test('failing the quiz on every attempt ends in error; starting again sends read
   await portal.checkAccessibility('restart confirmation');
   await frame.getByRole('button', { name: 'Yes, start again' }).click();
   await beginTraining(frame);
-  await expect.poll(async () => (await portal.appliedUpdates()).slice(-3).map((update) => update[1])).toEqual([
-    'Restarted · attempt 2',
-    'Step 1 of 4 · Welcome',
-    'Step 2 of 4 · Policy',
-  ]);
+  await expect
+    .poll(async () => (await portal.appliedUpdates()).slice(-3).map((update) => update[1]))
+    .toEqual(['Restarted · attempt 2', 'Step 1 of 4 · Welcome', 'Step 2 of 4 · Policy']);
 });
 
 test('restarting after completion sends ready, runs again and fires the end event again', async ({ portal }) => {

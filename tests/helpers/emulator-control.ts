@@ -18,7 +18,10 @@ export function control(emulatorUrl: string) {
 
   return {
     requests: async (endpoint?: UpstreamEndpoint | string): Promise<RecordedRequest[]> => {
-      const result = await call<{ requests: RecordedRequest[] } | RecordedRequest[]>('GET', `/requests${endpoint ? `?endpoint=${endpoint}` : ''}`);
+      const result = await call<{ requests: RecordedRequest[] } | RecordedRequest[]>(
+        'GET',
+        `/requests${endpoint ? `?endpoint=${endpoint}` : ''}`,
+      );
       return Array.isArray(result) ? result : result.requests;
     },
     fault: (spec: Partial<FaultSpec> & Pick<FaultSpec, 'endpoint' | 'kind'>) => call<unknown>('POST', '/faults', spec),

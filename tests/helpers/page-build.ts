@@ -5,7 +5,10 @@ import { gzipSync } from 'node:zlib';
 /** The scripts a browser fetches before the task page can run: the entry module and what index.html preloads. */
 export function initialScripts(outDir: string): string[] {
   const html = readFileSync(join(outDir, 'index.html'), 'utf8');
-  const sources = [...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g), ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)];
+  const sources = [
+    ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ];
   return [...new Set(sources.map((match) => match[1]!))];
 }
 

@@ -7,7 +7,12 @@ export interface CommandResult {
 }
 
 /** Runs a project script as a user would, with exactly the environment given (plus PATH), and collects its output. */
-export function runNodeScript(script: string, env: Record<string, string>, timeoutMs = 20_000, args: string[] = []): Promise<CommandResult> {
+export function runNodeScript(
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  args: string[] = [],
+): Promise<CommandResult> {
   return runCommand(process.execPath, ['--import', 'tsx', script, ...args], { PATH: process.env.PATH ?? '', ...env }, timeoutMs);
 }
 

@@ -26,7 +26,11 @@ export function freePort(): Promise<number> {
 const TSX_SERVER: readonly string[] = [process.execPath, '--import', 'tsx', 'server/main.ts'];
 
 /** Starts the server in a child process and waits until it answers /healthz. */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000, command: readonly string[] = TSX_SERVER): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  command: readonly string[] = TSX_SERVER,
+): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
   const [executable = process.execPath, ...args] = command;
   const child = spawn(executable, args, {
@@ -41,7 +45,10 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    const healthy = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -83,7 +83,10 @@ export function newContext(): TaskContext {
   return { wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxTaskFlowUuid: randomUUID(), wxCompanyUuid: randomUUID() };
 }
 
-export async function openSession(app: FastifyInstance, context: TaskContext = newContext()): Promise<SessionResponse & { context: TaskContext }> {
+export async function openSession(
+  app: FastifyInstance,
+  context: TaskContext = newContext(),
+): Promise<SessionResponse & { context: TaskContext }> {
   const response = await app.inject({ method: 'POST', url: '/api/session', payload: context });
   if (response.statusCode !== 200) throw new Error(`POST /api/session answered ${response.statusCode}: ${response.body}`);
   return { ...(response.json() as SessionResponse), context };

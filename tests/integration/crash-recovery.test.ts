@@ -69,7 +69,10 @@ function expectDeliveredInOrder(tasks: AckedTask[], options: { duplicatesAllowed
 async function waitUntilDelivered(tasks: AckedTask[]) {
   await expect
     .poll(
-      () => tasks.every((task) => partnerEntries(task.assignedTaskUuid).filter((entry) => entry.outcome === 'applied').length >= task.acked.length),
+      () =>
+        tasks.every(
+          (task) => partnerEntries(task.assignedTaskUuid).filter((entry) => entry.outcome === 'applied').length >= task.acked.length,
+        ),
       { timeout: 45_000, interval: 100 },
     )
     .toBe(true);
@@ -78,14 +81,21 @@ async function waitUntilDelivered(tasks: AckedTask[]) {
 describe('durability', () => {
   it('delivers every acknowledged update, in order, after the server is killed with SIGKILL mid-load', async () => {
     const port = String(await freePort());
-    const env = platformEnv({ PORT: port, DATABASE_URL: join(directory, 'crash.db'), RATE_LIMIT_PER_ADDRESS: '0', UPSTREAM_TIMEOUT_MS: '2000' });
+    const env = platformEnv({
+      PORT: port,
+      DATABASE_URL: join(directory, 'crash.db'),
+      RATE_LIMIT_PER_ADDRESS: '0',
+      UPSTREAM_TIMEOUT_MS: '2000',
+    });
     const first = await spawnServer(env);
     servers.push(first);
 
     const tasks: AckedTask[] = Array.from({ length: 40 }, () => ({ assignedTaskUuid: randomUUID(), acked: [] }));
     const load = Promise.all(tasks.map((task) => driveTask(() => first.url, 50, task)));
     // Kill once the load is well under way, with requests and deliveries in flight.
-    await expect.poll(() => tasks.reduce((sum, task) => sum + task.acked.length, 0), { timeout: 20_000, interval: 20 }).toBeGreaterThan(600);
+    await expect
+      .poll(() => tasks.reduce((sum, task) => sum + task.acked.length, 0), { timeout: 20_000, interval: 20 })
+      .toBeGreaterThan(600);
     await first.kill('SIGKILL');
     await load;
     const acknowledged = tasks.reduce((sum, task) => sum + task.acked.length, 0);

@@ -36,7 +36,13 @@ export interface PartnerTaskAnswerBody {
 }
 
 /** spec 4.3: POST a partner update; `body` is sent as JSON unless it is already a string. */
-export function postUpdate(baseUrl: string, token: string, uuid: string, body: unknown, contentType = 'application/json'): Promise<Response> {
+export function postUpdate(
+  baseUrl: string,
+  token: string,
+  uuid: string,
+  body: unknown,
+  contentType = 'application/json',
+): Promise<Response> {
   return fetch(`${baseUrl}${partnerTaskPath(uuid)}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
@@ -45,7 +51,12 @@ export function postUpdate(baseUrl: string, token: string, uuid: string, body: u
 }
 
 /** A control API call: the status and the parsed JSON body. */
-export async function control<T = unknown>(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function control<T = unknown>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${baseUrl}/control${path}`, {
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),

@@ -44,7 +44,11 @@ describe('emulator: the control API', () => {
     });
     expect(task).toMatchObject({ ...context, launchUrl: 'https://partner.example.com/task' });
     expect(task.options).toMatchObject({ estimatedCompletionTime: 'about 10 minutes', endEvent: 'quiz-done' });
-    const again = await control<ErrorAnswer>(emulator.url, 'POST', '/assignments', { title: 'x', iframeUrl: 'https://a.example/', ...context });
+    const again = await control<ErrorAnswer>(emulator.url, 'POST', '/assignments', {
+      title: 'x',
+      iframeUrl: 'https://a.example/',
+      ...context,
+    });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('assignment_exists');
   });
@@ -64,7 +68,11 @@ describe('emulator: the control API', () => {
   });
 
   it('answers malformed control JSON with 400, not 500', async () => {
-    const response = await fetch(`${emulator.url}/control/assignments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":' });
+    const response = await fetch(`${emulator.url}/control/assignments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title":',
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as ErrorAnswer).error.code).toBe('malformed_json');
   });
@@ -96,7 +104,12 @@ describe('emulator: the control API', () => {
     expect(all.body.requests.map((r) => r.endpoint)).toEqual(['token', 'partnerTask', 'partnerTask', 'workers']);
     const last = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask&limit=1');
     expect(last.body.requests).toEqual([
-      expect.objectContaining({ method: 'POST', status: 200, body: update('completed', 2), path: '/api/servicetodo/processes/partnerTasks/66666666-6666-4666-8666-666666666666' }),
+      expect.objectContaining({
+        method: 'POST',
+        status: 200,
+        body: update('completed', 2),
+        path: '/api/servicetodo/processes/partnerTasks/66666666-6666-4666-8666-666666666666',
+      }),
     ]);
     expect(last.body.requests[0]?.headers.authorization).toBe(`Bearer ${token}`);
     expect(all.body.requests[3]?.query).toEqual({ page: '1' });
@@ -123,7 +136,11 @@ describe('emulator: the control API', () => {
   });
 
   it('reads and changes the settings, refusing unknown values', async () => {
-    expect((await control(emulator.url, 'GET', '/settings')).body).toEqual({ tokenShape: 'oauth', unknownTasks: 'create', acceptViewed: false });
+    expect((await control(emulator.url, 'GET', '/settings')).body).toEqual({
+      tokenShape: 'oauth',
+      unknownTasks: 'create',
+      acceptViewed: false,
+    });
     const changed = await control(emulator.url, 'PUT', '/settings', { unknownTasks: 'reject', acceptViewed: true });
     expect(changed.body).toEqual({ tokenShape: 'oauth', unknownTasks: 'reject', acceptViewed: true });
     const token = await fetchToken(emulator.url);

@@ -2,7 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../../server/emulator/fault-queue';
 import type { LoggedRequest } from '../../server/emulator/request-log';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
-import { control, errorOf, fetchToken, getAssignment, partnerTaskPath, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
+import {
+  control,
+  errorOf,
+  fetchToken,
+  getAssignment,
+  partnerTaskPath,
+  postUpdate,
+  requestToken,
+  update,
+  WORKERS_PATH,
+} from './emulator-client';
 
 const uuid = '0f9e8d7c-6b5a-4f3e-9d2c-1b0a99887766';
 
@@ -26,7 +36,11 @@ describe('emulator: injected faults', () => {
     expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1))).status).toBe(502);
     expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1))).status).toBe(200);
     const { body } = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask');
-    expect(body.requests.map((r) => [r.status, r.fault])).toEqual([[502, 'status'], [502, 'status'], [200, undefined]]);
+    expect(body.requests.map((r) => [r.status, r.fault])).toEqual([
+      [502, 'status'],
+      [502, 'status'],
+      [200, undefined],
+    ]);
   });
 
   it('lets a fault aimed at one assigned task fail only that task’s updates (for the preview portal)', async () => {
@@ -41,7 +55,9 @@ describe('emulator: injected faults', () => {
     await addFault({ endpoint: 'partnerTask', kind: 'status', count: 5, assignedTaskUuid: uuid });
     await addFault({ endpoint: 'workers', kind: 'status', count: 5 });
     expect((await control(emulator.url, 'DELETE', `/faults?assignedTaskUuid=${uuid}`)).body).toEqual({ cleared: 1 });
-    expect((await control<{ faults: Fault[] }>(emulator.url, 'GET', '/faults')).body.faults).toEqual([expect.objectContaining({ endpoint: 'workers' })]);
+    expect((await control<{ faults: Fault[] }>(emulator.url, 'GET', '/faults')).body.faults).toEqual([
+      expect.objectContaining({ endpoint: 'workers' }),
+    ]);
   });
 
   it('defaults a status fault to 503 and applies it to the token endpoint', async () => {
@@ -78,7 +94,11 @@ describe('emulator: injected faults', () => {
     await expect(request).rejects.toThrow();
     // Once the delay is over the emulator finds its client gone and ends the request without applying it.
     await expect
-      .poll(async () => (await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask')).body.requests[0]?.ended, { timeout: 5_000 })
+      .poll(
+        async () =>
+          (await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask')).body.requests[0]?.ended,
+        { timeout: 5_000 },
+      )
       .toBe(true);
     expect((await control(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
     const closing = performance.now();
@@ -93,7 +113,10 @@ describe('emulator: injected faults', () => {
     expect((await control(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
     expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1))).status).toBe(200);
     const { body } = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask&limit=2');
-    expect(body.requests.map((r) => [r.status, r.fault])).toEqual([[null, 'drop'], [200, undefined]]);
+    expect(body.requests.map((r) => [r.status, r.fault])).toEqual([
+      [null, 'drop'],
+      [200, undefined],
+    ]);
   });
 
   it('applies the update and then loses the answer for a drop fault with after, so a redelivery is a duplicate', async () => {
@@ -104,7 +127,10 @@ describe('emulator: injected faults', () => {
     const redelivered = (await (await postUpdate(emulator.url, token, uuid, record)).json()) as { outcome: string };
     expect(redelivered.outcome).toBe('duplicate');
     const { body } = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask');
-    expect(body.requests.map((r) => [r.status, r.fault])).toEqual([[null, 'drop'], [200, undefined]]);
+    expect(body.requests.map((r) => [r.status, r.fault])).toEqual([
+      [null, 'drop'],
+      [200, undefined],
+    ]);
   });
 
   it('applies the update before waiting for a delay fault with after', async () => {
@@ -155,7 +181,11 @@ describe('emulator: injected faults', () => {
     ['after on a status fault', { endpoint: 'any', kind: 'status', after: true }, 'after'],
     ['expireToken on the token endpoint', { endpoint: 'token', kind: 'expireToken' }, 'endpoint'],
     ['an unknown key', { endpoint: 'any', kind: 'drop', times: 2 }, 'times'],
-    ['a task on another endpoint', { endpoint: 'any', kind: 'drop', assignedTaskUuid: '9b2d7c1e-4f3a-4e2b-9c8d-7a6b5c4d3e2f' }, 'assignedTaskUuid'],
+    [
+      'a task on another endpoint',
+      { endpoint: 'any', kind: 'drop', assignedTaskUuid: '9b2d7c1e-4f3a-4e2b-9c8d-7a6b5c4d3e2f' },
+      'assignedTaskUuid',
+    ],
   ] as const)('refuses a fault with %s with 400 naming the field', async ([, fault, field]) => {
     const response = await control<{ error: { code: string; field: string } }>(emulator.url, 'POST', '/faults', fault);
     expect(response.status).toBe(400);

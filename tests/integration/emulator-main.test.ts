@@ -29,7 +29,9 @@ describe('emulator: npm run emulator', () => {
   });
 
   it('refuses a port that is not a number', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/emulator/main.ts', '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/emulator/main.ts', '--port', 'eighty'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let errors = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
     const [code] = (await once(child, 'exit')) as [number];

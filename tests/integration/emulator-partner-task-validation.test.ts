@@ -80,18 +80,31 @@ describe('emulator: validation of partner task updates', () => {
   });
 
   it('refuses a method other than POST with 405', async () => {
-    const response = await fetch(`${emulator.url}${partnerTaskPath(uuid)}`, { method: 'PUT', headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${emulator.url}${partnerTaskPath(uuid)}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(405);
   });
 
   it('refuses a body above the size limit with 413', async () => {
-    const response = await postUpdate(emulator.url, token, uuid, update('inProgress', 1, { partnerStatus: { details: 'x'.repeat(1_100_000) } }));
+    const response = await postUpdate(
+      emulator.url,
+      token,
+      uuid,
+      update('inProgress', 1, { partnerStatus: { details: 'x'.repeat(1_100_000) } }),
+    );
     expect(response.status).toBe(413);
     expect((await errorOf(response)).code).toBe('body_too_large');
   });
 
   it('refuses a __proto__ key as an unknown field', async () => {
-    const response = await postUpdate(emulator.url, token, uuid, '{"taskStatus":"ready","sentAt":"2026-11-22T10:00:00Z","__proto__":{"admin":true}}');
+    const response = await postUpdate(
+      emulator.url,
+      token,
+      uuid,
+      '{"taskStatus":"ready","sentAt":"2026-11-22T10:00:00Z","__proto__":{"admin":true}}',
+    );
     expect(response.status).toBe(400);
     expect((await errorOf(response)).field).toBe('__proto__');
   });

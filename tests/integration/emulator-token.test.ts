@@ -90,7 +90,12 @@ describe('emulator: the token endpoint of spec 4.1', () => {
 
   it('accepts any configured credential', async () => {
     await emulator.close();
-    emulator = await startEmulator({ credentials: [{ key: 'k1', secret: 's1' }, { key: 'k2', secret: 's:2' }] });
+    emulator = await startEmulator({
+      credentials: [
+        { key: 'k1', secret: 's1' },
+        { key: 'k2', secret: 's:2' },
+      ],
+    });
     expect((await requestToken(emulator.url, { key: 'k2', secret: 's:2' })).status).toBe(200);
     expect((await requestToken(emulator.url)).status).toBe(401);
   });

@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
-import { act, createAssignment, errorOf, fetchToken, getAssignment, postUpdate, update, type PartnerTaskAnswerBody } from './emulator-client';
+import {
+  act,
+  createAssignment,
+  errorOf,
+  fetchToken,
+  getAssignment,
+  postUpdate,
+  update,
+  type PartnerTaskAnswerBody,
+} from './emulator-client';
 
 /** One test per move of the transition table of spec 3, over real HTTP. */
 describe('emulator: the state rules of spec 3', () => {
@@ -88,7 +97,11 @@ describe('emulator: the state rules of spec 3', () => {
     const decided = await act(emulator.url, uuid, action);
     expect(decided.status).toBe(200);
     expect(decided.body.status).toBe('completed');
-    expect(decided.body.review).toEqual({ required: true, state: action === 'approve' ? 'approved' : 'rejected', decidedAt: expect.any(String) });
+    expect(decided.body.review).toEqual({
+      required: true,
+      state: action === 'approve' ? 'approved' : 'rejected',
+      decidedAt: expect.any(String),
+    });
     expect(decided.body.trail.at(-1)).toMatchObject({ kind: 'admin', action });
   });
 

@@ -49,7 +49,9 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
   /** The numbers (from `details`) of the updates the emulator applied to a task, in the order it applied them. */
   function applied(task: FixtureTask): string[] {
     const trail: TrailEntry[] = emulator.state.assignments.get(task.assignedTaskUuid)?.trail ?? [];
-    return trail.flatMap((entry) => (entry.kind === 'partner' && entry.outcome === 'applied' ? [entry.record.partnerStatus?.details ?? ''] : []));
+    return trail.flatMap((entry) =>
+      entry.kind === 'partner' && entry.outcome === 'applied' ? [entry.record.partnerStatus?.details ?? ''] : [],
+    );
   }
 
   const numbers = (count: number) => Array.from({ length: count }, (_, index) => String(index));

@@ -34,7 +34,12 @@ describe('the page assets, compressed at build time (bench/page.ts: LCP on Slow 
         'assets/logo-abc.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
         'assets/only-gzip-abc.js': script,
       },
-      { 'index.html': ['br', 'gz'], 'assets/index-abc.js': ['br', 'gz'], 'assets/index-abc.css': ['br', 'gz'], 'assets/only-gzip-abc.js': ['gz'] },
+      {
+        'index.html': ['br', 'gz'],
+        'assets/index-abc.js': ['br', 'gz'],
+        'assets/index-abc.css': ['br', 'gz'],
+        'assets/only-gzip-abc.js': ['gz'],
+      },
     );
     t = await openTaskApp({ pageDirectory: page });
   });
@@ -43,7 +48,8 @@ describe('the page assets, compressed at build time (bench/page.ts: LCP on Slow 
     rmSync(page, { recursive: true, force: true });
   });
 
-  const get = (url: string, encoding?: string) => t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+  const get = (url: string, encoding?: string) =>
+    t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
 
   it('sends a script as brotli to a browser that offers it, with its type and immutable caching', async () => {
     const response = await get('/assets/index-abc.js', 'gzip, deflate, br, zstd');

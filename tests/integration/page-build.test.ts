@@ -49,8 +49,11 @@ describe('the production build of the page', () => {
   });
 
   it('contains no secret: configured credentials, the answer key or its rationales', () => {
-    const all = builtTexts(outDir).map((f) => f.text).join('\n');
-    for (const secret of [...Object.values(TEST_SECRETS), EMULATOR_CREDENTIAL.secret, ...answerRationales]) expect(all).not.toContain(secret);
+    const all = builtTexts(outDir)
+      .map((f) => f.text)
+      .join('\n');
+    for (const secret of [...Object.values(TEST_SECRETS), EMULATOR_CREDENTIAL.secret, ...answerRationales])
+      expect(all).not.toContain(secret);
     // The answer key's shape, as a minifier would print it, for any question: exits:{correct:"b"...}.
     expect(all).not.toMatch(/correct\s*:\s*["'][abc]["']/);
     expect(all).not.toContain('gradeQuiz');
@@ -59,7 +62,10 @@ describe('the production build of the page', () => {
   it('refuses to build page code that imports a server-only module', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptk-leak-'));
     const entry = join(dir, 'leak.ts');
-    writeFileSync(entry, `import { answerRationales } from '${resolve('src/workflows/safety-training/definition.server.ts')}';\nconsole.log(answerRationales);\n`);
+    writeFileSync(
+      entry,
+      `import { answerRationales } from '${resolve('src/workflows/safety-training/definition.server.ts')}';\nconsole.log(answerRationales);\n`,
+    );
     try {
       await expect(buildPage({ outDir: join(dir, 'out'), input: entry })).rejects.toThrow(/server-only/);
     } finally {

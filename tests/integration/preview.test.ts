@@ -86,7 +86,14 @@ describe('the delivery view of GET /api/task/updates', () => {
     const { now, updates } = await failedUpdates({ PREVIEW_ENABLED: 'true' });
     expect(updates.map((update) => update.delivery)).toEqual([
       expect.objectContaining({ state: 'dead', nextAttemptAt: null, deadReason: 'rejected (HTTP 400): bad label' }),
-      { state: 'pending', attempts: 1, deliveredAt: null, nextAttemptAt: new Date(now + 4000).toISOString(), lastError: 'retryable: HTTP 503', deadReason: null },
+      {
+        state: 'pending',
+        attempts: 1,
+        deliveredAt: null,
+        nextAttemptAt: new Date(now + 4000).toISOString(),
+        lastError: 'retryable: HTTP 503',
+        deadReason: null,
+      },
     ]);
   });
 

@@ -18,7 +18,12 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe('the documented production command', () => {
   it('passes SIGTERM from npm to the server, which drains and exits cleanly', async () => {
-    const server = await spawnServer({ DATABASE_URL: join(directory, 'signals.db'), LOG_LEVEL: 'info' }, 30_000, ['npm', 'run', '-s', 'serve']);
+    const server = await spawnServer({ DATABASE_URL: join(directory, 'signals.db'), LOG_LEVEL: 'info' }, 30_000, [
+      'npm',
+      'run',
+      '-s',
+      'serve',
+    ]);
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
     server.child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -49,9 +49,7 @@ describe('the background WAL checkpoint (SQLite)', () => {
     for (let index = 0; index < PAGES_WRITTEN; index += 1) {
       await sql`insert into filler (body) values (randomblob(4000))`.execute(store.db);
     }
-    await expect
-      .poll(() => statSync(databaseFile).size, { timeout: 5_000, interval: 50 })
-      .toBeGreaterThan(before + PAGES_WRITTEN * 4000);
+    await expect.poll(() => statSync(databaseFile).size, { timeout: 5_000, interval: 50 }).toBeGreaterThan(before + PAGES_WRITTEN * 4000);
   });
 
   it('stops its thread when the store closes, so a closed store holds no file open', async () => {

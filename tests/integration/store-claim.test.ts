@@ -58,7 +58,7 @@ describe.each(testDatabases)('claiming outbox rows on $name', (engine) => {
     expect(await claimDeliverable(db, { ...lease, now: t0 + 1, workerId: 'relay-b' })).toEqual([]);
   });
 
-  it('makes the task\'s next row claimable once the oldest is delivered', async () => {
+  it("makes the task's next row claimable once the oldest is delivered", async () => {
     const [first, second] = await addTaskWithUpdates(db, 2);
     await claimDeliverable(db, { ...lease, now: t0 });
     expect(await markDelivered(db, first!.id, { now: t0 + 10, workerId: 'relay-a' })).toBe(true);
@@ -67,7 +67,7 @@ describe.each(testDatabases)('claiming outbox rows on $name', (engine) => {
     expect(delivered).toMatchObject({ state: 'delivered', deliveredAt: t0 + 10, lockedUntil: null });
   });
 
-  it('skips a row that is not due yet, and keeps the task\'s later rows behind it', async () => {
+  it("skips a row that is not due yet, and keeps the task's later rows behind it", async () => {
     const [first, second] = await addTaskWithUpdates(db, 2);
     await claimDeliverable(db, { ...lease, now: t0 });
     expect(await scheduleRetry(db, first!.id, { workerId: 'relay-a', nextAttemptAt: t0 + 5_000, error: 'HTTP 503' })).toBe(true);
@@ -131,7 +131,7 @@ describe.each(testDatabases)('claiming outbox rows on $name', (engine) => {
     expect(ids(await claimDeliverable(db, { ...lease, now: t0 + 50 }))).toEqual(ids(rows));
   });
 
-  it('releaseLeases frees only this worker\'s rows for immediate reclaim', async () => {
+  it("releaseLeases frees only this worker's rows for immediate reclaim", async () => {
     const [a] = await addTaskWithUpdates(db, 1);
     await claimDeliverable(db, { ...lease, now: t0 });
     const [b] = await addTaskWithUpdates(db, 1);

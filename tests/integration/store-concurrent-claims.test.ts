@@ -50,7 +50,7 @@ describe.each(testDatabases)('concurrent claimers on $name', (engine) => {
     const violations: string[] = [];
 
     async function run(db: StoreDb, workerId: string): Promise<void> {
-      for (let idle = 0; idle < 50; ) {
+      for (let idle = 0; idle < 50;) {
         const rows = await claimDeliverable(db, { now: Date.now(), leaseMs: 60_000, limit: 3, workerId });
         if (rows.length === 0) {
           if ((await outboxStats(db, Date.now())).pending === 0) return;

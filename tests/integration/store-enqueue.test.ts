@@ -22,7 +22,9 @@ function addTask(db: StoreDb): Promise<Task> {
 }
 
 function enqueue(db: StoreDb, task: Task, now: number, record: Partial<PartnerTaskUpdateRecord> = {}) {
-  return db.transaction().execute((trx) => enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress', partnerId: task.id, ...record }, now }));
+  return db
+    .transaction()
+    .execute((trx) => enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress', partnerId: task.id, ...record }, now }));
 }
 
 function strictlyIncreasing(values: number[]): boolean {
@@ -47,7 +49,12 @@ describe.each(testDatabases)('enqueueing updates on $name', (engine) => {
       attempts: 0,
       nextAttemptAt: t0 + 5,
       lockedUntil: null,
-      payload: { taskStatus: 'inProgress', sentAt: '2026-11-22T10:00:00.005Z', partnerId: task.id, partnerStatus: { label: 'Step 1 of 3', color: 'neutral' } },
+      payload: {
+        taskStatus: 'inProgress',
+        sentAt: '2026-11-22T10:00:00.005Z',
+        partnerId: task.id,
+        partnerStatus: { label: 'Step 1 of 3', color: 'neutral' },
+      },
     });
   });
 
@@ -84,7 +91,7 @@ describe.each(testDatabases)('enqueueing updates on $name', (engine) => {
     expect(rows.map((row) => Date.parse(row.payload.sentAt))).toEqual(rows.map((row) => row.sentAt));
   });
 
-  it('keeps each task\'s sentAt independent of other tasks', async () => {
+  it("keeps each task's sentAt independent of other tasks", async () => {
     const [a, b] = [await addTask(t.store.db), await addTask(t.store.db)];
     await enqueue(t.store.db, a!, t0);
     await enqueue(t.store.db, a!, t0);
@@ -97,9 +104,7 @@ describe.each(testDatabases)('enqueueing updates on $name', (engine) => {
     const task = await addTask(t.store.db);
     // Postgres: a second pool, as a second server process. SQLite: one process shares one store (see the helper).
     const other = engine.name === 'postgres' ? (await t.openAnother()).db : t.store.db;
-    const writers = [t.store.db, other].map((db) =>
-      Promise.all(Array.from({ length: 25 }, () => enqueue(db, task, t0))),
-    );
+    const writers = [t.store.db, other].map((db) => Promise.all(Array.from({ length: 25 }, () => enqueue(db, task, t0))));
     await Promise.all(writers);
     const rows = await listUpdatesForTask(t.store.db, task.id);
     expect(rows).toHaveLength(50);

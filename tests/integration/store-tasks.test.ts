@@ -33,7 +33,14 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
   it('creates a ready task on its first attempt, found by id and by assigned task', async () => {
     const input = newTask();
     const task = await insertTask(t.store.db, input);
-    expect(task).toMatchObject({ assignedTaskUuid: input.assignedTaskUuid, status: 'ready', attempt: 1, stepData: {}, currentStep: null, attemptStartedAt: null });
+    expect(task).toMatchObject({
+      assignedTaskUuid: input.assignedTaskUuid,
+      status: 'ready',
+      attempt: 1,
+      stepData: {},
+      currentStep: null,
+      attemptStartedAt: null,
+    });
     expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await findTaskById(t.store.db, task.id)).toEqual(task);
     expect(await findTaskByAssignedTaskUuid(t.store.db, input.assignedTaskUuid)).toEqual(task);
@@ -55,8 +62,20 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
 
   it('updates only the given fields and the update time', async () => {
     const task = await insertTask(t.store.db, newTask());
-    const updated = await updateTask(t.store.db, task.id, { status: 'inProgress', currentStep: 'quiz', stepData: { intro: { agreed: true } }, attemptStartedAt: t0 + 1 }, t0 + 2);
-    expect(updated).toEqual({ ...task, status: 'inProgress', currentStep: 'quiz', stepData: { intro: { agreed: true } }, attemptStartedAt: t0 + 1, updatedAt: t0 + 2 });
+    const updated = await updateTask(
+      t.store.db,
+      task.id,
+      { status: 'inProgress', currentStep: 'quiz', stepData: { intro: { agreed: true } }, attemptStartedAt: t0 + 1 },
+      t0 + 2,
+    );
+    expect(updated).toEqual({
+      ...task,
+      status: 'inProgress',
+      currentStep: 'quiz',
+      stepData: { intro: { agreed: true } },
+      attemptStartedAt: t0 + 1,
+      updatedAt: t0 + 2,
+    });
     const cleared = await updateTask(t.store.db, task.id, { currentStep: null, failedReason: 'quiz failed twice' }, t0 + 3);
     expect(cleared).toMatchObject({ currentStep: null, failedReason: 'quiz failed twice', status: 'inProgress' });
     expect(await updateTask(t.store.db, randomUUID(), { status: 'error' }, t0)).toBeUndefined();
@@ -79,7 +98,14 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
   it('keeps the history of a task in the order it happened, with its details', async () => {
     const task = await insertTask(t.store.db, newTask());
     await appendHistory(t.store.db, { taskId: task.id, attempt: 1, kind: 'opened', at: t0 + 5 });
-    await appendHistory(t.store.db, { taskId: task.id, attempt: 1, kind: 'quiz_failed', stepId: 'quiz', detail: { score: 2, of: 5 }, at: t0 + 1 });
+    await appendHistory(t.store.db, {
+      taskId: task.id,
+      attempt: 1,
+      kind: 'quiz_failed',
+      stepId: 'quiz',
+      detail: { score: 2, of: 5 },
+      at: t0 + 1,
+    });
     const history = await listHistory(t.store.db, task.id);
     expect(history.map(({ kind, stepId, detail, at }) => ({ kind, stepId, detail, at }))).toEqual([
       { kind: 'opened', stepId: null, detail: null, at: t0 + 5 },

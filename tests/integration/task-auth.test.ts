@@ -14,7 +14,12 @@ describe.each(sessionEndpoints)('$method $url authentication', (endpoint) => {
   });
 
   const call = (headers: Record<string, string>) =>
-    t.app.inject({ method: endpoint.method, url: endpoint.url, headers, ...(endpoint.body === undefined ? {} : { payload: endpoint.body }) });
+    t.app.inject({
+      method: endpoint.method,
+      url: endpoint.url,
+      headers,
+      ...(endpoint.body === undefined ? {} : { payload: endpoint.body }),
+    });
 
   it('answers 401 missing_token without an Authorization header', async () => {
     const response = await call({});
@@ -67,7 +72,9 @@ describe.each(sessionEndpoints)('$method $url authentication', (endpoint) => {
   it('answers 401 token_expired once the token has expired, and 200 one millisecond before', async () => {
     const session = await openSession(t.app);
     // Started, so that every session route would succeed (restart needs a started attempt).
-    expect((await t.app.inject({ method: 'POST', url: '/api/task/start', headers: bearer(session.token), payload: {} })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/task/start', headers: bearer(session.token), payload: {} })).statusCode).toBe(
+      200,
+    );
     t.clock.advance(SESSION_TTL_MS - 1);
     const justBefore = await call(bearer(session.token));
     expect(justBefore.statusCode, justBefore.body).toBe(200);
@@ -101,7 +108,7 @@ describe.each(sessionEndpoints)('$method $url authentication', (endpoint) => {
     expect(errorCode(response)).toBe('invalid_token');
   });
 
-  it("never touches another task: a token acts on its own task only", async () => {
+  it('never touches another task: a token acts on its own task only', async () => {
     const mine = await openSession(t.app);
     const other = await openSession(t.app);
     await call(bearer(mine.token));

@@ -15,7 +15,12 @@ describe('request bodies of the task API', () => {
 
   it.each(['/api/task/start', '/api/task/restart'])('%s refuses a non-empty body with 400 invalid_body', async (url) => {
     for (const payload of [{ force: true }, [], 'text', 42]) {
-      const response = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(errorCode(response)).toBe('invalid_body');
     }
@@ -33,19 +38,34 @@ describe('request bodies of the task API', () => {
     ['an array', [], 'body'],
     ['null', null, 'body'],
   ])('POST /api/task/steps/:id refuses %s with 400 invalid_body', async (_name, payload, field) => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/task/steps/welcome', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/task/steps/welcome',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatchObject({ code: 'invalid_body', field });
   });
 
   it('refuses a content type it does not speak with a 4xx', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/task/steps/welcome', headers: { ...headers, 'content-type': 'application/xml' }, payload: '<data/>' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/task/steps/welcome',
+      headers: { ...headers, 'content-type': 'application/xml' },
+      payload: '<data/>',
+    });
     expect(response.statusCode).toBe(415);
     expect(errorCode(response)).toBe('unsupported_media_type');
   });
 
   it('refuses malformed JSON with 400 invalid_json', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/task/steps/welcome', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"data":' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/task/steps/welcome',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"data":',
+    });
     expect([response.statusCode, errorCode(response)]).toEqual([400, 'invalid_json']);
   });
 
@@ -58,8 +78,31 @@ describe('request bodies of the task API', () => {
     const body = fc.oneof(
       fc.jsonValue().map((value) => JSON.stringify(value)),
       fc.record({ data: fc.jsonValue() }).map((value) => JSON.stringify(value)),
-      fc.record({ data: fc.record({ answers: fc.dictionary(fc.string(), fc.jsonValue()), fullName: fc.string(), confirmed: fc.jsonValue(), acknowledged: fc.jsonValue(), policyVersion: fc.string() }, { requiredKeys: [] }) }).map((value) => JSON.stringify(value)),
-      fc.record({ wxWorkerUuid: fc.oneof(fc.uuid(), fc.string()), wxAssignedTaskUuid: fc.oneof(fc.constant(context.wxAssignedTaskUuid), fc.uuid(), fc.string()), wxTaskFlowUuid: fc.uuid(), wxCompanyUuid: fc.uuid() }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+      fc
+        .record({
+          data: fc.record(
+            {
+              answers: fc.dictionary(fc.string(), fc.jsonValue()),
+              fullName: fc.string(),
+              confirmed: fc.jsonValue(),
+              acknowledged: fc.jsonValue(),
+              policyVersion: fc.string(),
+            },
+            { requiredKeys: [] },
+          ),
+        })
+        .map((value) => JSON.stringify(value)),
+      fc
+        .record(
+          {
+            wxWorkerUuid: fc.oneof(fc.uuid(), fc.string()),
+            wxAssignedTaskUuid: fc.oneof(fc.constant(context.wxAssignedTaskUuid), fc.uuid(), fc.string()),
+            wxTaskFlowUuid: fc.uuid(),
+            wxCompanyUuid: fc.uuid(),
+          },
+          { requiredKeys: [] },
+        )
+        .map((value) => JSON.stringify(value)),
       fc.string(),
     );
     const request = fc.record({

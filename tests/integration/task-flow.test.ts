@@ -25,8 +25,10 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
 
   const post = (url: string, payload: unknown = {}) => t.app.inject({ method: 'POST', url, headers, payload: payload as object });
   const step = (id: string, data: unknown) => post(`/api/task/steps/${id}`, { data });
-  const updates = async () => taskUpdatesResponseSchema.parse((await t.app.inject({ method: 'GET', url: '/api/task/updates', headers })).json()).updates;
-  const summary = async () => (await updates()).map((u) => [u.record.taskStatus, u.record.partnerStatus?.label, u.record.partnerStatus?.color]);
+  const updates = async () =>
+    taskUpdatesResponseSchema.parse((await t.app.inject({ method: 'GET', url: '/api/task/updates', headers })).json()).updates;
+  const summary = async () =>
+    (await updates()).map((u) => [u.record.taskStatus, u.record.partnerStatus?.label, u.record.partnerStatus?.color]);
 
   it('runs from open to completed with one update per moment, in order, with increasing sentAt', async () => {
     expect((await post('/api/task/start')).statusCode).toBe(200);
@@ -69,7 +71,11 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
     await step('quiz', { answers: failing });
     const view = (await t.app.inject({ method: 'GET', url: '/api/task', headers })).json();
     expect(view).toMatchObject({ currentStep: 'quiz', status: 'inProgress', started: true, gradedAttempts: { quiz: { used: 1, max: 3 } } });
-    expect(view.stepData).toEqual({ welcome: {}, policy: { acknowledged: true, policyVersion: POLICY_VERSION }, quiz: { answers: failing } });
+    expect(view.stepData).toEqual({
+      welcome: {},
+      policy: { acknowledged: true, policyVersion: POLICY_VERSION },
+      quiz: { answers: failing },
+    });
   });
 
   it('sends inProgress before the first step when start was never called', async () => {
@@ -91,7 +97,9 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
       ['inProgress', 'Step 3 of 4 · Quiz retry', 'warning'],
       ['error', 'Failed · Quiz', 'danger'],
     ]);
-    expect(rows.at(-1)?.record.partnerStatus?.details).toMatch(/did not pass the quiz in 3 attempts \(scores 0\/5, 0\/5, 0\/5; pass mark 4\)/);
+    expect(rows.at(-1)?.record.partnerStatus?.details).toMatch(
+      /did not pass the quiz in 3 attempts \(scores 0\/5, 0\/5, 0\/5; pass mark 4\)/,
+    );
     const after = await step('quiz', { answers: passing });
     expect([after.statusCode, errorCode(after)]).toEqual([409, 'task_closed']);
   });
@@ -103,7 +111,14 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
     await step('signature', { fullName: 'Ana López', confirmed: true });
     const restarted = await post('/api/task/restart');
     expect(restarted.statusCode).toBe(200);
-    expect(restarted.json()).toMatchObject({ status: 'ready', attempt: 2, started: false, currentStep: 'welcome', stepData: {}, failure: null });
+    expect(restarted.json()).toMatchObject({
+      status: 'ready',
+      attempt: 2,
+      started: false,
+      currentStep: 'welcome',
+      stepData: {},
+      failure: null,
+    });
     expect((await summary()).at(-1)).toEqual(['ready', 'Restarted · attempt 2', 'neutral']);
     const again = await post('/api/task/restart');
     expect([again.statusCode, errorCode(again)]).toEqual([409, 'nothing_to_restart']);

@@ -55,7 +55,8 @@ describe('rate limits', () => {
     t = await openTaskApp({ rateLimits: { perAddress: 1000, perTask: 5, windowMs: 60_000 } });
     const session = await openSession(t.app); // counts for the task
     const codes: number[] = [];
-    for (let i = 0; i < 6; i += 1) codes.push((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(session.token) })).statusCode);
+    for (let i = 0; i < 6; i += 1)
+      codes.push((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(session.token) })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
     const limited = await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(session.token) });
     expect(errorCode(limited)).toBe('rate_limited');
@@ -99,7 +100,12 @@ describe('secrets: none in any answer', () => {
         ['GET', '/api/task', { junk: true }],
       ];
       for (const [method, url, payload] of calls) {
-        const response = await t.app.inject({ method: method as 'GET' | 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+        const response = await t.app.inject({
+          method: method as 'GET' | 'POST',
+          url,
+          headers,
+          ...(payload === undefined ? {} : { payload: payload as object }),
+        });
         bodies.push(response.body, JSON.stringify(response.headers));
       }
       const everything = bodies.join('\n');

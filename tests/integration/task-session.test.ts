@@ -16,7 +16,13 @@ describe('POST /api/session', () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/session', payload: context });
     expect(response.statusCode).toBe(200);
     const session = sessionResponseSchema.parse(response.json());
-    expect(session.task).toMatchObject({ assignedTaskUuid: context.wxAssignedTaskUuid, status: 'ready', attempt: 1, started: false, currentStep: 'welcome' });
+    expect(session.task).toMatchObject({
+      assignedTaskUuid: context.wxAssignedTaskUuid,
+      status: 'ready',
+      attempt: 1,
+      started: false,
+      currentStep: 'welcome',
+    });
     expect(session.environment).toEqual({ emulator: false });
     expect(Date.parse(session.expiresAt)).toBe(t.clock.now() + 15 * 60 * 1000);
     expect(t.wakes()).toBe(1);
@@ -24,8 +30,19 @@ describe('POST /api/session', () => {
     const updates = await t.app.inject({ method: 'GET', url: '/api/task/updates', headers: bearer(session.token) });
     expect(updates.json().updates).toEqual([
       expect.objectContaining({
-        record: expect.objectContaining({ taskStatus: 'ready', partnerId: session.task.id, partnerStatus: expect.objectContaining({ label: 'Opened' }) }),
-        delivery: { state: 'pending', attempts: 0, deliveredAt: null, nextAttemptAt: new Date(t.clock.now()).toISOString(), lastError: null, deadReason: null },
+        record: expect.objectContaining({
+          taskStatus: 'ready',
+          partnerId: session.task.id,
+          partnerStatus: expect.objectContaining({ label: 'Opened' }),
+        }),
+        delivery: {
+          state: 'pending',
+          attempts: 0,
+          deliveredAt: null,
+          nextAttemptAt: new Date(t.clock.now()).toISOString(),
+          lastError: null,
+          deadReason: null,
+        },
       }),
     ]);
   });

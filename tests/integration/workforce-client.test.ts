@@ -104,7 +104,11 @@ describe('token request (spec 4.1)', () => {
       upstream: upstreamFor(emulator.url, { credential: { key: EMULATOR_CREDENTIAL.key, secret: 'wrong' } }),
       clock,
     });
-    expect(await wrong.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'auth_failed', reason: 'credentials_rejected', status: 401 });
+    expect(await wrong.updatePartnerTask(TASK, update())).toMatchObject({
+      kind: 'auth_failed',
+      reason: 'credentials_rejected',
+      status: 401,
+    });
     expect(await requests('partnerTask')).toHaveLength(0);
   });
 });

@@ -16,7 +16,12 @@ function fakeServer(now: () => number, taskAnswer: (token: string | undefined) =
     calls.push({ path, init });
     if (path === '/api/session') {
       sessions += 1;
-      const body = { token: `token-${sessions}`, expiresAt: new Date(now() + 15 * 60_000).toISOString(), task, environment: { emulator: true } };
+      const body = {
+        token: `token-${sessions}`,
+        expiresAt: new Date(now() + 15 * 60_000).toISOString(),
+        task,
+        environment: { emulator: true },
+      };
       return new Response(JSON.stringify(body), { status: 200 });
     }
     const authorization = new Headers(init.headers).get('authorization') ?? undefined;
@@ -29,7 +34,10 @@ function fakeServer(now: () => number, taskAnswer: (token: string | undefined) =
 describe('the API client (DESIGN decision 5)', () => {
   it('opens a session first, then sends the token as a bearer, with no cookies and the task named', async () => {
     const time = 0;
-    const server = fakeServer(() => time, () => ({ status: 200, body: task }));
+    const server = fakeServer(
+      () => time,
+      () => ({ status: 200, body: task }),
+    );
     const client = createApiClient({ context, fetch: server.fetch, now: () => time });
     await client.call('GET', '/api/task', taskViewSchema);
     expect(server.calls.map((c) => c.path)).toEqual(['/api/session', '/api/task']);
@@ -42,7 +50,10 @@ describe('the API client (DESIGN decision 5)', () => {
 
   it('renews the token before it expires', async () => {
     let time = 0;
-    const server = fakeServer(() => time, () => ({ status: 200, body: task }));
+    const server = fakeServer(
+      () => time,
+      () => ({ status: 200, body: task }),
+    );
     const client = createApiClient({ context, fetch: server.fetch, now: () => time });
     await client.call('GET', '/api/task', taskViewSchema);
     time = 9 * 60_000;
@@ -56,8 +67,10 @@ describe('the API client (DESIGN decision 5)', () => {
 
   it('renews once and retries when the server says the token expired', async () => {
     const time = 0;
-    const server = fakeServer(() => time, (token) =>
-      token === 'token-1' ? { status: 401, body: { error: { code: 'token_expired', message: 'expired' } } } : { status: 200, body: task },
+    const server = fakeServer(
+      () => time,
+      (token) =>
+        token === 'token-1' ? { status: 401, body: { error: { code: 'token_expired', message: 'expired' } } } : { status: 200, body: task },
     );
     const client = createApiClient({ context, fetch: server.fetch, now: () => time });
     await expect(client.call('GET', '/api/task', taskViewSchema)).resolves.toEqual(task);
@@ -65,14 +78,20 @@ describe('the API client (DESIGN decision 5)', () => {
   });
 
   it('shares one session request between concurrent calls', async () => {
-    const server = fakeServer(() => 0, () => ({ status: 200, body: task }));
+    const server = fakeServer(
+      () => 0,
+      () => ({ status: 200, body: task }),
+    );
     const client = createApiClient({ context, fetch: server.fetch, now: () => 0 });
     await Promise.all([1, 2, 3].map(() => client.call('GET', '/api/task', taskViewSchema)));
     expect(server.sessions()).toBe(1);
   });
 
   it('turns an error body into an ApiError with its code, and a failed fetch into "network"', async () => {
-    const server = fakeServer(() => 0, () => ({ status: 409, body: { error: { code: 'task_closed', message: 'closed' } } }));
+    const server = fakeServer(
+      () => 0,
+      () => ({ status: 409, body: { error: { code: 'task_closed', message: 'closed' } } }),
+    );
     const client = createApiClient({ context, fetch: server.fetch, now: () => 0 });
     await expect(client.call('GET', '/api/task', taskViewSchema)).rejects.toMatchObject({ status: 409, code: 'task_closed' });
     const offline = createApiClient({ context, fetch: async () => Promise.reject(new TypeError('Failed to fetch')), now: () => 0 });

@@ -55,7 +55,13 @@ describe('configuration', () => {
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems.map((line) => line.split(':')[0])).toEqual(['PORT', 'WX_AUTH_URL', 'PORTAL_ORIGINS', 'END_EVENT_FORMAT', 'LOG_LEVEL']);
+    expect(result.problems.map((line) => line.split(':')[0])).toEqual([
+      'PORT',
+      'WX_AUTH_URL',
+      'PORTAL_ORIGINS',
+      'END_EVENT_FORMAT',
+      'LOG_LEVEL',
+    ]);
     expect(result.problems[0]).toBe('PORT: expected a whole number from 0 to 65535, got "eighty"');
   });
 
@@ -83,7 +89,9 @@ describe('configuration', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.join('\n')).not.toContain('too-short-but-secret');
-    expect(result.problems).toEqual(['SESSION_SECRET: expected at least 32 characters of random text, got a value of 20 characters (not shown)']);
+    expect(result.problems).toEqual([
+      'SESSION_SECRET: expected at least 32 characters of random text, got a value of 20 characters (not shown)',
+    ]);
   });
 
   it('turns the preview portal on in emulator mode only, unless PREVIEW_ENABLED says otherwise', () => {

@@ -12,7 +12,12 @@ function recordFetch() {
   const calls: { path: string; init: RequestInit }[] = [];
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
     calls.push({ path: String(input), init });
-    const body = { token: `token-${calls.length}`, expiresAt: new Date(Date.now() + 900_000).toISOString(), task, environment: { emulator: true } };
+    const body = {
+      token: `token-${calls.length}`,
+      expiresAt: new Date(Date.now() + 900_000).toISOString(),
+      task,
+      environment: { emulator: true },
+    };
     return new Response(JSON.stringify(body), { status: 200 });
   });
   return calls;

@@ -44,7 +44,13 @@ describe('FaultQueue', () => {
 
   it('lets a fault aimed at one assigned task decide only that task’s updates', () => {
     const faults = new FaultQueue();
-    faults.add({ endpoint: 'partnerTask', kind: 'status', count: 2, status: 503, assignedTaskUuid: 'AAAAAAAA-0000-4000-8000-000000000000' });
+    faults.add({
+      endpoint: 'partnerTask',
+      kind: 'status',
+      count: 2,
+      status: 503,
+      assignedTaskUuid: 'AAAAAAAA-0000-4000-8000-000000000000',
+    });
     expect(faults.take('partnerTask', 'bbbbbbbb-0000-4000-8000-000000000000')).toBeUndefined();
     expect(faults.take('partnerTask')).toBeUndefined();
     expect(faults.take('partnerTask', 'aaaaaaaa-0000-4000-8000-000000000000')?.status).toBe(503);

@@ -39,7 +39,10 @@ describe('sentAt ordering', () => {
 describe('AssignedTask', () => {
   it('ends with the status of the last received update among those with the newest sentAt, whatever the order', () => {
     const statuses = ['ready', 'inProgress', 'completed', 'error'] as const;
-    const updates = fc.array(fc.record({ second: fc.integer({ min: 0, max: 5 }), status: fc.constantFrom(...statuses) }), { minLength: 1, maxLength: 30 });
+    const updates = fc.array(fc.record({ second: fc.integer({ min: 0, max: 5 }), status: fc.constantFrom(...statuses) }), {
+      minLength: 1,
+      maxLength: 30,
+    });
     fc.assert(
       fc.property(updates, (sequence) => {
         const task = newTask({ requireReview: false });

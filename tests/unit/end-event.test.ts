@@ -19,12 +19,20 @@ describe('the end event (spec 2.4, 6.1)', () => {
   });
 
   it('posts {type, taskStatus, context} in the object format', () => {
-    expect(endEventMessage({ name: 'done', format: 'object', targetOrigins: [] }, context)).toEqual({ type: 'done', taskStatus: 'completed', ...context });
+    expect(endEventMessage({ name: 'done', format: 'object', targetOrigins: [] }, context)).toEqual({
+      type: 'done',
+      taskStatus: 'completed',
+      ...context,
+    });
   });
 
   it('posts once per configured origin, each exactly, never "*"', () => {
     const { posted, target } = recorder();
-    const count = postEndEvent({ name: 'done', format: 'string', targetOrigins: ['https://a.example', '*', 'https://b.example:8443', 'https://c.example/path'] }, context, target);
+    const count = postEndEvent(
+      { name: 'done', format: 'string', targetOrigins: ['https://a.example', '*', 'https://b.example:8443', 'https://c.example/path'] },
+      context,
+      target,
+    );
     expect(count).toBe(2);
     expect(posted.map((p) => p.origin)).toEqual(['https://a.example', 'https://b.example:8443']);
   });

@@ -27,7 +27,9 @@ async function lintAs(file: string, code: string): Promise<Problem[]> {
 
 function problemsOf(messages: Linter.LintMessage[]): Problem[] {
   // Other rules (unused imports) do not matter here; a parse error does.
-  return messages.filter((m) => m.fatal === true || wallRules.has(m.ruleId ?? '')).map((m) => ({ line: m.line, rule: m.ruleId, message: m.message }));
+  return messages
+    .filter((m) => m.fatal === true || wallRules.has(m.ruleId ?? ''))
+    .map((m) => ({ line: m.line, rule: m.ruleId, message: m.message }));
 }
 
 /** `from` imports `allowed` on line 1 and `forbidden` on line 2; exactly line 2 must fail, with `reason`. */
@@ -52,7 +54,12 @@ describe('lint walls', () => {
   });
 
   it('keeps .server.ts modules (answer keys) out of the task page', async () => {
-    await expectWall('src/task/probe.ts', 'src/workflows/registry.ts', 'src/workflows/registry.server.ts', 'A .server.ts module is server-only');
+    await expectWall(
+      'src/task/probe.ts',
+      'src/workflows/registry.ts',
+      'src/workflows/registry.server.ts',
+      'A .server.ts module is server-only',
+    );
     // Server-only modules of src/ may import each other.
     expect(await lintAs('src/workflows/registry.server.ts', "import './safety-training/definition.server';\n")).toEqual([]);
   });
@@ -70,15 +77,35 @@ describe('lint walls', () => {
     const reason = 'server/ imports from src/ only the contract';
     await expectWall('server/task-progress/probe.ts', 'src/contract/task-view.ts', 'src/workflows/registry.views.ts', reason);
     await expectWall('server/task-progress/probe.ts', 'src/workflows/registry.ts', 'src/ui/i18n/locale.ts', reason);
-    await expectWall('server/task-progress/probe.ts', 'src/workflows/safety-training/definition.server.ts', 'src/workflows/safety-training/texts.ts', reason);
-    await expectWall('server/task-progress/probe.ts', 'src/workflows/safety-training/definition.ts', 'src/workflows/step-view-props.ts', reason);
-    await expectWall('server/task-progress/probe.ts', 'src/workflows/workflow-definition.ts', 'src/workflows/safety-training/quiz-step.tsx', reason);
+    await expectWall(
+      'server/task-progress/probe.ts',
+      'src/workflows/safety-training/definition.server.ts',
+      'src/workflows/safety-training/texts.ts',
+      reason,
+    );
+    await expectWall(
+      'server/task-progress/probe.ts',
+      'src/workflows/safety-training/definition.ts',
+      'src/workflows/step-view-props.ts',
+      reason,
+    );
+    await expectWall(
+      'server/task-progress/probe.ts',
+      'src/workflows/workflow-definition.ts',
+      'src/workflows/safety-training/quiz-step.tsx',
+      reason,
+    );
   });
 
   it('keeps the contract and the workflow definitions free of page code, which would reach the server through them', async () => {
     const reason = 'compiled into both the page and the server';
     await expectWall('src/contract/probe.ts', 'src/contract/task-view.ts', 'src/ui/i18n/locale.ts', reason);
-    await expectWall('src/workflows/safety-training/definition.ts', 'src/workflows/workflow-definition.ts', 'src/workflows/step-view-props.ts', reason);
+    await expectWall(
+      'src/workflows/safety-training/definition.ts',
+      'src/workflows/workflow-definition.ts',
+      'src/workflows/step-view-props.ts',
+      reason,
+    );
     const react = await lintAs('src/contract/probe.ts', "import 'zod/mini';\nimport 'react';\n");
     expect(react).toEqual([{ line: 2, rule: 'no-restricted-imports', message: expect.stringContaining('no React here') }]);
   });
@@ -109,14 +136,19 @@ describe('lint walls', () => {
     // The one exception: src/app-routes.tsx with a dynamic import(); a static one there still fails.
     expect(await lintAs('src/app-routes.tsx', "export const load = () => import('./preview/preview-route');\n")).toEqual([]);
     const staticImport = await lintAs('src/app-routes.tsx', "import './preview/preview-route';\n");
-    expect(staticImport).toEqual([{ line: 1, rule: 'no-restricted-imports', message: expect.stringContaining('only through the dynamic import() of its lazy route') }]);
+    expect(staticImport).toEqual([
+      { line: 1, rule: 'no-restricted-imports', message: expect.stringContaining('only through the dynamic import() of its lazy route') },
+    ]);
     // The preview itself may use the page's parts.
     expect(await lintAs('src/preview/probe.tsx', "import '../ui/button';\nimport './preview-route';\n")).toEqual([]);
   });
 
   it('keeps the database out of the platform client', async () => {
     await expectWall('server/upstream/probe.ts', 'server/clock.ts', 'server/store/store.ts', 'knows no database');
-    const problems = await lintAs('server/upstream/probe.ts', "import 'node:http';\nimport 'kysely';\nimport 'pg';\nimport 'better-sqlite3';\n");
+    const problems = await lintAs(
+      'server/upstream/probe.ts',
+      "import 'node:http';\nimport 'kysely';\nimport 'pg';\nimport 'better-sqlite3';\n",
+    );
     expect(problems.map((p) => [p.line, p.rule])).toEqual([
       [2, 'no-restricted-imports'],
       [3, 'no-restricted-imports'],
@@ -130,7 +162,10 @@ describe('lint walls', () => {
     await expectWall('server/store/probe.ts', 'server/config.ts', 'server/http/error-handling.ts', reason);
     await expectWall('server/store/probe.ts', 'server/config.ts', 'server/upstream/token-cache.ts', reason);
     await expectWall('server/store/migrations/probe.ts', 'server/store/store.ts', 'server/task-api/task-routes.ts', reason);
-    const problems = await lintAs('server/store/probe.ts', "import 'kysely';\nimport 'fastify';\nimport '@fastify/static';\nimport 'node:http';\nimport 'node:https';\n");
+    const problems = await lintAs(
+      'server/store/probe.ts',
+      "import 'kysely';\nimport 'fastify';\nimport '@fastify/static';\nimport 'node:http';\nimport 'node:https';\n",
+    );
     expect(problems.map((p) => [p.line, p.rule])).toEqual([
       [2, 'no-restricted-imports'],
       [3, 'no-restricted-imports'],

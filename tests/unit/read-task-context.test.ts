@@ -9,7 +9,7 @@ const valid = {
 };
 
 describe('reading the task context (spec 2.5)', () => {
-  it('reads the four parameters among the flow designer\'s own variables', () => {
+  it("reads the four parameters among the flow designer's own variables", () => {
     const reading = readTaskContext(`?lang=es&${new URLSearchParams(valid)}`);
     expect(reading).toEqual({ ok: true, context: valid });
   });
@@ -20,7 +20,9 @@ describe('reading the task context (spec 2.5)', () => {
   });
 
   it('names every bad parameter, not just the first', () => {
-    const reading = readTaskContext(`?wxWorkerUuid=abc&wxTaskFlowUuid=${valid.wxTaskFlowUuid}&wxTaskFlowUuid=${valid.wxTaskFlowUuid}&wxCompanyUuid=`);
+    const reading = readTaskContext(
+      `?wxWorkerUuid=abc&wxTaskFlowUuid=${valid.wxTaskFlowUuid}&wxTaskFlowUuid=${valid.wxTaskFlowUuid}&wxCompanyUuid=`,
+    );
     expect(reading).toEqual({
       ok: false,
       problems: [

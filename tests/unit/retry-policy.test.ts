@@ -44,6 +44,9 @@ describe('retry policy', () => {
     const almostADay = createdAt + 23 * 60 * 60_000;
     expect(decide(serverError, 150, almostADay, 0)).toMatchObject({ kind: 'retry' });
     const later = createdAt + 24 * 60 * 60_000 + 1;
-    expect(decide(serverError, 160, later, 0)).toMatchObject({ kind: 'dead', reason: expect.stringContaining('gave up after 161 attempts') });
+    expect(decide(serverError, 160, later, 0)).toMatchObject({
+      kind: 'dead',
+      reason: expect.stringContaining('gave up after 161 attempts'),
+    });
   });
 });

@@ -21,7 +21,10 @@ describe('session tokens', () => {
   });
 
   it('expires at expiresAt exactly', async () => {
-    expect(await verifySessionToken(secret, await signSessionToken(secret, context, 2_000), 2_000)).toEqual({ ok: false, reason: 'expired' });
+    expect(await verifySessionToken(secret, await signSessionToken(secret, context, 2_000), 2_000)).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
   });
 
   it('keeps the expiry to the millisecond, though the standard exp is in whole seconds', async () => {
@@ -58,12 +61,9 @@ describe('session tokens', () => {
     expect(await verifySessionToken(secret, hs512, 0)).toEqual({ ok: false, reason: 'bad_signature' });
   });
 
-  it.each(['', 'abc', 'a.b', 'a.b.c.d', '..', '!!.??.**', 'v1.e30.AAAA'])(
-    'refuses the malformed token %j',
-    async (token) => {
-      expect(await verifySessionToken(secret, token, 0)).toEqual({ ok: false, reason: 'malformed' });
-    },
-  );
+  it.each(['', 'abc', 'a.b', 'a.b.c.d', '..', '!!.??.**', 'v1.e30.AAAA'])('refuses the malformed token %j', async (token) => {
+    expect(await verifySessionToken(secret, token, 0)).toEqual({ ok: false, reason: 'malformed' });
+  });
 
   it('refuses a token of the former v1.<payload>.<hmac> format', async () => {
     const payload = Buffer.from(JSON.stringify({ ...claims, exp: 2_000 })).toString('base64url');

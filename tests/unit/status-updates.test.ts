@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { failedUpdate, gradedRetryUpdate, openedUpdate, restartedUpdate, startedUpdate, stepSavedUpdate } from '../../server/task-progress/status-updates';
+import {
+  failedUpdate,
+  gradedRetryUpdate,
+  openedUpdate,
+  restartedUpdate,
+  startedUpdate,
+  stepSavedUpdate,
+} from '../../server/task-progress/status-updates';
 import { partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
 import { safetyTraining } from '../../src/workflows/safety-training/definition';
 import { fitLabel, updateLabels } from '../../src/contract/status-updates';
@@ -29,21 +36,30 @@ describe('status labels (spec 8: at most 32 characters)', () => {
 
   it('builds valid spec 2.6 records for every moment of a workflow with arbitrary step names (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 80 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 1_000_000 }), (names, attempt) => {
-        const workflow: WorkflowDefinition = { ...safetyTraining, steps: names.map((shortName, index) => ({ ...safetyTraining.steps[0]!, id: `s${index}`, shortName })) };
-        const report = { color: 'neutral' as const, details: 'd' };
-        const records = [
-          openedUpdate(target),
-          startedUpdate(target, workflow, attempt),
-          ...names.map((_, index) => stepSavedUpdate(target, workflow, index, report)),
-          ...names.map((_, index) => gradedRetryUpdate(target, workflow, index, { score: 1, total: 5 }, { used: 1, max: 3, passMark: 4 })),
-          failedUpdate(target, names[0]!, [{ score: 0, total: 5 }], { passMark: 4, maxAttempts: 3 }),
-          restartedUpdate(target, attempt),
-        ];
-        for (const record of records) {
-          expect(partnerTaskUpdateSchema.safeParse({ ...record, sentAt: '2026-01-01T00:00:00.000Z' }).success).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 80 }), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        (names, attempt) => {
+          const workflow: WorkflowDefinition = {
+            ...safetyTraining,
+            steps: names.map((shortName, index) => ({ ...safetyTraining.steps[0]!, id: `s${index}`, shortName })),
+          };
+          const report = { color: 'neutral' as const, details: 'd' };
+          const records = [
+            openedUpdate(target),
+            startedUpdate(target, workflow, attempt),
+            ...names.map((_, index) => stepSavedUpdate(target, workflow, index, report)),
+            ...names.map((_, index) =>
+              gradedRetryUpdate(target, workflow, index, { score: 1, total: 5 }, { used: 1, max: 3, passMark: 4 }),
+            ),
+            failedUpdate(target, names[0]!, [{ score: 0, total: 5 }], { passMark: 4, maxAttempts: 3 }),
+            restartedUpdate(target, attempt),
+          ];
+          for (const record of records) {
+            expect(partnerTaskUpdateSchema.safeParse({ ...record, sentAt: '2026-01-01T00:00:00.000Z' }).success).toBe(true);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

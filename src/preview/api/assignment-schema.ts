@@ -9,9 +9,7 @@ const receivedUpdateSchema = z.object({
   sentAt: z.string(),
   partnerId: z.optional(z.string()),
   partnerUrl: z.optional(z.string()),
-  partnerStatus: z.optional(
-    z.object({ label: z.optional(z.string()), color: z.optional(z.string()), details: z.optional(z.string()) }),
-  ),
+  partnerStatus: z.optional(z.object({ label: z.optional(z.string()), color: z.optional(z.string()), details: z.optional(z.string()) })),
 });
 
 const assignmentOptionsSchema = z.object({
@@ -26,7 +24,12 @@ const assignmentOptionsSchema = z.object({
 export type AssignmentOptions = z.infer<typeof assignmentOptionsSchema>;
 
 const trailEntrySchema = z.union([
-  z.object({ kind: z.literal('partner'), at: z.string(), record: receivedUpdateSchema, outcome: z.enum(['applied', 'obsolete', 'duplicate']) }),
+  z.object({
+    kind: z.literal('partner'),
+    at: z.string(),
+    record: receivedUpdateSchema,
+    outcome: z.enum(['applied', 'obsolete', 'duplicate']),
+  }),
   z.object({ kind: z.enum(['admin', 'portal']), at: z.string(), action: z.string() }),
 ]);
 export type TrailEntry = z.infer<typeof trailEntrySchema>;
@@ -41,7 +44,11 @@ export const assignmentSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   status: z.string(),
-  review: z.object({ required: z.boolean(), state: z.enum(['none', 'pending', 'approved', 'rejected']), decidedAt: z.optional(z.string()) }),
+  review: z.object({
+    required: z.boolean(),
+    state: z.enum(['none', 'pending', 'approved', 'rejected']),
+    decidedAt: z.optional(z.string()),
+  }),
   workerActed: z.boolean(),
   latest: z.nullable(z.object({ record: receivedUpdateSchema, receivedAt: z.string() })),
   trail: z.array(trailEntrySchema),

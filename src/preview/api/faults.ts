@@ -45,7 +45,12 @@ export function useInjectFault(controlPath: string) {
 export function useClearFaults(controlPath: string, assignedTaskUuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => jsonRequest('DELETE', `${controlPath}/faults?assignedTaskUuid=${encodeURIComponent(assignedTaskUuid)}`, z.object({ cleared: z.number() })),
+    mutationFn: () =>
+      jsonRequest(
+        'DELETE',
+        `${controlPath}/faults?assignedTaskUuid=${encodeURIComponent(assignedTaskUuid)}`,
+        z.object({ cleared: z.number() }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: previewKeys.faults }),
   });
 }

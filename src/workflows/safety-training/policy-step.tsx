@@ -6,7 +6,14 @@ import type { StepViewProps } from '../step-view-props';
 import { POLICY_VERSION, policyDataSchema } from './definition';
 import type { SafetyTrainingTexts } from './texts';
 
-export function PolicyStep({ texts, headingId, focusHeading, saving, savedData, onSubmit }: StepViewProps & { texts: SafetyTrainingTexts }) {
+export function PolicyStep({
+  texts,
+  headingId,
+  focusHeading,
+  saving,
+  savedData,
+  onSubmit,
+}: StepViewProps & { texts: SafetyTrainingTexts }) {
   const savingText = useShellTexts().saving;
   const saved = policyDataSchema.safeParse(savedData);
   const [acknowledged, setAcknowledged] = useState(saved.success);

@@ -10,7 +10,16 @@ import type { SafetyTrainingTexts } from './texts';
 type Answers = Partial<Record<QuizQuestionId, QuizOptionId>>;
 
 /** Graded on the server: the page knows the questions and options, never which option is right. */
-export function QuizStep({ texts, headingId, focusHeading, saving, savedData, grading, task, onSubmit }: StepViewProps & { texts: SafetyTrainingTexts }) {
+export function QuizStep({
+  texts,
+  headingId,
+  focusHeading,
+  saving,
+  savedData,
+  grading,
+  task,
+  onSubmit,
+}: StepViewProps & { texts: SafetyTrainingTexts }) {
   const savingText = useShellTexts().saving;
   const saved = quizDataSchema.safeParse(savedData);
   const [answers, setAnswers] = useState<Answers>(saved.success ? saved.data.answers : {});
@@ -43,7 +52,11 @@ export function QuizStep({ texts, headingId, focusHeading, saving, savedData, gr
           const question = texts.quiz.questions[id];
           const missing = showMissing && answers[id] === undefined;
           return (
-            <fieldset key={id} className={`question${missing ? ' field-invalid' : ''}`} aria-describedby={missing ? 'quiz-missing' : undefined}>
+            <fieldset
+              key={id}
+              className={`question${missing ? ' field-invalid' : ''}`}
+              aria-describedby={missing ? 'quiz-missing' : undefined}
+            >
               <legend>
                 {index + 1}. {question.text}
               </legend>

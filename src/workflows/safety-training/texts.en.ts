@@ -1,7 +1,12 @@
 import type { SafetyTrainingTexts } from './texts';
 
 export const safetyTrainingTextsEn: SafetyTrainingTexts = {
-  stepTitles: { welcome: 'Workplace safety training', policy: 'Read the safety policy', quiz: 'Safety quiz', signature: 'Sign the training record' },
+  stepTitles: {
+    welcome: 'Workplace safety training',
+    policy: 'Read the safety policy',
+    quiz: 'Safety quiz',
+    signature: 'Sign the training record',
+  },
   welcome: {
     intro: 'Before your first shift, this short training covers how we keep each other safe at work.',
     estimate: (minutes) => `It takes about ${minutes} minutes. Your progress is saved after each step, so you can stop and come back.`,
@@ -11,24 +16,46 @@ export const safetyTrainingTextsEn: SafetyTrainingTexts = {
   policy: {
     version: (version) => `Policy ${version}`,
     sections: [
-      { title: 'Emergency exits', body: 'Keep emergency exits and the routes to them clear at all times. Never block or lock a fire door.' },
+      {
+        title: 'Emergency exits',
+        body: 'Keep emergency exits and the routes to them clear at all times. Never block or lock a fire door.',
+      },
       { title: 'Spills and hazards', body: 'Mark a spill or hazard off first so nobody slips, then report it to your supervisor.' },
       { title: 'Protective equipment', body: 'Check your protective equipment before each use. Replace anything that is damaged.' },
       { title: 'Injuries', body: 'Report every injury, however small, to your supervisor on the same day.' },
-      { title: 'Lifting', body: 'Lift with bent knees and a straight back, keeping the load close to your body. Ask for help with heavy loads.' },
+      {
+        title: 'Lifting',
+        body: 'Lift with bent knees and a straight back, keeping the load close to your body. Ask for help with heavy loads.',
+      },
     ],
     acknowledge: 'I have read and understood the safety policy.',
     mustAcknowledge: 'Tick the box to confirm you have read the policy.',
     continue: 'Continue to the quiz',
   },
   quiz: {
-    intro: (passMark, total, maxAttempts) => `Answer all ${total} questions. You need ${passMark} correct answers to pass, and you have ${maxAttempts} attempts.`,
+    intro: (passMark, total, maxAttempts) =>
+      `Answer all ${total} questions. You need ${passMark} correct answers to pass, and you have ${maxAttempts} attempts.`,
     questions: {
-      exits: { text: 'When must emergency exits be kept clear?', options: { a: 'Only during fire drills', b: 'At all times', c: 'At the end of each shift' } },
-      spill: { text: 'You notice a spill on the floor. What do you do first?', options: { a: 'Mark it off so nobody slips', b: 'Finish your current task', c: 'Wait for the cleaning team' } },
-      ppe: { text: 'When should you check your protective equipment?', options: { a: 'Once a month', b: 'Only when it looks damaged', c: 'Before each use' } },
-      injury: { text: 'Which injuries must be reported?', options: { a: 'Every injury, the same day', b: 'Only injuries that need a doctor', c: 'Only injuries that stop work' } },
-      lifting: { text: 'How do you lift a heavy box?', options: { a: 'Bend at the waist, legs straight', b: 'Bend your knees, back straight', c: 'Lift it quickly in one move' } },
+      exits: {
+        text: 'When must emergency exits be kept clear?',
+        options: { a: 'Only during fire drills', b: 'At all times', c: 'At the end of each shift' },
+      },
+      spill: {
+        text: 'You notice a spill on the floor. What do you do first?',
+        options: { a: 'Mark it off so nobody slips', b: 'Finish your current task', c: 'Wait for the cleaning team' },
+      },
+      ppe: {
+        text: 'When should you check your protective equipment?',
+        options: { a: 'Once a month', b: 'Only when it looks damaged', c: 'Before each use' },
+      },
+      injury: {
+        text: 'Which injuries must be reported?',
+        options: { a: 'Every injury, the same day', b: 'Only injuries that need a doctor', c: 'Only injuries that stop work' },
+      },
+      lifting: {
+        text: 'How do you lift a heavy box?',
+        options: { a: 'Bend at the waist, legs straight', b: 'Bend your knees, back straight', c: 'Lift it quickly in one move' },
+      },
     },
     unanswered: (count) => (count === 1 ? 'One question has no answer yet.' : `${count} questions have no answer yet.`),
     submit: 'Submit answers',

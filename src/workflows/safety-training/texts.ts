@@ -4,7 +4,13 @@ import type { QuizOptionId, QuizQuestionId } from './definition';
 export interface SafetyTrainingTexts {
   stepTitles: Record<'welcome' | 'policy' | 'quiz' | 'signature', string>;
   welcome: { intro: string; estimate(minutes: number): string; steps: readonly string[]; begin: string };
-  policy: { version(version: string): string; sections: readonly { title: string; body: string }[]; acknowledge: string; mustAcknowledge: string; continue: string };
+  policy: {
+    version(version: string): string;
+    sections: readonly { title: string; body: string }[];
+    acknowledge: string;
+    mustAcknowledge: string;
+    continue: string;
+  };
   quiz: {
     intro(passMark: number, total: number, maxAttempts: number): string;
     questions: Record<QuizQuestionId, { text: string; options: Record<QuizOptionId, string> }>;
@@ -13,5 +19,13 @@ export interface SafetyTrainingTexts {
     failed(score: number, total: number, passMark: number, attemptsLeft: number): string;
     attemptsUsed(used: number, max: number): string;
   };
-  signature: { intro: string; nameLabel: string; nameHint: string; nameRequired: string; confirm: string; mustConfirm: string; submit: string };
+  signature: {
+    intro: string;
+    nameLabel: string;
+    nameHint: string;
+    nameRequired: string;
+    confirm: string;
+    mustConfirm: string;
+    submit: string;
+  };
 }
