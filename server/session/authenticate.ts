@@ -20,7 +20,7 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
     throw apiError('invalid_token', 'The session token is not valid; open a new one with POST /api/session.');
   }
   const named = request.headers[ASSIGNED_TASK_HEADER];
-  if (named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== check.claims.context.wxAssignedTaskUuid)) {
+  if (named !== undefined && (typeof named !== 'string' || named !== check.claims.context.wxAssignedTaskUuid)) {
     throw apiError('wrong_task', 'This session belongs to another task.');
   }
   return check.claims.context;

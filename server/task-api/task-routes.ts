@@ -9,7 +9,7 @@ import { SESSION_TTL_MS, signSessionToken } from '../session/session-token';
 import { submitStep } from '../task-progress/step.service';
 import { getTask, listTaskUpdates, openTask, restartTask, startTask } from '../task-progress/task.service';
 import type { TaskServiceDeps } from '../task-progress/locked-task';
-import { normalizeTaskContext, type TaskContext } from '../../src/contract/task-context';
+import type { TaskContext } from '../../src/contract/task-context';
 import { sessionRequestSchema, sessionResponseSchema } from '../../src/contract/session';
 import { emptyBodySchema, stepResultSchema, stepSubmissionSchema } from '../../src/contract/step-submission';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
@@ -63,7 +63,8 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
       onRequest: perAddress,
     },
     async (request, reply) => {
-      const context = normalizeTaskContext(request.body);
+      // Exactly as received: the platform may treat ids case-sensitively, and updates name the task by it (spec 4.3).
+      const context = request.body;
       await limits.perTask(request, reply, context.wxAssignedTaskUuid);
       const task = await openTask(service, context);
       const expiresAt = clock.now() + SESSION_TTL_MS;

@@ -18,7 +18,8 @@ export function readTaskContext(search: string): ContextReading {
     if (value === undefined || value.trim() === '') problems.push({ param, kind: 'missing' });
     else if (all.length > 1) problems.push({ param, kind: 'repeated' });
     else if (!taskContextSchema.shape[param].safeParse(value).success) problems.push({ param, kind: 'invalid', received: preview(value) });
-    else values[param] = value.toLowerCase();
+    // Kept exactly as the portal sent it: the platform names the task by this string in its paths (spec 4.3).
+    else values[param] = value;
   }
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, context: taskContextSchema.parse(values) };

@@ -12,8 +12,15 @@ const partnerStatusColors = ['success', 'warning', 'danger', 'neutral'] as const
 const partnerStatusColorSchema = z.enum(partnerStatusColors);
 export type PartnerStatusColor = z.infer<typeof partnerStatusColorSchema>;
 
-/** spec 8: partnerStatus.label is at most 32 characters. Counted in UTF-16 units, the stricter reading. */
+/** spec 2.6, 8: partnerStatus.label is at most 32 characters, counted as characters (code points), not UTF-16 units. */
 export const PARTNER_LABEL_MAX = 32;
+
+/** Characters as a person counts them: an emoji or a letter outside the BMP is one, not two UTF-16 units. */
+export function labelLength(label: string): number {
+  let count = 0;
+  for (const _ of label) count += 1;
+  return count;
+}
 
 /**
  * spec 2.5: the context values are "UUID strings". The platform's UUID version is not shown, so any
@@ -26,7 +33,10 @@ const isoDateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 
 
 const partnerStatusSchema = z
   .object({
-    label: z.string().max(PARTNER_LABEL_MAX, `must be at most ${PARTNER_LABEL_MAX} characters`).optional(),
+    label: z
+      .string()
+      .refine((label) => labelLength(label) <= PARTNER_LABEL_MAX, `must be at most ${PARTNER_LABEL_MAX} characters`)
+      .optional(),
     color: partnerStatusColorSchema.optional(),
     details: z.string().optional(),
   })

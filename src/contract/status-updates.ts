@@ -1,5 +1,5 @@
 import type { PartnerStatusColor, TaskStatus } from './partner-task-update';
-import { PARTNER_LABEL_MAX } from './partner-task-update';
+import { labelLength, PARTNER_LABEL_MAX } from './partner-task-update';
 
 /**
  * The moments a task reports to the platform (spec 2.6), the status each sends (spec 3) and how its label reads. The
@@ -50,10 +50,18 @@ const SEPARATOR = ' · ';
  * leaves, with an ellipsis.
  */
 export function fitLabel(prefix: string, name: string): string {
-  const room = PARTNER_LABEL_MAX - prefix.length - SEPARATOR.length;
-  if (room <= 0) return prefix.slice(0, PARTNER_LABEL_MAX);
-  const trimmed = name.trim();
-  if (trimmed === '') return prefix;
-  const fitted = trimmed.length <= room ? trimmed : `${trimmed.slice(0, room - 1).trimEnd()}…`;
+  // Cut by code points, so a surrogate pair (an emoji, a rare letter) is never split into half a character.
+  const prefixChars = Array.from(prefix);
+  const room = PARTNER_LABEL_MAX - prefixChars.length - labelLength(SEPARATOR);
+  if (room <= 0) return prefixChars.slice(0, PARTNER_LABEL_MAX).join('');
+  const chars = Array.from(name.trim());
+  if (chars.length === 0) return prefix;
+  const fitted =
+    chars.length <= room
+      ? chars.join('')
+      : `${chars
+          .slice(0, room - 1)
+          .join('')
+          .trimEnd()}…`;
   return `${prefix}${SEPARATOR}${fitted}`;
 }

@@ -12,16 +12,3 @@ export const taskContextSchema = z.strictObject({
   wxCompanyUuid: contextUuidField,
 });
 export type TaskContext = z.infer<typeof taskContextSchema>;
-
-/**
- * The platform may send UUIDs in upper case; they name the same task, so every value is compared and stored in one
- * form. Without this, one assigned task could own two task rows.
- */
-export function normalizeTaskContext(context: TaskContext): TaskContext {
-  return {
-    wxWorkerUuid: context.wxWorkerUuid.toLowerCase(),
-    wxAssignedTaskUuid: context.wxAssignedTaskUuid.toLowerCase(),
-    wxTaskFlowUuid: context.wxTaskFlowUuid.toLowerCase(),
-    wxCompanyUuid: context.wxCompanyUuid.toLowerCase(),
-  };
-}

@@ -1,3 +1,4 @@
+import { listUpdatesForTask } from '../../server/store/outbox.repository';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionResponseSchema } from '../../src/contract/session';
 import { bearer, errorCode, newContext, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
@@ -56,12 +57,13 @@ describe('POST /api/session', () => {
     expect(t.wakes()).toBe(1);
   });
 
-  it('treats upper-case UUIDs as the same assigned task', async () => {
-    const first = await openSession(t.app);
-    const upper = Object.fromEntries(Object.entries(first.context).map(([key, value]) => [key, value.toUpperCase()]));
-    const response = await t.app.inject({ method: 'POST', url: '/api/session', payload: upper });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().task.id).toBe(first.task.id);
+  it('keeps the assigned task id exactly as received, so its updates name the task as the platform does', async () => {
+    const context = newContext();
+    const upper = { ...context, wxAssignedTaskUuid: context.wxAssignedTaskUuid.toUpperCase() };
+    const session = await openSession(t.app, upper);
+    expect(session.task.assignedTaskUuid).toBe(upper.wxAssignedTaskUuid);
+    const [opened] = await listUpdatesForTask(t.database.store.db, session.task.id);
+    expect(opened?.assignedTaskUuid).toBe(upper.wxAssignedTaskUuid);
   });
 
   it('refuses to reopen an assigned task with another worker, flow or company (409 context_mismatch)', async () => {

@@ -14,9 +14,10 @@ describe('reading the task context (spec 2.5)', () => {
     expect(reading).toEqual({ ok: true, context: valid });
   });
 
-  it('stores upper-case UUIDs in lower case', () => {
-    const reading = readTaskContext(`?${new URLSearchParams({ ...valid, wxCompanyUuid: valid.wxCompanyUuid.toUpperCase() })}`);
-    expect(reading.ok && reading.context.wxCompanyUuid).toBe(valid.wxCompanyUuid);
+  it('keeps each value exactly as the portal sent it, letter case included', () => {
+    const upper = valid.wxAssignedTaskUuid.toUpperCase();
+    const reading = readTaskContext(`?${new URLSearchParams({ ...valid, wxAssignedTaskUuid: upper })}`);
+    expect(reading.ok && reading.context.wxAssignedTaskUuid).toBe(upper);
   });
 
   it('names every bad parameter, not just the first', () => {

@@ -8,7 +8,7 @@ import {
   startedUpdate,
   stepSavedUpdate,
 } from '../../server/task-progress/status-updates';
-import { partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
+import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
 import { safetyTraining } from '../../src/workflows/safety-training/definition';
 import { fitLabel, updateLabels } from '../../src/contract/status-updates';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
@@ -26,10 +26,20 @@ describe('status labels (spec 8: at most 32 characters)', () => {
     expect(label).toMatch(/^Step 10 of 12 · Hazardous .*…$/);
   });
 
+  it('counts characters, not UTF-16 units, and never cuts an emoji in half', () => {
+    const label = updateLabels.stepSaved({ index: 0, count: 3, name: '🦺'.repeat(40) });
+    expect(labelLength(label)).toBe(PARTNER_LABEL_MAX);
+    expect(label).toMatch(/^Step 1 of 3 · (🦺)+…$/u);
+    // encodeURIComponent throws on a lone surrogate, i.e. half a character.
+    expect(() => encodeURIComponent(label)).not.toThrow();
+    expect(partnerTaskUpdateSchema.shape.partnerStatus.unwrap().shape.label.safeParse('🦺'.repeat(32)).success).toBe(true);
+    expect(partnerTaskUpdateSchema.shape.partnerStatus.unwrap().shape.label.safeParse('🦺'.repeat(33)).success).toBe(false);
+  });
+
   it('never exceeds 32 characters, whatever the prefix and name (property)', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 60 }), fc.string({ maxLength: 200 }), (prefix, name) => {
-        expect(fitLabel(prefix, name).length).toBeLessThanOrEqual(PARTNER_LABEL_MAX);
+      fc.property(fc.string({ maxLength: 60, unit: 'binary' }), fc.string({ maxLength: 200, unit: 'binary' }), (prefix, name) => {
+        expect(labelLength(fitLabel(prefix, name))).toBeLessThanOrEqual(PARTNER_LABEL_MAX);
       }),
     );
   });
