@@ -6,7 +6,7 @@ import { EMULATOR_PREFIX, type Config } from './config';
 import type { EmulatorClock } from './emulator/emulator-clock';
 import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
 import { emulatorPlugin } from './emulator/emulator-plugin';
-import { registerErrorHandling } from './http/error-handling';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handling';
 import { operationsRoutes } from './http/operations-routes';
 import { AccessLogController, type Logger } from './logger';
 import type { Store } from './store/store';
@@ -38,6 +38,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // DESIGN: bodies are small JSON documents; anything bigger is refused with 413 before it is parsed.
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // A stalled client (headers trickling in, a body that never ends, an idle keep-alive) is cut off in seconds.
+    requestTimeout: deps.config.timeouts.requestMs,
+    keepAliveTimeout: deps.config.timeouts.keepAliveMs,
+    http: {
+      headersTimeout: deps.config.timeouts.headersMs,
+      // Node looks for overdue requests on this interval (30 s by default), which would stretch every timeout above.
+      connectionsCheckingInterval: Math.min(1_000, deps.config.timeouts.headersMs),
+    },
     logController: new AccessLogController(),
   });
   // The contract's zod schemas validate each route's input and type its handler (fastify-type-provider-zod).

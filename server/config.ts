@@ -38,6 +38,14 @@ function integer(min: number, max: number, fallback: number) {
   );
 }
 
+const booleanFlag = z.preprocess(
+  blankToUndefined,
+  z
+    .enum(['true', 'false'], { error: 'one of: true, false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+);
+
 const environmentSchema = z.object({
   PORT: integer(0, 65535, 8787),
   HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
@@ -93,6 +101,15 @@ const environmentSchema = z.object({
   // the browser tests watch retries in seconds instead of minutes.
   DELIVERY_RETRY_BASE_MS: integer(10, 3_600_000, 1000),
   DELIVERY_RETRY_MAX_MS: integer(10, 86_400_000, 10 * 60_000),
+  // The deployment's kind, as container platforms and hosts set it. Read only to refuse unsafe fallbacks (DESIGN
+  // decision 9: fail closed); every behaviour it gates has its own named opt-in below.
+  NODE_ENV: z.preprocess(blankToUndefined, z.string().optional()),
+  ALLOW_EMULATOR_IN_PRODUCTION: booleanFlag,
+  ALLOW_INSECURE_PLATFORM_URL: booleanFlag,
+  // A stalled client (slow headers, a body that never ends) is cut off within seconds instead of holding a connection.
+  REQUEST_TIMEOUT_MS: integer(1_000, 600_000, 15_000),
+  HEADERS_TIMEOUT_MS: integer(500, 600_000, 5_000),
+  KEEP_ALIVE_TIMEOUT_MS: integer(500, 600_000, 5_000),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -129,6 +146,10 @@ export interface Config {
   previewEnabled: boolean;
   /** Backoff of failed deliveries: the n-th retry waits a random time up to min(maxDelayMs, baseDelayMs * 2^n). */
   deliveryRetry: { baseDelayMs: number; maxDelayMs: number };
+  /** How long a client may take: the whole request, its headers, and an idle keep-alive connection. */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** Accepted but risky settings, logged at start (e.g. a plain-HTTP platform address allowed by its opt-in). */
+  warnings: string[];
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -152,13 +173,36 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   const problems: string[] = [];
   const emulatorMode = e.WX_API_KEY === undefined;
 
+  const production = e.NODE_ENV === 'production';
+  const warnings: string[] = [];
   if (emulatorMode) {
     if (e.WX_API_SECRET !== undefined) problems.push('WX_API_KEY: expected the key that goes with WX_API_SECRET, got nothing');
+    if (production && !e.ALLOW_EMULATOR_IN_PRODUCTION) {
+      problems.push(
+        'WX_API_KEY: required when NODE_ENV=production (without it the server would report to its built-in emulator, not the platform), got nothing; set ALLOW_EMULATOR_IN_PRODUCTION=true to run the emulator anyway',
+      );
+    }
   } else {
     if (e.WX_API_SECRET === undefined) problems.push('WX_API_SECRET: expected the secret of WX_API_KEY (spec 2.1), got nothing');
     for (const name of ['WX_AUTH_URL', 'WX_BASE_URL', 'WX_TASK_BASE_URL', 'PORTAL_ORIGINS', 'SESSION_SECRET'] as const) {
       if (e[name] === undefined) problems.push(`${name}: required when WX_API_KEY is set (${requiredWhy[name]}), got nothing`);
     }
+  }
+  for (const name of ['WX_AUTH_URL', 'WX_BASE_URL', 'WX_TASK_BASE_URL'] as const) {
+    const url = e[name];
+    if (url === undefined || !isPlainHttpBeyondLoopback(url)) continue;
+    if (e.ALLOW_INSECURE_PLATFORM_URL) {
+      warnings.push(
+        `${name} is plain HTTP to ${new URL(url).host}: the API key, its secret and bearer tokens cross the network unencrypted`,
+      );
+    } else {
+      problems.push(
+        `${name}: expected an https URL (plain http would send the credential in clear text), got ${JSON.stringify(url)}; set ALLOW_INSECURE_PLATFORM_URL=true if the platform offers nothing else`,
+      );
+    }
+  }
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    problems.push(`HEADERS_TIMEOUT_MS: expected at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}), got ${e.HEADERS_TIMEOUT_MS}`);
   }
   if (e.DELIVERY_RETRY_MAX_MS < e.DELIVERY_RETRY_BASE_MS) {
     problems.push(
@@ -192,6 +236,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     logLevel: e.LOG_LEVEL,
     previewEnabled: e.PREVIEW_ENABLED === undefined ? emulatorMode : e.PREVIEW_ENABLED === 'true',
     deliveryRetry: { baseDelayMs: e.DELIVERY_RETRY_BASE_MS, maxDelayMs: e.DELIVERY_RETRY_MAX_MS },
+    timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, headersMs: e.HEADERS_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
+    warnings,
   };
   return { ok: true, config };
 }
@@ -211,6 +257,13 @@ function describeValue(name: string, value: string | undefined): string {
   if (value === undefined || value.trim() === '') return 'nothing';
   if (secretNames.has(name)) return `a value of ${value.length} characters (not shown)`;
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/** spec 4: the platform's addresses; plain HTTP is tolerable only on this machine (the emulator, a local proxy). */
+function isPlainHttpBeyondLoopback(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol !== 'http:') return false;
+  return !(hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname));
 }
 
 function trimSlash(url: string): string {

@@ -5,6 +5,7 @@ import { startServer } from './server';
 /** Runs the server: the only module that reads the environment at start and handles signals. */
 const config = loadConfigOrExit();
 const log = createLogger(config.logLevel);
+for (const warning of config.warnings) log.warn(warning);
 const server = await startServer(config, { log });
 const { url } = server;
 

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { apiErrorStatus, type ApiErrorCode, type ErrorBody } from '../../src/contract/api-errors';
@@ -46,6 +47,34 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, 'internal_error', 'Something went wrong on our side; please try again.');
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`));
+}
+
+/**
+ * Fastify's errors raised before any route is chosen (a malformed URL, a failed constraint), which otherwise answer
+ * with Fastify's own body: passed as Fastify's `frameworkErrors` option.
+ */
+export function answerFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply) {
+  return sendError(reply, 'bad_request', error.message, undefined, error.statusCode ?? 400);
+}
+
+/**
+ * A request the HTTP parser refused, or a client too slow for the timeouts (Fastify's `clientErrorHandler`): answered
+ * on the raw socket, in the contract's shape, then closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT';
+  const code: ApiErrorCode = timedOut ? 'request_timeout' : 'bad_request';
+  const message = timedOut ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+  const body = JSON.stringify({ error: { code, message } } satisfies ErrorBody);
+  const status = apiErrorStatus[code];
+  socket.end(
+    `HTTP/1.1 ${status} ${timedOut ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function sendError(reply: FastifyReply, code: ApiErrorCode, message: string, field?: string, status: number = apiErrorStatus[code]) {

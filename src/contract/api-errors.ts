@@ -30,6 +30,7 @@ export const apiErrorStatus = {
   task_closed: 409,
   step_out_of_order: 409,
   nothing_to_restart: 409,
+  request_timeout: 408,
   body_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

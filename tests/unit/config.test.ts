@@ -7,7 +7,7 @@ const platform = {
   WX_API_SECRET: 'secret-456',
   WX_AUTH_URL: 'https://auth.example.com',
   WX_BASE_URL: 'https://api.example.com/',
-  WX_TASK_BASE_URL: 'http://tasks.example.com',
+  WX_TASK_BASE_URL: 'https://tasks.example.com',
   PORTAL_ORIGINS: 'https://portal.example.com, https://portal2.example.com:8443',
   SESSION_SECRET: 'x'.repeat(40),
 };
@@ -37,7 +37,7 @@ describe('configuration', () => {
         upstream: {
           credential: { key: 'key-123', secret: 'secret-456' },
           baseUrl: 'https://api.example.com',
-          taskBaseUrl: 'http://tasks.example.com',
+          taskBaseUrl: 'https://tasks.example.com',
         },
         database: { kind: 'postgres', url: 'postgres://u@db:5432/app' },
         portalOrigins: ['https://portal.example.com', 'https://portal2.example.com:8443'],
@@ -114,5 +114,48 @@ describe('configuration', () => {
       ok: false,
       problems: [expect.stringMatching(/^DELIVERY_RETRY_MAX_MS: expected at least DELIVERY_RETRY_BASE_MS/)],
     });
+  });
+
+  describe('fails closed in production', () => {
+    it('refuses emulator mode under NODE_ENV=production, unless ALLOW_EMULATOR_IN_PRODUCTION=true', () => {
+      const refused = parseConfig({ NODE_ENV: 'production', WX_API_KEY: '  ' });
+      expect(refused.ok).toBe(false);
+      if (refused.ok) return;
+      expect(refused.problems).toEqual([
+        expect.stringMatching(/^WX_API_KEY: required when NODE_ENV=production .*ALLOW_EMULATOR_IN_PRODUCTION=true/),
+      ]);
+      const allowed = parseConfig({ NODE_ENV: 'production', ALLOW_EMULATOR_IN_PRODUCTION: 'true' });
+      expect(allowed.ok && allowed.config.emulatorMode).toBe(true);
+    });
+
+    it('refuses a plain-HTTP platform address beyond this machine, unless ALLOW_INSECURE_PLATFORM_URL=true (then warns)', () => {
+      const refused = parseConfig({ ...platform, WX_TASK_BASE_URL: 'http://tasks.example.com' });
+      expect(refused.ok).toBe(false);
+      if (refused.ok) return;
+      expect(refused.problems).toEqual([
+        expect.stringMatching(/^WX_TASK_BASE_URL: expected an https URL .*ALLOW_INSECURE_PLATFORM_URL=true/),
+      ]);
+
+      const allowed = parseConfig({ ...platform, WX_TASK_BASE_URL: 'http://tasks.example.com', ALLOW_INSECURE_PLATFORM_URL: 'true' });
+      expect(allowed.ok && allowed.config.warnings).toEqual([
+        expect.stringMatching(/^WX_TASK_BASE_URL is plain HTTP to tasks\.example\.com: .*unencrypted/),
+      ]);
+    });
+
+    it('accepts plain HTTP on loopback without a word (the emulator, a local proxy)', () => {
+      for (const url of ['http://127.0.0.1:9000', 'http://localhost:9000', 'http://[::1]:9000']) {
+        const result = parseConfig({ ...platform, WX_AUTH_URL: url });
+        expect(result.ok && result.config.warnings).toEqual([]);
+      }
+    });
+  });
+
+  it('reads the client timeouts, and refuses a headers timeout longer than the request timeout', () => {
+    const result = parseConfig({ REQUEST_TIMEOUT_MS: '8000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000' });
+    expect(result.ok && result.config.timeouts).toEqual({ requestMs: 8000, headersMs: 2000, keepAliveMs: 3000 });
+    const wrong = parseConfig({ REQUEST_TIMEOUT_MS: '2000', HEADERS_TIMEOUT_MS: '5000' });
+    expect(wrong.ok).toBe(false);
+    if (wrong.ok) return;
+    expect(wrong.problems).toEqual([expect.stringMatching(/^HEADERS_TIMEOUT_MS: expected at most REQUEST_TIMEOUT_MS/)]);
   });
 });

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../server/config';
+import { startServer, type RunningServer } from '../../server/server';
+import { errorBodySchema } from '../../src/contract/api-errors';
+
+let directory: string;
+let server: RunningServer;
+const address = () => new URL(server.url);
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'ptk-http-edges-'));
+  const parsed = parseConfig({
+    PORT: '0',
+    DATABASE_URL: join(directory, 'edges.db'),
+    REQUEST_TIMEOUT_MS: '1500',
+    HEADERS_TIMEOUT_MS: '800',
+    KEEP_ALIVE_TIMEOUT_MS: '800',
+  });
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  server = await startServer(parsed.config);
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** Opens a raw connection, writes `text` and never finishes; resolves with how long until the server hung up. */
+function stall(text: string): Promise<{ closedAfterMs: number; answer: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let answer = '';
+    const socket = connect(Number(address().port), address().hostname, () => socket.write(text));
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ closedAfterMs: performance.now() - started, answer }));
+    setTimeout(() => {
+      socket.destroy();
+      reject(new Error('the server kept a stalled connection open for 10 s'));
+    }, 10_000);
+  });
+}
+
+describe('a stalled client is cut off within seconds', () => {
+  it('headers that never end', async () => {
+    const { closedAfterMs, answer } = await stall('POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n');
+    expect(closedAfterMs).toBeLessThan(5_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 .*\{"error":\{"code":"request_timeout"/s);
+  });
+
+  it('a body that never ends', async () => {
+    const { closedAfterMs } = await stall(
+      'POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"wxWorkerUuid":',
+    );
+    expect(closedAfterMs).toBeLessThan(5_000);
+  });
+
+  it('a request that is not HTTP gets the error body too', async () => {
+    const { answer } = await stall('HELLO THERE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 .*\{"error":\{"code":"bad_request"/s);
+  });
+
+  it('an idle keep-alive connection', async () => {
+    const { closedAfterMs, answer } = await stall('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(closedAfterMs).toBeLessThan(5_000);
+  });
+});
+
+describe("every error answer has the contract's shape, the framework's own included", () => {
+  const json = { 'content-type': 'application/json' };
+  const cases: Array<[string, { method: string; path: string; headers?: Record<string, string>; body?: string }]> = [
+    ['malformed JSON', { method: 'POST', path: '/api/session', headers: json, body: '{"wx' }],
+    ['an empty JSON body', { method: 'POST', path: '/api/task/start', headers: json, body: '' }],
+    ['a content type it does not speak', { method: 'POST', path: '/api/session', headers: { 'content-type': 'text/xml' }, body: '<a/>' }],
+    ['a body over the limit', { method: 'POST', path: '/api/session', headers: json, body: JSON.stringify({ x: 'a'.repeat(70_000) }) }],
+    ['an unknown route', { method: 'GET', path: '/api/nothing-here' }],
+    ['a method the route does not take', { method: 'DELETE', path: '/api/session' }],
+    ['a method on an operations route', { method: 'POST', path: '/healthz' }],
+    ['a malformed URL', { method: 'GET', path: '/api/%E0%A4%A' }],
+    ['a missing session', { method: 'GET', path: '/api/task' }],
+    ['a bad session', { method: 'GET', path: '/api/task', headers: { authorization: 'Bearer nope' } }],
+    ['an invalid context', { method: 'POST', path: '/api/session', headers: json, body: '{"wxWorkerUuid":"x"}' }],
+  ];
+
+  it.each(cases)('%s', async (_name, request) => {
+    const response = await fetch(`${server.url}${request.path}`, {
+      method: request.method,
+      ...(request.headers ? { headers: request.headers } : {}),
+      ...(request.body === undefined ? {} : { body: request.body }),
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(errorBodySchema.safeParse(await response.json()).error).toBeUndefined();
+  });
+});
