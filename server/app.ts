@@ -71,6 +71,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await app.register(emulatorPlugin, {
       prefix: EMULATOR_PREFIX,
       credentials: [{ ...EMULATOR_CREDENTIAL }],
+      // As the platform does: only tasks assigned (the preview's launch, or the control API) can be updated.
+      unknownTasks: 'reject',
       ...(deps.emulatorClock ? { clock: deps.emulatorClock } : {}),
     });
   }

@@ -76,6 +76,7 @@ const settingsSchema = z
     tokenShape: z.enum(tokenShapes).optional(),
     unknownTasks: z.enum(unknownTaskModes).optional(),
     acceptViewed: z.boolean().optional(),
+    partnerTaskPermission: z.boolean().optional(),
   })
   .strict();
 
@@ -171,6 +172,7 @@ export function registerControlRoutes(app: FastifyInstance, state: EmulatorState
     if (changes.tokenShape !== undefined) state.settings.tokenShape = changes.tokenShape;
     if (changes.unknownTasks !== undefined) state.settings.unknownTasks = changes.unknownTasks;
     if (changes.acceptViewed !== undefined) state.settings.acceptViewed = changes.acceptViewed;
+    if (changes.partnerTaskPermission !== undefined) state.settings.partnerTaskPermission = changes.partnerTaskPermission;
     return state.settings;
   });
 

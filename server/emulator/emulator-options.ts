@@ -40,6 +40,8 @@ export interface EmulatorSettings {
   tokenShape: TokenShape;
   unknownTasks: UnknownTaskMode;
   acceptViewed: boolean;
+  /** False rehearses a credential whose role lacks the partner-task permission: every update answers 403 (spec 5). */
+  partnerTaskPermission: boolean;
 }
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;

@@ -33,6 +33,7 @@ export class EmulatorState {
       tokenShape: options.tokenShape ?? 'oauth',
       unknownTasks: options.unknownTasks ?? 'create',
       acceptViewed: options.acceptViewed ?? false,
+      partnerTaskPermission: true,
     };
     const lifetime = options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS;
     if (!Number.isFinite(lifetime) || lifetime <= 0) throw new RangeError('tokenLifetimeSeconds must be a positive number');

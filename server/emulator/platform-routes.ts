@@ -5,7 +5,7 @@ import { EmulatorError, invalidBodyError } from './emulator-errors';
 import type { TokenShape } from './emulator-options';
 import type { EmulatorState } from './emulator-state';
 import { methodNotAllowed, parseBasic, requireMediaType, requireBearer } from './http-auth';
-import type { ReceivedUpdate } from './task-rules';
+import { parseSentAt, type ReceivedUpdate } from './task-rules';
 import type { IssuedToken } from './token-store';
 import type { UpstreamRecorder } from './upstream-hooks';
 
@@ -164,8 +164,13 @@ function listWorkers(state: EmulatorState): EmulatedWorker[] {
 
 const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks/:assignedTaskUuid';
 
+/** The record as the platform reads it: sentAt in any ISO 8601 form (our own server always sends one form). */
+const receivedUpdateSchema = partnerTaskUpdateSchema.extend({
+  sentAt: z.string().refine((value) => parseSentAt(value) !== undefined, 'must be an ISO 8601 date-time'),
+});
+
 /** spec 3 names `viewed` as a status that can be received; 2.6 does not list it, so it is accepted only on request. */
-const updateWithViewedSchema = partnerTaskUpdateSchema.extend({ taskStatus: z.enum([...taskStatuses, 'viewed']) });
+const updateWithViewedSchema = receivedUpdateSchema.extend({ taskStatus: z.enum([...taskStatuses, 'viewed']) });
 
 /** The emulator's success body. spec 4.3 shows none, so clients must not depend on it. */
 interface PartnerTaskAnswer {
@@ -187,6 +192,10 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
       recorder.recordBody(request, raw, parsed.ok ? parsed.value : undefined);
       if (request.method !== 'POST') throw methodNotAllowed(request.method, 'POST');
       requireBearer(state, request.headers, false);
+      if (!state.settings.partnerTaskPermission) {
+        // spec 5: a key's role decides what it may do; this rehearses a role without the partner-task permission.
+        throw new EmulatorError(403, 'permission_denied', "the integration's role lacks the permission to update partner tasks (spec 5)");
+      }
       const uuid = request.params.assignedTaskUuid;
       if (!contextUuidSchema.safeParse(uuid).success) {
         throw new EmulatorError(
@@ -200,7 +209,7 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
       }
       requireMediaType(request.headers['content-type'], 'application/json', 'spec 4.3');
       if (!parsed.ok) throw new EmulatorError(400, 'malformed_json', parsed.reason);
-      const schema = state.settings.acceptViewed ? updateWithViewedSchema : partnerTaskUpdateSchema;
+      const schema = state.settings.acceptViewed ? updateWithViewedSchema : receivedUpdateSchema;
       const result = schema.safeParse(parsed.value);
       if (!result.success) throw invalidBodyError(result.error, parsed.value);
       const record: ReceivedUpdate = result.data;

@@ -149,13 +149,44 @@ export interface SentAtInstant {
   fraction: string;
 }
 
-const fractionPattern = /\.(\d+)/;
+/**
+ * spec 2.6 asks for "an ISO 8601 date-time" and names no profile, so every ISO 8601 form is read: extended
+ * (2026-11-22T10:00:00.5+01:00) and basic (20261122T100000,5+0100), seconds optional, the fraction after a dot or a
+ * comma, `t`/`z` in either case, and a zone as Z, ±hh, ±hhmm or ±hh:mm. A local time without a zone designator is
+ * refused: it names no instant the platform could order (spec 3). Written here because date libraries round to milliseconds and this keeps every digit.
+ */
+const extendedForm = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)$/;
+const basicForm = /^(\d{4})(\d{2})(\d{2})[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?:\d{2})?)$/;
 
+/** The instant an ISO 8601 date-time names, or undefined when the text is not one. */
+export function parseSentAt(sentAt: string): SentAtInstant | undefined {
+  const match = extendedForm.exec(sentAt) ?? basicForm.exec(sentAt);
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second = '00', fraction = '', zone = ''] = match;
+  const fields = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, se] = fields;
+  const utc = Date.UTC(y, mo - 1, d, h, mi, se);
+  const check = new Date(utc);
+  // Date.UTC rolls 2026-02-30 over to March: a date that does not exist is not a date-time.
+  if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || se > 59) return undefined;
+  const offsetMinutes = zone.toUpperCase() === 'Z' ? 0 : zoneMinutes(zone);
+  if (offsetMinutes === undefined) return undefined;
+  return { epochSeconds: utc / 1000 - offsetMinutes * 60, fraction: fraction.replace(/0+$/, '') };
+}
+
+function zoneMinutes(zone: string): number | undefined {
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+  if (hours > 23 || minutes > 59) return undefined;
+  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+}
+
+/** For a record that passed validation, where `parseSentAt` already accepted the text. */
 export function sentAtInstant(sentAt: string): SentAtInstant {
-  const match = fractionPattern.exec(sentAt);
-  const fraction = (match?.[1] ?? '').replace(/0+$/, '');
-  const withoutFraction = match === null ? sentAt : sentAt.replace(fractionPattern, '');
-  return { epochSeconds: Math.floor(Date.parse(withoutFraction) / 1000), fraction };
+  const instant = parseSentAt(sentAt);
+  if (!instant) throw new Error(`sentAt ${JSON.stringify(sentAt)} is not an ISO 8601 date-time`);
+  return instant;
 }
 
 /** Negative when a is older than b, zero when they are the same instant, positive when a is newer. */

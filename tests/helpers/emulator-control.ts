@@ -26,6 +26,9 @@ export function control(emulatorUrl: string) {
     },
     fault: (spec: Partial<FaultSpec> & Pick<FaultSpec, 'endpoint' | 'kind'>) => call<unknown>('POST', '/faults', spec),
     settings: (settings: Partial<EmulatorSettings>) => call<EmulatorSettings>('PUT', '/settings', settings),
+    /** Assigns a task with this id, as the portal's flow does before the partner can update it. */
+    assign: (assignedTaskUuid: string) =>
+      call<unknown>('POST', '/assignments', { title: 'A test task', iframeUrl: 'http://127.0.0.1/task', assignedTaskUuid }),
     assignment: <T = unknown>(assignedTaskUuid: string) => call<T>('GET', `/assignments/${assignedTaskUuid}`),
     advanceClock: (advanceMs: number) => call<unknown>('POST', '/clock', { advanceMs }),
   };

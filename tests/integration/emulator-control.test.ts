@@ -140,9 +140,10 @@ describe('emulator: the control API', () => {
       tokenShape: 'oauth',
       unknownTasks: 'create',
       acceptViewed: false,
+      partnerTaskPermission: true,
     });
     const changed = await control(emulator.url, 'PUT', '/settings', { unknownTasks: 'reject', acceptViewed: true });
-    expect(changed.body).toEqual({ tokenShape: 'oauth', unknownTasks: 'reject', acceptViewed: true });
+    expect(changed.body).toEqual({ tokenShape: 'oauth', unknownTasks: 'reject', acceptViewed: true, partnerTaskPermission: true });
     const token = await fetchToken(emulator.url);
     expect((await postUpdate(emulator.url, token, '77777777-7777-4777-8777-777777777777', update('viewed', 1))).status).toBe(404);
     const refused = await control<ErrorAnswer>(emulator.url, 'PUT', '/settings', { tokenShape: 'xml' });

@@ -53,6 +53,57 @@ describe('emulator: validation of partner task updates', () => {
     expect(response.status).toBe(200);
   });
 
+  // spec 2.6 says "ISO 8601 date-time" without a profile: every form names an instant, in order.
+  it('reads every ISO 8601 form of sentAt and orders them by the instant they name', async () => {
+    const forms = [
+      '2031-01-01T10:00Z',
+      '2031-01-01T11:00:01+01:00',
+      '2031-01-01T10:00:02,5+0000',
+      '20310101T100003Z',
+      '20310101T120004.25+02',
+      '2031-01-01t10:00:05.000001z',
+    ];
+    for (const [index, sentAt] of forms.entries()) {
+      const answer = await postUpdate(emulator.url, token, uuid, update(index % 2 === 0 ? 'inProgress' : 'ready', 1, { sentAt }));
+      expect({ sentAt, status: answer.status, outcome: ((await answer.json()) as { outcome: string }).outcome }).toEqual({
+        sentAt,
+        status: 200,
+        outcome: 'applied',
+      });
+    }
+    // One second earlier than the last applied, in another zone and form: obsolete.
+    const older = await postUpdate(emulator.url, token, uuid, update('completed', 1, { sentAt: '20310101T050004-0500' }));
+    expect(((await older.json()) as { outcome: string }).outcome).toBe('obsolete');
+  });
+
+  it.for(['2031-02-30T10:00:00Z', '2031-01-01T24:00:00Z', '2031-01-01T10:00:00+25:00', '2031-01-01 10:00:00Z'])(
+    'refuses %s, which is no ISO 8601 date-time',
+    async (sentAt) => {
+      const response = await postUpdate(emulator.url, token, uuid, update('inProgress', 1, { sentAt }));
+      expect(response.status).toBe(400);
+    },
+  );
+
+  it("answers 403 while the credential's role lacks the partner-task permission (spec 5)", async () => {
+    await fetch(`${emulator.url}/control/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ partnerTaskPermission: false }),
+    });
+    try {
+      const refused = await postUpdate(emulator.url, token, uuid, update('inProgress', 1, { sentAt: '2032-01-01T00:00:00Z' }));
+      expect(refused.status).toBe(403);
+      expect((await errorOf(refused)).code).toBe('permission_denied');
+    } finally {
+      await fetch(`${emulator.url}/control/settings`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ partnerTaskPermission: true }),
+      });
+    }
+    expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1, { sentAt: '2032-01-01T00:00:01Z' }))).status).toBe(200);
+  });
+
   it.for([
     ['malformed JSON', '{"taskStatus":'],
     ['an empty body', ''],

@@ -49,15 +49,25 @@ describe('the server in emulator mode', () => {
 
   it('mounts the emulator and delivers to it over loopback HTTP', async () => {
     expect(server.config.upstream.taskBaseUrl).toBe(`${server.url}/emulator`);
+    const emulator = control(`${server.url}/emulator`);
+    const task = await createTask(server.store, { now: () => Date.now() });
+    await emulator.assign(task.assignedTaskUuid);
+    await enqueue(server.store, { now: () => Date.now() }, task, 0, 'ready');
+    server.relay.wake();
+    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status)).toEqual([200]);
+  });
+
+  it('answers 404 for a task its emulator never assigned, as the platform would', async () => {
+    const emulator = control(`${server.url}/emulator`);
     const task = await createTask(server.store, { now: () => Date.now() });
     await enqueue(server.store, { now: () => Date.now() }, task, 0, 'ready');
     server.relay.wake();
-    const emulator = control(`${server.url}/emulator`);
-    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status)).toEqual([200]);
+    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status)).toEqual([404]);
   });
 
   it('exposes delivery figures in Prometheus text', async () => {
     const task = await createTask(server.store, { now: () => Date.now() });
+    await control(`${server.url}/emulator`).assign(task.assignedTaskUuid);
     for (let index = 0; index < 3; index += 1) await enqueue(server.store, { now: () => Date.now() }, task, index);
     server.relay.wake();
     await expect
@@ -74,6 +84,7 @@ describe('the server in emulator mode', () => {
 
   it('never writes a bearer token or the credential into its logs', async () => {
     const task = await createTask(server.store, { now: () => Date.now() });
+    await control(`${server.url}/emulator`).assign(task.assignedTaskUuid);
     await enqueue(server.store, { now: () => Date.now() }, task, 0);
     server.relay.wake();
     const emulator = control(`${server.url}/emulator`);
