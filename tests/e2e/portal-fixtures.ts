@@ -62,19 +62,42 @@ async function createAssignment(baseURL: string): Promise<Assignment> {
   return (await response.json()) as Assignment;
 }
 
-export const test = base.extend<{ portal: PortalHost; consoleErrors: string[] }>({
-  consoleErrors: async ({ page }, use) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await use(errors);
-    // STYLE (epic-stack): a test fails on any console error, CSP violations included.
-    expect(errors, 'console errors').toEqual([]);
-  },
-  portal: async ({ page, baseURL, consoleErrors }, use) => {
-    void consoleErrors;
+/** The errors a test's pages log, and the ones the test declared it causes. */
+export interface ConsoleErrors {
+  /**
+   * Declares that this test makes a page log an error matching `pattern`, tested against
+   * `console.error: <text> (<url>)` (a failed request's console message names its URL) or `pageerror: <stack>`;
+   * `reason` says why that error is the point of the test.
+   */
+  expect(pattern: RegExp, reason: string): void;
+}
+
+export const test = base.extend<{ portal: PortalHost; consoleErrors: ConsoleErrors }>({
+  // STYLE (epic-stack): a test fails on any console error, CSP violations included, in any page or frame of its
+  // browser context, unless it declared that error with `consoleErrors.expect`. Automatic: on for every test.
+  consoleErrors: [
+    async ({ context }, use) => {
+      const logged: string[] = [];
+      const expected: RegExp[] = [];
+      context.on('console', (message) => {
+        if (message.type() === 'error') logged.push(`console.error: ${message.text()} (${message.location().url || 'no url'})`);
+      });
+      context.on('weberror', (webError) => {
+        const error = webError.error();
+        logged.push(`pageerror: ${error.stack ?? `${error.name}: ${error.message}`}`);
+      });
+      await use({
+        expect: (pattern, reason) => {
+          if (reason.trim() === '') throw new Error(`consoleErrors.expect(${String(pattern)}) needs a reason`);
+          expected.push(pattern);
+        },
+      });
+      const unexpected = logged.filter((entry) => !expected.some((pattern) => pattern.test(entry)));
+      expect(unexpected, 'errors logged in the browser that the test did not declare with consoleErrors.expect').toEqual([]);
+    },
+    { auto: true },
+  ],
+  portal: async ({ page, baseURL }, use) => {
     const assignment = await createAssignment(baseURL!);
     const apiBodies: string[] = [];
     page.on('response', async (response) => {

@@ -63,8 +63,10 @@ describe('emulator: validation of partner task updates', () => {
       '20310101T120004.25+02',
       '2031-01-01t10:00:05.000001z',
     ];
+    // A task of its own: the order of the other tests' sentAt values must not matter.
+    const task = '0a1b2c3d-4e5f-4a6b-8c7d-000000000001';
     for (const [index, sentAt] of forms.entries()) {
-      const answer = await postUpdate(emulator.url, token, uuid, update(index % 2 === 0 ? 'inProgress' : 'ready', 1, { sentAt }));
+      const answer = await postUpdate(emulator.url, token, task, update(index % 2 === 0 ? 'inProgress' : 'ready', 1, { sentAt }));
       expect({ sentAt, status: answer.status, outcome: ((await answer.json()) as { outcome: string }).outcome }).toEqual({
         sentAt,
         status: 200,
@@ -72,7 +74,7 @@ describe('emulator: validation of partner task updates', () => {
       });
     }
     // One second earlier than the last applied, in another zone and form: obsolete.
-    const older = await postUpdate(emulator.url, token, uuid, update('completed', 1, { sentAt: '20310101T050004-0500' }));
+    const older = await postUpdate(emulator.url, token, task, update('completed', 1, { sentAt: '20310101T050004-0500' }));
     expect(((await older.json()) as { outcome: string }).outcome).toBe('obsolete');
   });
 
@@ -90,8 +92,9 @@ describe('emulator: validation of partner task updates', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ partnerTaskPermission: false }),
     });
+    const task = '0a1b2c3d-4e5f-4a6b-8c7d-000000000002';
     try {
-      const refused = await postUpdate(emulator.url, token, uuid, update('inProgress', 1, { sentAt: '2032-01-01T00:00:00Z' }));
+      const refused = await postUpdate(emulator.url, token, task, update('inProgress', 1, { sentAt: '2032-01-01T00:00:00Z' }));
       expect(refused.status).toBe(403);
       expect((await errorOf(refused)).code).toBe('permission_denied');
     } finally {
@@ -101,7 +104,7 @@ describe('emulator: validation of partner task updates', () => {
         body: JSON.stringify({ partnerTaskPermission: true }),
       });
     }
-    expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1, { sentAt: '2032-01-01T00:00:01Z' }))).status).toBe(200);
+    expect((await postUpdate(emulator.url, token, task, update('inProgress', 1, { sentAt: '2032-01-01T00:00:01Z' }))).status).toBe(200);
   });
 
   it.for([

@@ -135,7 +135,7 @@ describe.each(testDatabases)('claiming outbox rows on $name', (engine) => {
     const [a] = await addTaskWithUpdates(db, 1);
     await claimDeliverable(db, { ...lease, now: t0 });
     const [b] = await addTaskWithUpdates(db, 1);
-    await claimDeliverable(db, { ...lease, now: t0, workerId: 'relay-b' });
+    expect(ids(await claimDeliverable(db, { ...lease, now: t0, workerId: 'relay-b' }))).toEqual([b!.id]);
     expect(await releaseLeases(db, 'relay-a')).toBe(1);
     expect(ids(await claimDeliverable(db, { ...lease, now: t0 + 1, workerId: 'relay-c' }))).toEqual([a!.id]);
     // relay-b's lease is untouched: its row is neither freed nor taken by relay-c.
