@@ -53,6 +53,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const store = await openStore(config.database, {
     sqliteSynchronous: config.sqliteSynchronous,
     onCheckpointError: (message) => log.warn({ error: message }, 'background WAL checkpoint failed; SQLite will checkpoint inline'),
+    onConnectionError: (error) => log.warn({ err: error }, 'a database connection was lost; the pool opens a new one when needed'),
     ...options.store,
   });
   registerOutboxGauges(metrics, store, clock);

@@ -11,6 +11,11 @@ import type { SqliteStoreOptions } from './sqlite-dialect';
 export interface StoreOptions extends SqliteStoreOptions {
   /** Postgres only: a schema to create when missing and to use for every table (tests use one each). */
   schema?: string;
+  /**
+   * Postgres only: an idle connection of the pool failed (terminated by an administrator, a restart, the network).
+   * The pool drops it and opens another when next needed; without a listener node-postgres would end the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface Store {
@@ -25,7 +30,7 @@ export interface Store {
  * at module level, so two stores can be open side by side (STYLE habit 3).
  */
 export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
-  const opened = database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options.schema);
+  const opened = database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options);
   const { db, dialect, migrationSchema } = opened;
   const destroy = async () => {
     await db.destroy();
@@ -54,8 +59,11 @@ function openSqlite(filename: string, options: SqliteStoreOptions): OpenedDataba
   return { db, dialect: 'sqlite', migrationSchema: undefined, checkpointer };
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<OpenedDatabase> {
-  const db = new Kysely<DatabaseSchema>({ dialect: createPostgresDialect(createPostgresPool(url, schema)) });
+async function openPostgres(url: string, options: StoreOptions): Promise<OpenedDatabase> {
+  const { schema } = options;
+  const pool = createPostgresPool(url, schema);
+  pool.on('error', (error) => options.onConnectionError?.(error));
+  const db = new Kysely<DatabaseSchema>({ dialect: createPostgresDialect(pool) });
   try {
     if (schema !== undefined) await createSchemaIfMissing(db, schema);
     // Kysely's migrator looks for its table in every schema unless told which one; name ours explicitly so another

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnServer, type ServerProcess } from '../helpers/server-process';
+import { testPostgresUrl } from '../helpers/test-databases';
+
+let admin: pg.Client;
+let schema: string;
+let directory: string;
+let server: ServerProcess | undefined;
+
+beforeEach(async () => {
+  admin = new pg.Client({ connectionString: testPostgresUrl });
+  await admin.connect();
+  schema = `conn_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  await admin.query(`create schema "${schema}"`);
+  directory = mkdtempSync(join(tmpdir(), 'ptk-db-faults-'));
+});
+
+afterEach(async () => {
+  await server?.kill('SIGTERM');
+  server = undefined;
+  await admin.query(`drop schema if exists "${schema}" cascade`);
+  await admin.end();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** Ends every backend connection the server holds to its schema, as a Postgres restart or a DBA would. */
+async function terminateServerConnections(): Promise<number> {
+  const { rows } = await admin.query<{ terminated: boolean }>(
+    `select pg_terminate_backend(pid) as terminated from pg_stat_activity
+     where pid <> pg_backend_pid() and datname = current_database() and query not ilike '%pg_stat_activity%'
+       and application_name = $1`,
+    [schema],
+  );
+  return rows.filter((row) => row.terminated).length;
+}
+
+describe('Postgres connections dropped under a running server', () => {
+  it('keeps the process up and serving once its connections are terminated', async () => {
+    const url = `${testPostgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
+    server = await spawnServer({ DATABASE_URL: url });
+    // The relay's idle connections and a request's connection are all in the pool.
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    for (let round = 0; round < 3; round += 1) {
+      await expect.poll(terminateServerConnections, { timeout: 5_000 }).toBeGreaterThan(0);
+      await expect.poll(async () => (await fetch(`${server!.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    }
+    expect(server.child.exitCode).toBeNull();
+    expect(server.output()).not.toMatch(/Unhandled 'error' event|terminating connection due to administrator command\n\s+at/);
+  }, 60_000);
+});
