@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { buildApp } from './app';
 import { systemClock, type Clock } from './clock';
 import { EMULATOR_PREFIX, type Config, type UpstreamConfig } from './config';
+import { deliveryLeaseMs } from './delivery/delivery-lease';
 import { createDeliveryMetrics, registerOutboxGauges } from './delivery/delivery-metrics';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './delivery/outbox-relay';
 import { defaultRetryPolicy } from './delivery/retry-policy';
@@ -11,9 +12,6 @@ import { OffsetClock } from './emulator/emulator-clock';
 import { silentLogger, type Logger } from './logger';
 import { openStore, type Store, type StoreOptions } from './store/store';
 import { createWorkforceClient, type WorkforceClient } from './upstream/workforce-client';
-
-/** A call ends within its timeout, so a lease a little longer never lapses under a live relay. */
-const LEASE_MARGIN_MS = 5_000;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -88,8 +86,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     metrics: createDeliveryMetrics(metrics),
     wakeSignal: outboxWake,
     concurrency: config.deliveryConcurrency,
-    // Rows leased by a killed process are free again within seconds of its restart.
-    leaseMs: config.upstream.timeoutMs + LEASE_MARGIN_MS,
+    leaseMs: deliveryLeaseMs(config.upstream.timeoutMs),
     policy: { ...defaultRetryPolicy, ...config.deliveryRetry },
     ...options.relay,
   });
