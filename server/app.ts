@@ -57,7 +57,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandling(app);
 
-  await app.register(operationsRoutes, { store: deps.store, metrics: deps.metrics });
+  await app.register(operationsRoutes, { store: deps.store, clock: deps.clock, metrics: deps.metrics });
   await app.register(taskApi, {
     config: deps.config,
     clock: deps.clock,

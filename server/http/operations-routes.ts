@@ -1,29 +1,53 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
-import { pingDatabase } from '../store/health.repository';
+import type { Clock } from '../clock';
+import { probeWrite, type WriteProbe } from '../store/health.repository';
 import type { Store } from '../store/store';
 
 export interface OperationsRoutesOptions {
   store: Store;
+  clock: Clock;
   /** Every metric of this server: the relay's, the upstream client's, the outbox gauges. */
   metrics: Registry;
 }
 
-/** Liveness, readiness and Prometheus metrics: unauthenticated, for the platform that runs the server. */
-export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = async (app, { store, metrics }) => {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+/** Readiness is probed at most this often: a load balancer polling many times a second costs one write per second. */
+const PROBE_INTERVAL_MS = 1_000;
 
-  app.get('/readyz', async (request, reply) => {
-    try {
-      await pingDatabase(store.db);
-      return { status: 'ready', database: store.dialect };
-    } catch (error) {
-      request.log.warn({ err: error }, 'readiness: database unreachable');
-      return reply.status(503).send({ error: { code: 'database_unreachable', message: 'The database does not answer.' } });
+/** Liveness, readiness and Prometheus metrics: unauthenticated, for the platform that runs the server. */
+export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = async (app, { store, clock, metrics }) => {
+  let last: { at: number; probe: Promise<WriteProbe> } | undefined;
+  let wasReady = true;
+  const probe = () => {
+    const now = clock.now();
+    if (!last || now - last.at >= PROBE_INTERVAL_MS) last = { at: now, probe: probeWrite(store.db, now) };
+    return last.probe;
+  };
+
+  app.get('/healthz', { logLevel: 'debug' }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { logLevel: 'debug' }, async (request, reply) => {
+    const result = await probe();
+    // One line when the state changes, not one per poll.
+    if (result.ok !== wasReady) {
+      wasReady = result.ok;
+      if (result.ok) request.log.info({ database: store.dialect }, 'readiness: the database takes writes again');
+      else
+        request.log.error(
+          { database: store.dialect, reason: result.reason, detail: result.detail },
+          `readiness: the database refuses writes (${result.reason})`,
+        );
     }
+    if (result.ok) return { status: 'ready', database: store.dialect };
+    return reply.status(503).send({
+      error: {
+        code: 'database_unreachable',
+        message: `The database cannot take a write: ${result.reason} (${result.detail.slice(0, 200)}).`,
+      },
+    });
   });
 
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', { logLevel: 'debug' }, async (_request, reply) => {
     reply.type(metrics.contentType);
     return metrics.metrics();
   });

@@ -8,6 +8,8 @@ export interface DatabaseSchema {
   tasks: TasksTable;
   task_history: TaskHistoryTable;
   outbox: OutboxTable;
+  /** One row per probe, rewritten by readiness (health.repository.ts). */
+  heartbeat: { id: string; beat_at: number };
 }
 
 /**

@@ -53,3 +53,44 @@ describe('Postgres connections dropped under a running server', () => {
     expect(server.output()).not.toMatch(/Unhandled 'error' event|terminating connection due to administrator command\n\s+at/);
   }, 60_000);
 });
+
+describe('readiness probes a real write', () => {
+  it('is 503 with the reason while the database answers reads but refuses writes', async () => {
+    // A role of its own: making its sessions read-only touches no other test on the shared database.
+    const role = `${schema}_user`;
+    await admin.query(`create role "${role}" login`);
+    await admin.query(`grant all on schema "${schema}" to "${role}"`);
+    try {
+      const url = new URL(testPostgresUrl);
+      url.username = role;
+      url.search = `?options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
+      server = await spawnServer({ DATABASE_URL: url.toString() });
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      // From now on its new sessions refuse writes while reads still work, as a read-only replica or volume would.
+      await admin.query(`alter role "${role}" set default_transaction_read_only = on`);
+      await terminateAllButAdmin();
+      await expect.poll(async () => (await fetch(`${server!.url}/readyz`)).status, { timeout: 10_000 }).toBe(503);
+      const refused = await fetch(`${server.url}/readyz`);
+      expect(await refused.json()).toMatchObject({ error: { code: 'database_unreachable', message: expect.stringMatching(/read-only/) } });
+
+      await admin.query(`alter role "${role}" reset default_transaction_read_only`);
+      await terminateAllButAdmin();
+      await expect.poll(async () => (await fetch(`${server!.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    } finally {
+      await server?.kill('SIGTERM');
+      server = undefined;
+      await admin.query(`drop schema if exists "${schema}" cascade`);
+      await admin.query(`drop role if exists "${role}"`);
+    }
+  }, 60_000);
+});
+
+/** Ends the server's sessions, so its pool opens new ones with the database's current settings. */
+async function terminateAllButAdmin(): Promise<void> {
+  await admin.query(
+    `select pg_terminate_backend(pid) from pg_stat_activity
+     where pid <> pg_backend_pid() and datname = current_database() and query not ilike '%pg_stat_activity%'
+       and application_name = $1`,
+    [schema],
+  );
+}

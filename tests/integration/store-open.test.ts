@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pingDatabase } from '../../server/store/health.repository';
+import { probeWrite } from '../../server/store/health.repository';
 import { findTaskById, insertTask } from '../../server/store/tasks.repository';
 import { openStore } from '../../server/store/store';
 import { testDatabases, testPostgresUrl } from '../helpers/test-databases';
@@ -32,7 +32,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       const rows = await t.store.db.selectFrom(table).selectAll().execute();
       expect(rows, table).toEqual([]);
     }
-    await expect(pingDatabase(t.store.db)).resolves.toBeUndefined();
+    expect(await probeWrite(t.store.db, Date.now())).toEqual({ ok: true });
   });
 
   it('reopens an existing database without failing, re-running migrations or losing data', async () => {
@@ -41,7 +41,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
     const reopened = await t.openAnother();
     expect(await findTaskById(reopened.db, task.id)).toEqual(task);
     const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(reopened.db);
-    expect(migrations.rows.map((row) => row.name)).toEqual(['0001_initial_schema', '0002_sent_at_from_outbox']);
+    expect(migrations.rows.map((row) => row.name)).toEqual(['0001_initial_schema', '0002_sent_at_from_outbox', '0003_readiness_heartbeat']);
   });
 
   it('returns epoch-millisecond columns as numbers', async () => {
@@ -53,7 +53,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
   it('closes cleanly, and a second close is harmless', async () => {
     await t.store.close();
     await expect(t.store.close()).resolves.toBeUndefined();
-    await expect(pingDatabase(t.store.db)).rejects.toThrow();
+    expect(await probeWrite(t.store.db, Date.now())).toMatchObject({ ok: false, reason: 'unreachable' });
   });
 
   it('lets two stores be open side by side', async () => {
