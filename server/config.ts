@@ -108,6 +108,8 @@ const environmentSchema = z.object({
   ALLOW_INSECURE_PLATFORM_URL: booleanFlag,
   // A stalled client (slow headers, a body that never ends) is cut off within seconds instead of holding a connection.
   REQUEST_TIMEOUT_MS: integer(1_000, 600_000, 15_000),
+  // How long a starting server waits for Postgres (a database that starts after it); 0 tries once.
+  DATABASE_STARTUP_TIMEOUT_MS: integer(0, 3_600_000, 300_000),
   HEADERS_TIMEOUT_MS: integer(500, 600_000, 5_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(500, 600_000, 5_000),
 });
@@ -146,6 +148,8 @@ export interface Config {
   previewEnabled: boolean;
   /** Backoff of failed deliveries: the n-th retry waits a random time up to min(maxDelayMs, baseDelayMs * 2^n). */
   deliveryRetry: { baseDelayMs: number; maxDelayMs: number };
+  /** Postgres only: how long the start waits for the database before giving up. */
+  databaseStartupTimeoutMs: number;
   /** How long a client may take: the whole request, its headers, and an idle keep-alive connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
   /** Accepted but risky settings, logged at start (e.g. a plain-HTTP platform address allowed by its opt-in). */
@@ -236,6 +240,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     logLevel: e.LOG_LEVEL,
     previewEnabled: e.PREVIEW_ENABLED === undefined ? emulatorMode : e.PREVIEW_ENABLED === 'true',
     deliveryRetry: { baseDelayMs: e.DELIVERY_RETRY_BASE_MS, maxDelayMs: e.DELIVERY_RETRY_MAX_MS },
+    databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, headersMs: e.HEADERS_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
     warnings,
   };

@@ -10,7 +10,7 @@ import { defaultRetryPolicy } from './delivery/retry-policy';
 import { WakeSignal } from './delivery/wake-signal';
 import { OffsetClock } from './emulator/emulator-clock';
 import { silentLogger, type Logger } from './logger';
-import { openStore, type Store, type StoreOptions } from './store/store';
+import { openStoreWhenReachable, type Store, type StoreOptions } from './store/store';
 import { createWorkforceClient, type WorkforceClient } from './upstream/workforce-client';
 
 export interface RunningServer {
@@ -48,12 +48,23 @@ export async function startServer(config: Config, options: StartServerOptions = 
   collectDefaultMetrics({ register: metrics });
   const outboxWake = new WakeSignal();
 
-  const store = await openStore(config.database, {
-    sqliteSynchronous: config.sqliteSynchronous,
-    onCheckpointError: (message) => log.warn({ error: message }, 'background WAL checkpoint failed; SQLite will checkpoint inline'),
-    onConnectionError: (error) => log.warn({ err: error }, 'a database connection was lost; the pool opens a new one when needed'),
-    ...options.store,
-  });
+  const store = await openStoreWhenReachable(
+    config.database,
+    {
+      sqliteSynchronous: config.sqliteSynchronous,
+      onCheckpointError: (message) => log.warn({ error: message }, 'background WAL checkpoint failed; SQLite will checkpoint inline'),
+      onConnectionError: (error) => log.warn({ err: error }, 'a database connection was lost; the pool opens a new one when needed'),
+      ...options.store,
+    },
+    {
+      timeoutMs: config.databaseStartupTimeoutMs,
+      onRetry: ({ attempt, error, retryInMs }) =>
+        log.warn(
+          { attempt, retryInMs, error: error instanceof Error ? error.message : String(error) },
+          'waiting for the database: it does not answer yet',
+        ),
+    },
+  );
   registerOutboxGauges(metrics, store, clock);
 
   const app = await buildApp({

@@ -100,3 +100,31 @@ async function migrate(db: StoreDb, dialect: StoreDialect, migrationSchema: stri
     throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
+
+export interface StartupWait {
+  /** How long to keep trying before giving up; 0 tries once. */
+  timeoutMs: number;
+  /** Told about each failed try, so the operator sees the server waiting rather than a crash loop. */
+  onRetry: (failure: { attempt: number; error: unknown; retryInMs: number }) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Opens the store, waiting for a Postgres that is not up yet (a database container that starts after the server, a
+ * failover) with backoff from 0.5 s to 10 s, instead of exiting at once and leaving a process manager to crash-loop.
+ * SQLite is opened once: its failures (a path, a permission) do not fix themselves.
+ */
+export async function openStoreWhenReachable(database: Config['database'], options: StoreOptions, wait: StartupWait): Promise<Store> {
+  const sleep = wait.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const started = Date.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await openStore(database, options);
+    } catch (error) {
+      const retryInMs = Math.min(10_000, 500 * 2 ** (attempt - 1));
+      if (database.kind === 'sqlite' || Date.now() - started + retryInMs > wait.timeoutMs) throw error;
+      wait.onRetry({ attempt, error, retryInMs });
+      await sleep(retryInMs);
+    }
+  }
+}

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, connect, type Server } from 'node:net';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnServer, type ServerProcess } from '../helpers/server-process';
+import { freePort, spawnServer, type ServerProcess } from '../helpers/server-process';
 import { testPostgresUrl } from '../helpers/test-databases';
 
 let admin: pg.Client;
@@ -94,3 +95,34 @@ async function terminateAllButAdmin(): Promise<void> {
     [schema],
   );
 }
+
+describe('starting while Postgres is not up yet', () => {
+  it('waits with backoff, logging each try, and becomes ready once the database answers', async () => {
+    // The database is reached through a port that nothing answers on until the test opens it.
+    const port = await freePort();
+    const target = new URL(testPostgresUrl);
+    const url = new URL(testPostgresUrl);
+    url.port = String(port);
+    url.search = `?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const starting = spawnServer({ DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' }, 30_000);
+    let proxy: Server | undefined;
+    try {
+      // Give it time to fail twice; the process must still be there, saying what it waits for.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      proxy = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        client.pipe(upstream).pipe(client);
+        client.on('error', () => upstream.destroy());
+        upstream.on('error', () => client.destroy());
+      });
+      await new Promise<void>((resolve) => proxy!.listen(port, '127.0.0.1', resolve));
+      server = await starting;
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      expect(server.output().match(/waiting for the database/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    } finally {
+      await server?.kill('SIGTERM');
+      server = undefined;
+      await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve(undefined)));
+    }
+  }, 60_000);
+});
