@@ -101,6 +101,7 @@ const environmentSchema = z.object({
   // the browser tests watch retries in seconds instead of minutes.
   DELIVERY_RETRY_BASE_MS: integer(10, 3_600_000, 1000),
   DELIVERY_RETRY_MAX_MS: integer(10, 86_400_000, 10 * 60_000),
+  DELIVERY_RETRY_AFTER_MAX_MS: integer(0, 86_400_000, 60 * 60_000),
   // The deployment's kind, as container platforms and hosts set it. Read only to refuse unsafe fallbacks (DESIGN
   // decision 9: fail closed); every behaviour it gates has its own named opt-in below.
   NODE_ENV: z.preprocess(blankToUndefined, z.string().optional()),
@@ -147,7 +148,7 @@ export interface Config {
   /** The preview portal at /preview: on by default in emulator mode only (PREVIEW_ENABLED). */
   previewEnabled: boolean;
   /** Backoff of failed deliveries: the n-th retry waits a random time up to min(maxDelayMs, baseDelayMs * 2^n). */
-  deliveryRetry: { baseDelayMs: number; maxDelayMs: number };
+  deliveryRetry: { baseDelayMs: number; maxDelayMs: number; retryAfterMaxMs: number };
   /** Postgres only: how long the start waits for the database before giving up. */
   databaseStartupTimeoutMs: number;
   /** How long a client may take: the whole request, its headers, and an idle keep-alive connection. */
@@ -239,7 +240,11 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     partnerUrlTemplate: e.PARTNER_URL_TEMPLATE,
     logLevel: e.LOG_LEVEL,
     previewEnabled: e.PREVIEW_ENABLED === undefined ? emulatorMode : e.PREVIEW_ENABLED === 'true',
-    deliveryRetry: { baseDelayMs: e.DELIVERY_RETRY_BASE_MS, maxDelayMs: e.DELIVERY_RETRY_MAX_MS },
+    deliveryRetry: {
+      baseDelayMs: e.DELIVERY_RETRY_BASE_MS,
+      maxDelayMs: e.DELIVERY_RETRY_MAX_MS,
+      retryAfterMaxMs: e.DELIVERY_RETRY_AFTER_MAX_MS,
+    },
     databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, headersMs: e.HEADERS_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
     warnings,

@@ -10,6 +10,11 @@ export interface RetryPolicy {
   /** First backoff ceiling; the n-th retry waits a random time in [0, min(cap, base * 2^n)] ("full jitter"). */
   baseDelayMs: number;
   maxDelayMs: number;
+  /**
+   * The longest Retry-After honoured (spec 8: limits not shown). The platform's own wait is kept even beyond
+   * maxDelayMs, since retrying sooner only earns another 429; past this bound it is taken as an error of the platform.
+   */
+  retryAfterMaxMs: number;
   /** How long after an update was written we keep trying before it becomes a dead letter. */
   giveUpAfterMs: number;
 }
@@ -17,6 +22,7 @@ export interface RetryPolicy {
 export const defaultRetryPolicy: RetryPolicy = {
   baseDelayMs: 1000,
   maxDelayMs: 10 * 60_000,
+  retryAfterMaxMs: 60 * 60_000,
   giveUpAfterMs: 24 * 60 * 60_000,
 };
 
@@ -41,8 +47,8 @@ export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryD
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempts, 30));
   const jittered = Math.floor(random * ceiling);
   const retryAfter = failure.kind === 'retryable' ? (failure.retryAfterMs ?? 0) : 0;
-  // The server's Retry-After is a floor, never shortened by jitter; a huge one is still bounded by the cap.
-  const delayMs = Math.max(jittered, Math.min(retryAfter, policy.maxDelayMs));
+  // The server's Retry-After is a floor, never shortened by jitter, honoured up to retryAfterMaxMs.
+  const delayMs = Math.max(jittered, Math.min(retryAfter, policy.retryAfterMaxMs));
   const at = now + delayMs;
   if (at - createdAt > policy.giveUpAfterMs) {
     return {

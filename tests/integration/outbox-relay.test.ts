@@ -13,7 +13,7 @@ import { createTask, enqueue, type FixtureTask } from '../helpers/outbox-fixture
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
 
 /** Fast retries so a burst of failures resolves in milliseconds; the policy's own shape is pinned in its unit test. */
-const quickPolicy: RetryPolicy = { baseDelayMs: 5, maxDelayMs: 50, giveUpAfterMs: 60_000 };
+const quickPolicy: RetryPolicy = { baseDelayMs: 5, maxDelayMs: 50, retryAfterMaxMs: 50, giveUpAfterMs: 60_000 };
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe.each(testDatabases)('outbox relay on $name', (database) => {

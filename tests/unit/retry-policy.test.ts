@@ -24,9 +24,14 @@ describe('retry policy', () => {
     expect(decide(limited, 0, createdAt, 0.1)).toMatchObject({ kind: 'retry', delayMs: 30_000, at: createdAt + 30_000 });
   });
 
-  it('bounds an enormous Retry-After by the cap', () => {
+  it('keeps a Retry-After beyond the backoff cap: the platform asked for it', () => {
+    const limited: UpstreamFailure = { kind: 'retryable', reason: 'rate_limited', retryAfterMs: 30 * 60_000, detail: 'HTTP 429' };
+    expect(decide(limited, 0)).toMatchObject({ kind: 'retry', delayMs: 30 * 60_000 });
+  });
+
+  it('bounds an enormous Retry-After by its documented maximum, an hour', () => {
     const limited: UpstreamFailure = { kind: 'retryable', reason: 'rate_limited', retryAfterMs: 86_400_000, detail: 'HTTP 429' };
-    expect(decide(limited, 0)).toMatchObject({ kind: 'retry', delayMs: 600_000 });
+    expect(decide(limited, 0)).toMatchObject({ kind: 'retry', delayMs: 3_600_000 });
   });
 
   it('turns a permanent 4xx into a dead letter at once, with the reason', () => {
