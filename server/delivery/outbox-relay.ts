@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import type { OutboxUpdate } from '../store/outbox.table';
-import { claimDeliverable, markDead, markManyDelivered, nextDueAt, releaseLeases, scheduleRetry } from '../store/outbox.repository';
+import {
+  bringRetriesForward,
+  claimDeliverable,
+  markDead,
+  markManyDelivered,
+  nextDueAt,
+  releaseLeases,
+  scheduleRetry,
+} from '../store/outbox.repository';
 import type { UpdateOutcome } from '../upstream/upstream-outcome';
 import type { WorkforceClient } from '../upstream/workforce-client';
 import type { DeliveryMetrics } from './delivery-metrics';
@@ -67,6 +75,16 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let running = false;
   let loop: Promise<void> | undefined;
   let lastClaimAt = -Infinity;
+  /** Failed attempts since the last delivery: a success after some means the platform is back. */
+  let failuresSinceSuccess = 0;
+
+  /** The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency). */
+  async function recovered(now: number): Promise<void> {
+    failuresSinceSuccess = 0;
+    const forward = await bringRetriesForward(store.db, now);
+    if (forward > 0) log.info({ updates: forward }, 'the platform answers again: retrying the waiting updates now');
+    signal.wake();
+  }
 
   async function deliver(update: OutboxUpdate): Promise<void> {
     let outcome: UpdateOutcome;
@@ -82,8 +100,10 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // The row keeps its lease until recorded, so the task's next update cannot overtake it (DESIGN decision 3).
       delivered.push(update);
       metrics?.delivered(now - update.createdAt);
+      if (failuresSinceSuccess > 0) await recovered(now);
       return;
     }
+    failuresSinceSuccess += 1;
     metrics?.failed(outcome.kind === 'retryable' ? outcome.reason : outcome.kind);
     const decision = decideRetry(policy, {
       failure: outcome,

@@ -274,3 +274,18 @@ export async function outboxStats(db: StoreDb, now: number): Promise<OutboxStats
     dead: byState.get('dead')?.count ?? 0,
   };
 }
+
+/**
+ * After an outage the platform is back: every row waiting out its own backoff is due now, so the backlog drains at
+ * delivery speed instead of at the pace of each row's backoff. Returns how many rows were brought forward.
+ */
+export async function bringRetriesForward(db: StoreDb, now: number): Promise<number> {
+  const result = await db
+    .updateTable('outbox')
+    .set({ next_attempt_at: now })
+    .where('state', '=', 'pending')
+    .where('attempts', '>', 0)
+    .where('next_attempt_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

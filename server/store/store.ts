@@ -62,7 +62,12 @@ function openSqlite(filename: string, options: SqliteStoreOptions): OpenedDataba
 async function openPostgres(url: string, options: StoreOptions): Promise<OpenedDatabase> {
   const { schema } = options;
   const pool = createPostgresPool(url, schema);
-  pool.on('error', (error) => options.onConnectionError?.(error));
+  const onError = (error: Error) => options.onConnectionError?.(error);
+  // Idle connections report to the pool; a connection checked out between two statements of a transaction reports
+  // to its client, which needs a listener of its own (node-postgres ends the process on an unheard 'error').
+  pool.on('connect', (client) => client.on('error', onError));
+  // The pool repeats an idle client's error, already reported by the client's listener; it must be heard, not told twice.
+  pool.on('error', () => {});
   const db = new Kysely<DatabaseSchema>({ dialect: createPostgresDialect(pool) });
   try {
     if (schema !== undefined) await createSchemaIfMissing(db, schema);

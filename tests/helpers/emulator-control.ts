@@ -25,6 +25,7 @@ export function control(emulatorUrl: string) {
       return Array.isArray(result) ? result : result.requests;
     },
     fault: (spec: Partial<FaultSpec> & Pick<FaultSpec, 'endpoint' | 'kind'>) => call<unknown>('POST', '/faults', spec),
+    clearFaults: () => call<unknown>('DELETE', '/faults'),
     settings: (settings: Partial<EmulatorSettings>) => call<EmulatorSettings>('PUT', '/settings', settings),
     /** Assigns a task with this id, as the portal's flow does before the partner can update it. */
     assign: (assignedTaskUuid: string) =>
