@@ -77,16 +77,20 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let lastClaimAt = -Infinity;
   /** Failed attempts since the last delivery: a success after some means the platform is back. */
   let failuresSinceSuccess = 0;
+  /** How many times the platform came back after failures; a delivery remembers the count it was sent under. */
+  let recoveries = 0;
 
   /** The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency). */
   async function recovered(now: number): Promise<void> {
     failuresSinceSuccess = 0;
+    recoveries += 1;
     const forward = await bringRetriesForward(store.db, now);
     if (forward > 0) log.info({ updates: forward }, 'the platform answers again: retrying the waiting updates now');
     signal.wake();
   }
 
   async function deliver(update: OutboxUpdate): Promise<void> {
+    const sentInEpoch = recoveries;
     let outcome: UpdateOutcome;
     try {
       outcome = await client.updatePartnerTask(update.assignedTaskUuid, update.payload);
@@ -118,7 +122,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       log.error({ updateId: update.id, taskId: update.taskId, reason: decision.reason }, 'update moved to dead letters');
       return;
     }
-    await scheduleRetry(store.db, update.id, { workerId, nextAttemptAt: decision.at, error: `${outcome.kind}: ${outcome.detail}` });
+    // A failure that was in flight when the platform came back is not made to wait out a backoff of the outage.
+    const nextAttemptAt = recoveries === sentInEpoch ? decision.at : now;
+    await scheduleRetry(store.db, update.id, { workerId, nextAttemptAt, error: `${outcome.kind}: ${outcome.detail}` });
     log.warn(
       { updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs },
       'delivery failed; will retry',

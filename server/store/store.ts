@@ -99,11 +99,20 @@ async function migrate(db: StoreDb, dialect: StoreDialect, migrationSchema: stri
     provider: storeMigrations(dialect),
     ...(migrationSchema === undefined ? {} : { migrationTableSchema: migrationSchema }),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely's introspection reads the tables of every schema; one dropped meanwhile by another user of the database
+  // (3F000 invalid_schema_name, before any migration of ours ran) is a passing race, not our failure: look again.
+  for (let retry = 0; retry < 3 && error !== undefined && !results?.length && codeOf(error) === '3F000'; retry += 1) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
     throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+function codeOf(error: unknown): unknown {
+  return (error as { code?: unknown }).code;
 }
 
 export interface StartupWait {

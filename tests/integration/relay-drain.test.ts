@@ -54,6 +54,12 @@ describe.each(testDatabases)('after an outage, on $name', (database) => {
       await expect.poll(failedSends, { timeout: 5_000 }).toBeGreaterThan(before);
     }
     await expect.poll(async () => (await outboxStats(store.db, clock.now())).pending).toBe(50);
+    // Every failed attempt of the outage is settled (no row still leased) before the platform comes back.
+    await expect
+      .poll(async () => (await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute()).length, {
+        timeout: 5_000,
+      })
+      .toBe(0);
 
     // The platform is back. The clock moves only to the first update's next try: that delivery shows the way.
     await emulatorControl.clearFaults();
