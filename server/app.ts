@@ -10,6 +10,7 @@ import { answerClientError, answerFrameworkError, registerErrorHandling } from '
 import { operationsRoutes } from './http/operations-routes';
 import { AccessLogController, type Logger } from './logger';
 import type { Store } from './store/store';
+import { apiError } from './api-error';
 import { taskApi, type TaskApiOptions } from './task-api/task-api';
 
 export interface AppDependencies {
@@ -37,7 +38,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...(deps.log ? { loggerInstance: deps.log as FastifyBaseLogger } : { logger: false }),
     // DESIGN: bodies are small JSON documents; anything bigger is refused with 413 before it is parsed.
     bodyLimit: 64 * 1024,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing is not in the contract's shape: the hook below answers it instead.
+    return503OnClosing: false,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // A stalled client (headers trickling in, a body that never ends, an idle keep-alive) is cut off in seconds.
@@ -56,6 +58,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // here would cost the step path CPU for no check the types do not already make.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandling(app);
+  refuseWhileClosing(app);
 
   await app.register(operationsRoutes, { store: deps.store, clock: deps.clock, metrics: deps.metrics });
   await app.register(taskApi, {
@@ -77,4 +80,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
   return app;
+}
+
+/**
+ * Once the server starts closing, a request that still arrives on an open keep-alive connection is refused with 503
+ * and `Connection: close`, so the client retries on a new connection (another instance, or this one restarted).
+ */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw apiError('shutting_down', 'The server is shutting down; try again in a moment.');
+  });
 }

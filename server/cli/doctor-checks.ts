@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import type { WorkforceClient } from '../upstream/workforce-client';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
@@ -37,6 +38,41 @@ export async function checkWorkers(client: WorkforceClient): Promise<CheckResult
   return { name: 'workers (spec 4.2)', ok: false, summary: outcome.detail || outcome.kind, nextStep: nextStepFor(outcome, 'WX_BASE_URL') };
 }
 
+/**
+ * spec 4.3 needs a permission the spec does not name (5.6), and only an update shows whether the role has it. The
+ * update names a task id made up here, which no platform has assigned: a 403 says the permission is missing, any
+ * other answer (a 404 for the unknown task, a 2xx) that the role may update partner tasks.
+ */
+export async function checkUpdatePermission(client: WorkforceClient, now: number): Promise<CheckResult> {
+  const name = 'partner-task permission (spec 4.3)';
+  const outcome = await client.updatePartnerTask(randomUUID(), {
+    taskStatus: 'ready',
+    sentAt: new Date(now).toISOString(),
+    partnerStatus: { label: 'Connection check', details: 'npm run doctor: a task id that does not exist' },
+  });
+  if (outcome.kind === 'delivered') return { name, ok: true, summary: `HTTP ${outcome.status} for a task id that does not exist` };
+  if (outcome.kind === 'permanent') {
+    return {
+      name,
+      ok: true,
+      summary: `the role may update partner tasks (HTTP ${outcome.status ?? '?'} for a task id that does not exist)`,
+    };
+  }
+  return { name, ok: false, summary: outcome.detail || outcome.kind, nextStep: nextStepFor(outcome, 'WX_TASK_BASE_URL') };
+}
+
+/** Updates the relay holds because the platform answered 403: the server's side of the same problem. */
+export function checkHeldUpdates(held: { forbidden: number; oldestAgeMs: number }): CheckResult {
+  const name = 'held updates';
+  if (held.forbidden === 0) return { name, ok: true, summary: 'no update is held by a 403 from the platform' };
+  return {
+    name,
+    ok: false,
+    summary: `${held.forbidden} update(s) held by a 403 from the platform, the oldest ${Math.round(held.oldestAgeMs / 60_000)} min old`,
+    nextStep: nextStepFor({ kind: 'forbidden', status: 403, detail: '' }, 'WX_TASK_BASE_URL'),
+  };
+}
+
 function nextStepFor(failure: UpstreamFailure, urlVariable: string): string {
   switch (failure.kind) {
     case 'auth_failed':
@@ -45,6 +81,8 @@ function nextStepFor(failure: UpstreamFailure, urlVariable: string): string {
         : "The token endpoint answered in a shape we do not recognise; check WX_AUTH_URL points at the token endpoint's host.";
     case 'token_rejected':
       return "The token was refused: give the key's role the worker-experience permissions (spec 4.3, 5.6).";
+    case 'forbidden':
+      return "The platform answered 403: the integration's role most likely lacks the permission to update partner tasks; give it the worker-experience permissions in the client settings (spec 2.2, 4.3, 5.6). Held updates then go by themselves.";
     case 'retryable':
       return failure.reason === 'network' || failure.reason === 'timeout'
         ? `Could not reach the platform: check ${urlVariable} and the network (proxy, firewall, DNS).`

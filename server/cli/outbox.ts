@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock';
 import { loadConfigOrExit } from '../config';
-import { listDead, outboxStats, retryAllDead, retryDead } from '../store/outbox.repository';
+import { heldForPermission, listDead, outboxStats, retryAllDead, retryDead } from '../store/outbox.repository';
 import { openStore, type Store } from '../store/store';
 
 const usage = `Usage: npm run outbox -- <command>
@@ -34,6 +34,10 @@ async function run(store: Store, command: string, argument: string | undefined):
     case 'status': {
       const stats = await outboxStats(store.db, now);
       print(`pending    ${stats.pending}${stats.pending > 0 ? ` (oldest ${formatAge(stats.oldestPendingAgeMs)} old)` : ''}`);
+      const held = await heldForPermission(store.db, now);
+      if (held.forbidden > 0) {
+        print(`  held     ${held.forbidden} by a 403 from the platform: the role lacks a permission (npm run doctor)`);
+      }
       print(`delivered  ${stats.delivered}`);
       print(`dead       ${stats.dead}${stats.dead > 0 ? ' (npm run outbox -- dead)' : ''}`);
       return 0;

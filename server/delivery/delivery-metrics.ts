@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
+import type { UpstreamFailure } from '../upstream/upstream-outcome';
 import { outboxStats, type OutboxStats } from '../store/outbox.repository';
 import type { Store } from '../store/store';
 
@@ -8,13 +9,15 @@ export interface DeliveryMetrics {
   delivered(enqueueToDeliveredMs: number): void;
   failed(reason: string): void;
   deadLettered(): void;
+  /** The circuit opened (with its cause) or closed (undefined). */
+  circuit(openCause: UpstreamFailure | undefined): void;
 }
 
 /** Enqueue-to-delivered latency buckets (seconds): from a quiet server's few milliseconds to a day of retries. */
 const LATENCY_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600];
 
 /** The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). */
-export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
+export function createDeliveryMetrics(registry: Registry, tenant = 'default'): DeliveryMetrics {
   const registers = [registry];
   const delivered = new Counter({
     name: 'partner_task_updates_delivered_total',
@@ -34,7 +37,19 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
     buckets: LATENCY_BUCKETS_SECONDS,
     registers,
   });
+  const circuitOpen = new Gauge({
+    name: 'partner_task_delivery_circuit_open',
+    help: 'Delivery held by the circuit: 1 while open, by cause (forbidden: the role lacks a permission, spec 5.6).',
+    labelNames: ['tenant', 'cause'],
+    registers,
+  });
+  circuitOpen.set({ tenant, cause: 'none' }, 0);
   return {
+    circuit(openCause) {
+      circuitOpen.reset();
+      if (openCause === undefined) circuitOpen.set({ tenant, cause: 'none' }, 0);
+      else circuitOpen.set({ tenant, cause: openCause.kind === 'retryable' ? openCause.reason : openCause.kind }, 1);
+    },
     delivered(ms) {
       delivered.inc();
       latency.observe(ms / 1000);

@@ -13,8 +13,9 @@ import {
 } from '../store/outbox.repository';
 import type { UpdateOutcome } from '../upstream/upstream-outcome';
 import type { WorkforceClient } from '../upstream/workforce-client';
+import { DeliveryCircuit, type CircuitChange } from './delivery-circuit';
 import type { DeliveryMetrics } from './delivery-metrics';
-import { decideRetry, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+import { circuitPolicyOf, decideRetry, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
 import { WakeSignal } from './wake-signal';
 
 interface RelayLogger {
@@ -75,21 +76,41 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let running = false;
   let loop: Promise<void> | undefined;
   let lastClaimAt = -Infinity;
-  /** Failed attempts since the last delivery: a success after some means the platform is back. */
-  let failuresSinceSuccess = 0;
+  const circuit = new DeliveryCircuit(circuitPolicyOf(policy));
   /** How many times the platform came back after failures; a delivery remembers the count it was sent under. */
   let recoveries = 0;
 
-  /** The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency). */
-  async function recovered(now: number): Promise<void> {
-    failuresSinceSuccess = 0;
+  /** Says what the circuit's change means for the operator, and acts on a recovery. */
+  async function circuitChanged(change: CircuitChange, now: number): Promise<void> {
+    if (change.kind === 'unchanged') return;
+    metrics?.circuit(circuit.openCause);
+    if (change.kind === 'opened') {
+      const { cause } = change;
+      if (cause.kind === 'forbidden') {
+        // spec 5.6: updates need worker-experience permissions, whose names the spec does not show.
+        log.error(
+          { failure: cause.kind, status: cause.status, detail: cause.detail },
+          "delivery held: the platform answers 403 Forbidden to partner-task updates, so the integration's role most likely lacks the permission to update partner tasks (spec 4.3, 5.6); give the role that permission in the platform's client settings: the held updates then go by themselves",
+        );
+      } else {
+        log.error(
+          { failure: cause.kind, detail: cause.detail, probeEveryMaxMs: policy.probeMaxMs },
+          'delivery paused: the platform keeps failing; sending one update at a time as a probe until one gets through',
+        );
+      }
+      return;
+    }
+    // The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency).
     recoveries += 1;
     const forward = await bringRetriesForward(store.db, now);
-    if (forward > 0) log.info({ updates: forward }, 'the platform answers again: retrying the waiting updates now');
+    log.info(
+      { updates: forward, pausedForMs: change.openForMs, failure: change.cause.kind },
+      'delivery resumed: the platform answers again; sending the held updates now',
+    );
     signal.wake();
   }
 
-  async function deliver(update: OutboxUpdate): Promise<void> {
+  async function deliver(update: OutboxUpdate, probe: boolean): Promise<void> {
     const sentInEpoch = recoveries;
     let outcome: UpdateOutcome;
     try {
@@ -100,21 +121,25 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       outcome = { kind: 'retryable', reason: 'network', detail: error instanceof Error ? error.message : String(error) };
     }
     const now = clock.now();
+    // Read before the outcome is recorded: a failure while the circuit is open is the platform's, not the record's.
+    const held = probe || circuit.isOpen;
+    const change = circuit.record(outcome, { now, probe });
     if (outcome.kind === 'delivered') {
       // The row keeps its lease until recorded, so the task's next update cannot overtake it (DESIGN decision 3).
       delivered.push(update);
       metrics?.delivered(now - update.createdAt);
-      if (failuresSinceSuccess > 0) await recovered(now);
+      await circuitChanged(change, now);
       return;
     }
-    failuresSinceSuccess += 1;
     metrics?.failed(outcome.kind === 'retryable' ? outcome.reason : outcome.kind);
+    await circuitChanged(change, now);
     const decision = decideRetry(policy, {
       failure: outcome,
       attempts: update.attempts,
       createdAt: update.createdAt,
       now,
       random: random(),
+      held,
     });
     if (decision.kind === 'dead') {
       await markDead(store.db, update.id, { workerId, now, reason: decision.reason });
@@ -131,8 +156,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     );
   }
 
-  function track(update: OutboxUpdate): void {
-    const job = deliver(update)
+  function track(update: OutboxUpdate, probe = false): void {
+    if (probe) circuit.probeStarted();
+    const job = deliver(update, probe)
       .catch((error: unknown) => log.error({ err: error, updateId: update.id }, 'could not record a delivery outcome'))
       .finally(() => {
         inFlight.delete(job);
@@ -142,8 +168,12 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     inFlight.add(job);
   }
 
-  /** Records what was delivered and claims up to `limit` more, in one transaction. */
-  async function settleAndClaim(limit: number): Promise<OutboxUpdate[]> {
+  /**
+   * Records what was delivered and claims up to `limit` more, in one transaction. A probe is the pending update that
+   * has waited longest for its next try, due or not: each failed probe moves to the back, so one update that the
+   * platform refuses for its own reasons cannot keep the circuit open for the others.
+   */
+  async function settleAndClaim(limit: number, probe = false): Promise<OutboxUpdate[]> {
     const batch = delivered;
     delivered = [];
     const now = clock.now();
@@ -159,7 +189,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
             log.warn({ count: batch.length - settled.length }, 'delivered after the lease ran out; another relay may send them again');
           }
         }
-        return limit > 0 ? claimDeliverable(trx, { now, leaseMs, limit, workerId }) : [];
+        return limit > 0 ? claimDeliverable(trx, { now, leaseMs, limit, workerId, anyDueTime: probe }) : [];
       });
     } catch (error) {
       delivered = [...batch, ...delivered];
@@ -177,6 +207,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await signal.wait(pollMs);
         continue;
       }
+      const admission = circuit.admit(clock.now());
+      if (admission.kind === 'none') {
+        // The platform is away: record what did get through, then sleep until the next probe or a wake.
+        if (delivered.length > 0)
+          await settleAndClaim(0).catch((error: unknown) => log.error({ err: error }, 'could not record deliveries'));
+        await signal.wait(Math.min(pollMs, Math.max(admission.until - clock.now(), 0)));
+        continue;
+      }
+      const probe = admission.kind === 'probe';
       const sinceLastClaim = performance.now() - lastClaimAt;
       if (sinceLastClaim < claimIntervalMs) {
         await delay(claimIntervalMs - sinceLastClaim);
@@ -185,9 +224,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       lastClaimAt = performance.now();
       let claimed: number;
       try {
-        const rows = await settleAndClaim(Math.max(concurrency - inFlight.size, 0));
+        const rows = await settleAndClaim(probe ? 1 : Math.max(concurrency - inFlight.size, 0), probe);
         claimed = rows.length;
-        for (const row of rows) track(row);
+        for (const row of rows) track(row, probe);
       } catch (error) {
         // The database is away (restarting, network): try again soon, not in a hot loop.
         log.error({ err: error }, 'could not claim outbox rows; retrying shortly');

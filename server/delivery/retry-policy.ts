@@ -1,4 +1,5 @@
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
+import type { CircuitPolicy } from './delivery-circuit';
 
 /**
  * What to do with an update whose delivery failed: try again at a time, or give up (a dead letter).
@@ -6,7 +7,7 @@ import type { UpstreamFailure } from '../upstream/upstream-outcome';
  */
 export type RetryDecision = { kind: 'retry'; at: number; delayMs: number } | { kind: 'dead'; reason: string };
 
-export interface RetryPolicy {
+export interface RetryPolicy extends Omit<CircuitPolicy, 'probeBaseMs' | 'retryAfterMaxMs'> {
   /** First backoff ceiling; the n-th retry waits a random time in [0, min(cap, base * 2^n)] ("full jitter"). */
   baseDelayMs: number;
   maxDelayMs: number;
@@ -15,8 +16,21 @@ export interface RetryPolicy {
    * maxDelayMs, since retrying sooner only earns another 429; past this bound it is taken as an error of the platform.
    */
   retryAfterMaxMs: number;
-  /** How long after an update was written we keep trying before it becomes a dead letter. */
+  /**
+   * How long after an update was written we keep trying before it becomes a dead letter, while the platform takes
+   * other updates. Updates held behind an open circuit (the platform down, a permission missing) never age out.
+   */
   giveUpAfterMs: number;
+}
+
+/** The circuit of a relay using this policy: its probes start at the first backoff step. */
+export function circuitPolicyOf(policy: RetryPolicy): CircuitPolicy {
+  return {
+    openAfterFailures: policy.openAfterFailures,
+    probeBaseMs: policy.baseDelayMs,
+    probeMaxMs: policy.probeMaxMs,
+    retryAfterMaxMs: policy.retryAfterMaxMs,
+  };
 }
 
 export const defaultRetryPolicy: RetryPolicy = {
@@ -24,6 +38,10 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxDelayMs: 10 * 60_000,
   retryAfterMaxMs: 60 * 60_000,
   giveUpAfterMs: 24 * 60 * 60_000,
+  openAfterFailures: 5,
+  // One probe every 10 s at most while the platform is away: no hammering, and a backlog starts draining within
+  // 10 s of its return.
+  probeMaxMs: 10_000,
 };
 
 export interface FailedAttempt {
@@ -35,22 +53,24 @@ export interface FailedAttempt {
   now: number;
   /** A number in [0, 1); Math.random in production, fixed in tests. */
   random: number;
+  /** The attempt was a probe, or failed while the circuit was open: the platform, not the record, is at fault. */
+  held?: boolean;
 }
 
 export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryDecision {
-  const { failure, attempts, createdAt, now, random } = attempt;
+  const { failure, attempts, createdAt, now, random, held = false } = attempt;
   // Other 4xx (and records that break spec 2.6) will fail the same way every time: a dead letter at once.
   if (failure.kind === 'permanent') return { kind: 'dead', reason: deadReason(failure.reason, failure.status, failure.detail) };
 
   // Everything else is worth another try: 5xx, 408, 429, timeouts, network errors; and a credential or permission
-  // problem (401 after renewal, token endpoint refusing us) that an operator can fix without losing the updates.
+  // problem (401 after renewal, 403, the token endpoint refusing us) that an operator can fix without losing updates.
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempts, 30));
   const jittered = Math.floor(random * ceiling);
   const retryAfter = failure.kind === 'retryable' ? (failure.retryAfterMs ?? 0) : 0;
   // The server's Retry-After is a floor, never shortened by jitter, honoured up to retryAfterMaxMs.
   const delayMs = Math.max(jittered, Math.min(retryAfter, policy.retryAfterMaxMs));
   const at = now + delayMs;
-  if (at - createdAt > policy.giveUpAfterMs) {
+  if (!held && at - createdAt > policy.giveUpAfterMs) {
     return {
       kind: 'dead',
       reason: `gave up after ${attempts + 1} attempts over ${Math.round((now - createdAt) / 60_000)} min: ${failure.detail}`,

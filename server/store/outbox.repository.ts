@@ -76,9 +76,16 @@ function isOldestPendingOfTask(eb: OutboxScope) {
  */
 export async function claimDeliverable(
   db: StoreDb,
-  options: { now: number; leaseMs: number; limit: number; workerId: string },
+  options: {
+    now: number;
+    leaseMs: number;
+    limit: number;
+    workerId: string;
+    /** Also rows still backing off, the one whose next try is soonest first (a probe while the platform is away). */
+    anyDueTime?: boolean;
+  },
 ): Promise<OutboxUpdate[]> {
-  const { now, leaseMs, limit, workerId } = options;
+  const { now, leaseMs, limit, workerId, anyDueTime = false } = options;
   const rows = await db
     .with(
       (cte) => cte('claimable').materialized(),
@@ -87,9 +94,10 @@ export async function claimDeliverable(
           .selectFrom('outbox as o')
           .select('o.id')
           .where('o.state', '=', 'pending')
-          .where('o.next_attempt_at', '<=', now)
+          .$if(!anyDueTime, (qb) => qb.where('o.next_attempt_at', '<=', now))
           .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<', now)]))
           .where(isOldestPendingOfTask)
+          .$if(anyDueTime, (qb) => qb.orderBy('o.next_attempt_at'))
           .orderBy('o.id')
           .limit(limit)
           .forUpdate()
@@ -273,6 +281,21 @@ export async function outboxStats(db: StoreDb, now: number): Promise<OutboxStats
     delivered: byState.get('delivered')?.count ?? 0,
     dead: byState.get('dead')?.count ?? 0,
   };
+}
+
+/**
+ * Pending updates whose last attempt the platform answered with 403 (the relay records `forbidden: …`): held until
+ * the integration's role gets its permission. For the doctor and `npm run outbox -- status`.
+ */
+export async function heldForPermission(db: StoreDb, now: number): Promise<{ forbidden: number; oldestAgeMs: number }> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('state', '=', 'pending')
+    .where('last_error', 'like', 'forbidden:%')
+    .executeTakeFirst();
+  const count = Number(row?.count ?? 0);
+  return { forbidden: count, oldestAgeMs: count > 0 && row?.oldest != null ? Math.max(0, now - Number(row.oldest)) : 0 };
 }
 
 /**

@@ -22,6 +22,16 @@ interface TokenRejectedFailure {
   detail: string;
 }
 
+/**
+ * 403: the credential is valid but its role lacks a permission (spec 4.3.2, 5.6: updates need worker-experience
+ * permissions, whose names are not shown). One change in the platform makes every held update deliverable again.
+ */
+interface ForbiddenFailure {
+  kind: 'forbidden';
+  status: 403;
+  detail: string;
+}
+
 /** The platform refused the request itself; sending it again cannot help. */
 interface PermanentFailure {
   kind: 'permanent';
@@ -42,7 +52,7 @@ export interface AuthFailure {
   detail: string;
 }
 
-export type UpstreamFailure = RetryableFailure | TokenRejectedFailure | PermanentFailure | AuthFailure;
+export type UpstreamFailure = RetryableFailure | TokenRejectedFailure | ForbiddenFailure | PermanentFailure | AuthFailure;
 
 export type UpdateOutcome = { kind: 'delivered'; status: number } | UpstreamFailure;
 
@@ -81,6 +91,7 @@ export function classifyFailureStatus(status: number, headers: HeaderReader, tex
   }
   if (status === 408) return { kind: 'retryable', reason: 'request_timeout', status, detail: 'HTTP 408' };
   if (status >= 500) return { kind: 'retryable', reason: 'server_error', status, detail: `HTTP ${status}` };
+  if (status === 403) return { kind: 'forbidden', status, detail: bodyStart(text) };
   return { kind: 'permanent', reason: 'rejected', status, detail: bodyStart(text) };
 }
 

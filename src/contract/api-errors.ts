@@ -37,6 +37,7 @@ export const apiErrorStatus = {
   internal_error: 500,
   page_not_built: 503,
   database_unreachable: 503,
+  shutting_down: 503,
 } as const satisfies Record<string, number>;
 
 export type ApiErrorCode = keyof typeof apiErrorStatus;

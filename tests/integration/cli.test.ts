@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../server/emulator/start-emulator';
-import { claimDeliverable, markDead } from '../../server/store/outbox.repository';
+import { claimDeliverable, markDead, scheduleRetry } from '../../server/store/outbox.repository';
 import { openStore } from '../../server/store/store';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';
 import { runNodeScript } from '../helpers/run-command';
@@ -55,6 +55,41 @@ describe('npm run doctor', () => {
       expect(result.stdout).toMatch(/next step: Check WX_API_KEY and WX_API_SECRET/);
       expect(result.stdout + result.stderr).not.toContain('a-wrong-secret-value');
     } finally {
+      await emulator.close();
+    }
+  });
+
+  it('names the missing permission when the platform answers 403, and counts the updates it holds', async () => {
+    const emulator = await startEmulator();
+    const filename = join(directory, 'doctor-forbidden.db');
+    const store = await openStore({ kind: 'sqlite', filename });
+    try {
+      emulator.state.settings.partnerTaskPermission = false;
+      // What the relay leaves behind after a 403: a pending update whose last error is the refusal.
+      const clock = { now: () => Date.now() };
+      const task = await createTask(store, clock);
+      const update = await enqueue(store, clock, task, 0);
+      await claimDeliverable(store.db, { now: clock.now(), leaseMs: 60_000, limit: 1, workerId: 'relay' });
+      await scheduleRetry(store.db, update.id, { workerId: 'relay', nextAttemptAt: clock.now(), error: 'forbidden: HTTP 403' });
+      await store.close();
+
+      const result = await runNodeScript('server/cli/doctor.ts', {
+        WX_API_KEY: 'emulator-key',
+        WX_API_SECRET: 'emulator-secret',
+        WX_AUTH_URL: emulator.url,
+        WX_BASE_URL: emulator.url,
+        WX_TASK_BASE_URL: emulator.url,
+        PORTAL_ORIGINS: 'https://portal.example.com',
+        SESSION_SECRET: 'x'.repeat(40),
+        DATABASE_URL: filename,
+      });
+      expect(result.stdout).toMatch(/ok {3}token \(spec 4\.1\)/);
+      expect(result.stdout).toMatch(/FAIL partner-task permission \(spec 4\.3\)/);
+      expect(result.stdout).toMatch(/FAIL held updates: 1 update\(s\) held by a 403/);
+      expect(result.stdout).toMatch(/next step: The platform answered 403: the integration's role most likely lacks the permission/);
+      expect(result.code).toBe(1);
+    } finally {
+      await store.close();
       await emulator.close();
     }
   });

@@ -99,3 +99,31 @@ describe("every error answer has the contract's shape, the framework's own inclu
     expect(errorBodySchema.safeParse(await response.json()).error).toBeUndefined();
   });
 });
+
+describe('while the server closes', () => {
+  it('answers a request still arriving on an open connection with 503 shutting_down, in the contract shape', async () => {
+    const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'closing.db') });
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    const closingServer = await startServer(parsed.config);
+    const url = new URL(closingServer.url);
+    let answer = '';
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    const hungUp = new Promise((resolve) => socket.on('close', resolve));
+    await new Promise((resolve) => socket.on('connect', resolve));
+    // A request in flight (its body not yet sent) keeps the connection busy while the close begins; the next request
+    // on the same connection arrives after it.
+    socket.write('POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = closingServer.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write('{}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await hungUp;
+    await closed;
+    const second = answer.slice(answer.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
+    const body = errorBodySchema.parse(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)));
+    expect(body.error.code).toBe('shutting_down');
+  });
+});

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock';
-import { createOutboxRelay, type OutboxRelay } from '../../server/delivery/outbox-relay';
+import { Registry } from 'prom-client';
+import { createDeliveryMetrics } from '../../server/delivery/delivery-metrics';
+import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from '../../server/delivery/outbox-relay';
 import type { RetryPolicy } from '../../server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import type { TrailEntry } from '../../server/emulator/task-rules';
-import { listUpdatesForTask, retryDead } from '../../server/store/outbox.repository';
+import { heldForPermission, listUpdatesForTask, outboxStats, retryDead } from '../../server/store/outbox.repository';
 import type { Store } from '../../server/store/store';
 import { createWorkforceClient } from '../../server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';
@@ -13,7 +15,14 @@ import { createTask, enqueue, type FixtureTask } from '../helpers/outbox-fixture
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
 
 /** Fast retries so a burst of failures resolves in milliseconds; the policy's own shape is pinned in its unit test. */
-const quickPolicy: RetryPolicy = { baseDelayMs: 5, maxDelayMs: 50, retryAfterMaxMs: 50, giveUpAfterMs: 60_000 };
+const quickPolicy: RetryPolicy = {
+  baseDelayMs: 5,
+  maxDelayMs: 50,
+  retryAfterMaxMs: 50,
+  giveUpAfterMs: 60_000,
+  openAfterFailures: 5,
+  probeMaxMs: 50,
+};
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe.each(testDatabases)('outbox relay on $name', (database) => {
@@ -35,7 +44,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     await db.cleanup();
   });
 
-  function startRelay(options: { concurrency?: number; pollMs?: number } = {}) {
+  function startRelay(options: Partial<Pick<OutboxRelayOptions, 'concurrency' | 'pollMs' | 'log' | 'metrics'>> = {}) {
     const url = emulator.url;
     const client = createWorkforceClient({
       upstream: { authUrl: url, baseUrl: url, taskBaseUrl: url, credential: { ...EMULATOR_CREDENTIAL }, timeoutMs: 2000 },
@@ -110,6 +119,37 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     // Re-driven late, its sentAt is older than the update already applied: the platform ignores it (spec 3).
     const trail = emulator.state.assignments.get(task.assignedTaskUuid)?.trail ?? [];
     expect(trail.map((entry) => (entry.kind === 'partner' ? entry.outcome : entry.kind))).toEqual(['applied', 'obsolete']);
+  });
+
+  it('holds every update while the platform answers 403, says the permission is the likely cause, and resumes by itself', async () => {
+    const emulatorControl = control(emulator.url);
+    await emulatorControl.settings({ partnerTaskPermission: false });
+    const tasks = await Promise.all(Array.from({ length: 8 }, () => createTask(store, systemClock)));
+    for (const task of tasks) for (let index = 0; index < 2; index += 1) await enqueue(store, systemClock, task, index);
+    const errors: string[] = [];
+    const log = { ...silent, error: (_object: object, message: string) => errors.push(message) };
+    const registry = new Registry();
+    startRelay({ concurrency: 4, log, metrics: createDeliveryMetrics(registry) });
+
+    await expect.poll(() => errors.some((message) => message.includes('lacks the permission'))).toBe(true);
+    const refused = async () => (await emulatorControl.requests('partnerTask')).filter((request) => request.status === 403).length;
+    const afterOpening = await refused();
+    // Held, not dead: the probes go on, one at a time, backing off; nothing becomes a dead letter.
+    await expect.poll(refused).toBeGreaterThan(afterOpening + 2);
+    expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
+      'partner_task_delivery_circuit_open{tenant="default",cause="forbidden"} 1',
+    );
+    expect((await outboxStats(store.db, systemClock.now())).dead).toBe(0);
+    expect((await heldForPermission(store.db, systemClock.now())).forbidden).toBeGreaterThan(0);
+
+    // The role gets its permission: the next probe gets through and every held update follows, each task in order.
+    await emulatorControl.settings({ partnerTaskPermission: true });
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 5_000 }).toEqual(numbers(2));
+    await expect.poll(async () => (await outboxStats(store.db, systemClock.now())).pending).toBe(0);
+    expect(errors.filter((message) => message.includes('dead letters'))).toEqual([]);
+    expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
+      'partner_task_delivery_circuit_open{tenant="default",cause="none"} 0',
+    );
   });
 
   it('keeps only one update of a task in flight at a time', async () => {

@@ -34,6 +34,25 @@ describe('retry policy', () => {
     expect(decide(limited, 0)).toMatchObject({ kind: 'retry', delayMs: 3_600_000 });
   });
 
+  it('retries a 403 (a permission the role lacks) instead of making it a dead letter', () => {
+    const forbidden: UpstreamFailure = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
+    expect(decide(forbidden, 0)).toMatchObject({ kind: 'retry' });
+  });
+
+  it('never gives up on an update held behind an open circuit: the platform is at fault, not the record', () => {
+    const dayAndMore = createdAt + defaultRetryPolicy.giveUpAfterMs + 60_000;
+    expect(decide(serverError, 50, dayAndMore)).toMatchObject({ kind: 'dead' });
+    const held = decideRetry(defaultRetryPolicy, {
+      failure: serverError,
+      attempts: 50,
+      createdAt,
+      now: dayAndMore,
+      random: 0.5,
+      held: true,
+    });
+    expect(held).toMatchObject({ kind: 'retry' });
+  });
+
   it('turns a permanent 4xx into a dead letter at once, with the reason', () => {
     const rejected: UpstreamFailure = { kind: 'permanent', reason: 'rejected', status: 422, detail: '{"error":"bad"}' };
     expect(decide(rejected, 0)).toEqual({ kind: 'dead', reason: 'rejected (HTTP 422): {"error":"bad"}' });

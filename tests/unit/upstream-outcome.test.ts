@@ -29,6 +29,14 @@ describe('classifyFailureStatus', () => {
     expect(classifyFailureStatus(408, headers(), '', now)).toMatchObject({ kind: 'retryable', reason: 'request_timeout' });
   });
 
+  it('tells a 403 (a permission the role lacks, spec 5.6) apart from a refused record', () => {
+    expect(classifyFailureStatus(403, headers(), '{"error":"permission_denied"}', now)).toEqual({
+      kind: 'forbidden',
+      status: 403,
+      detail: '{"error":"permission_denied"}',
+    });
+  });
+
   it('gives up on other 4xx and keeps the start of the body for the operator', () => {
     const failure = classifyFailureStatus(422, headers(), 'x'.repeat(2000), now);
     expect(failure).toMatchObject({ kind: 'permanent', reason: 'rejected', status: 422 });

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { DeliveryCircuit } from '../../server/delivery/delivery-circuit';
+import type { UpdateOutcome } from '../../server/upstream/upstream-outcome';
+
+const policy = { openAfterFailures: 3, probeBaseMs: 1_000, probeMaxMs: 10_000, retryAfterMaxMs: 60_000 };
+const down: UpdateOutcome = { kind: 'retryable', reason: 'server_error', status: 503, detail: 'HTTP 503' };
+const delivered: UpdateOutcome = { kind: 'delivered', status: 200 };
+
+function openCircuit(now = 0): DeliveryCircuit {
+  const circuit = new DeliveryCircuit(policy);
+  for (let failure = 0; failure < policy.openAfterFailures; failure += 1) circuit.record(down, { now, probe: false });
+  return circuit;
+}
+
+describe('delivery circuit', () => {
+  it('lets everything through until failures come in a row, and a success in between starts the count again', () => {
+    const circuit = new DeliveryCircuit(policy);
+    circuit.record(down, { now: 0, probe: false });
+    circuit.record(down, { now: 0, probe: false });
+    circuit.record(delivered, { now: 0, probe: false });
+    circuit.record(down, { now: 0, probe: false });
+    expect(circuit.admit(0)).toEqual({ kind: 'any' });
+    expect(circuit.record(down, { now: 0, probe: false })).toEqual({ kind: 'unchanged' });
+    expect(circuit.record(down, { now: 0, probe: false })).toMatchObject({ kind: 'opened', cause: down });
+    expect(circuit.isOpen).toBe(true);
+  });
+
+  it('once open, admits one probe at a time, at intervals doubling from the base to the cap', () => {
+    const circuit = openCircuit(0);
+    expect(circuit.admit(999)).toEqual({ kind: 'none', until: 1_000 });
+    let now = 1_000;
+    const intervals: number[] = [];
+    for (let probe = 0; probe < 6; probe += 1) {
+      expect(circuit.admit(now)).toEqual({ kind: 'probe' });
+      circuit.probeStarted();
+      // While a probe is out, nothing else goes, however long it takes.
+      expect(circuit.admit(now + 60_000)).toMatchObject({ kind: 'none' });
+      circuit.record(down, { now, probe: true });
+      const next = circuit.admit(now);
+      if (next.kind !== 'none') throw new Error('expected to wait');
+      intervals.push(next.until - now);
+      now = next.until;
+    }
+    expect(intervals).toEqual([2_000, 4_000, 8_000, 10_000, 10_000, 10_000]);
+  });
+
+  it('waits at least the Retry-After the platform asked for before the next probe', () => {
+    const circuit = openCircuit(0);
+    circuit.probeStarted();
+    circuit.record(
+      { kind: 'retryable', reason: 'rate_limited', status: 429, retryAfterMs: 30_000, detail: 'HTTP 429' },
+      { now: 1_000, probe: true },
+    );
+    expect(circuit.admit(1_000)).toEqual({ kind: 'none', until: 31_000 });
+  });
+
+  it('does not push the next probe back for a failure that was already in flight when it opened', () => {
+    const circuit = openCircuit(0);
+    circuit.record(down, { now: 500, probe: false });
+    expect(circuit.admit(1_000)).toEqual({ kind: 'probe' });
+  });
+
+  it('closes on the first delivery, saying for how long it was open and why', () => {
+    const circuit = openCircuit(0);
+    circuit.probeStarted();
+    expect(circuit.record(delivered, { now: 7_000, probe: true })).toEqual({ kind: 'recovered', openForMs: 7_000, cause: down });
+    expect(circuit.admit(7_000)).toEqual({ kind: 'any' });
+    expect(circuit.openCause).toBeUndefined();
+  });
+
+  it("takes a refusal of the record itself (a 4xx other than 401/403) as the platform's answer, closing the circuit", () => {
+    const circuit = openCircuit(0);
+    circuit.probeStarted();
+    const change = circuit.record({ kind: 'permanent', reason: 'rejected', status: 404, detail: 'not found' }, { now: 1_000, probe: true });
+    expect(change.kind).toBe('recovered');
+  });
+
+  it('keeps a 403 as the cause: the role lacks a permission, for the metric and the log', () => {
+    const circuit = new DeliveryCircuit(policy);
+    const forbidden: UpdateOutcome = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
+    for (let failure = 0; failure < 3; failure += 1) circuit.record(forbidden, { now: 0, probe: false });
+    expect(circuit.openCause).toEqual(forbidden);
+  });
+});
