@@ -16,6 +16,7 @@ const commands: Record<string, string[]> = {
   'api-tsx': ['bench/api.ts', '--server', 'tsx', '--modes', 'NORMAL'],
   delivery: ['bench/delivery.ts'],
   page: ['bench/page.ts'],
+  recovery: ['bench/recovery.ts'],
   token: ['bench/token.ts'],
 };
 const allSuites = Object.keys(commands);

@@ -94,7 +94,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         );
       } else {
         log.error(
-          { failure: cause.kind, detail: cause.detail, probeEveryMaxMs: policy.probeMaxMs },
+          { failure: cause.kind === 'retryable' ? cause.reason : cause.kind, detail: cause.detail, probeEveryMaxMs: policy.probeMaxMs },
           'delivery paused: the platform keeps failing; sending one update at a time as a probe until one gets through',
         );
       }
@@ -104,7 +104,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     recoveries += 1;
     const forward = await bringRetriesForward(store.db, now);
     log.info(
-      { updates: forward, pausedForMs: change.openForMs, failure: change.cause.kind },
+      {
+        updates: forward,
+        pausedForMs: change.openForMs,
+        failure: change.cause.kind === 'retryable' ? change.cause.reason : change.cause.kind,
+      },
       'delivery resumed: the platform answers again; sending the held updates now',
     );
     signal.wake();

@@ -31,11 +31,13 @@ export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = asy
     // One line when the state changes, not one per poll.
     if (result.ok !== wasReady) {
       wasReady = result.ok;
-      if (result.ok) request.log.info({ database: store.dialect }, 'readiness: the database takes writes again');
+      // The file or host is named in the log only: /readyz answers anyone, and a path tells them about the machine.
+      const database = { database: store.dialect, location: store.location };
+      if (result.ok) request.log.info(database, `readiness: the database takes writes again: ${store.location}`);
       else
         request.log.error(
-          { database: store.dialect, reason: result.reason, detail: result.detail },
-          `readiness: the database refuses writes (${result.reason})`,
+          { ...database, reason: result.reason, detail: result.detail },
+          `readiness: the database refuses writes (${result.reason}): ${store.location}`,
         );
     }
     if (result.ok) return { status: 'ready', database: store.dialect };

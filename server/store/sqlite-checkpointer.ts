@@ -33,6 +33,7 @@ const Database = require(workerData.modulePath);
 const db = new Database(workerData.filename);
 db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('busy_timeout = 1000');
+let reported;
 const timer = setInterval(() => {
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
@@ -40,8 +41,12 @@ const timer = setInterval(() => {
     // until the safety net checkpoints it all inline (bench/api.ts: a 1.3 s stall). Past a bound, RESTART: it waits
     // for the writer, copies the few frames PASSIVE left, and makes the next commit start the WAL over.
     if (result && result.log >= workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
+    reported = undefined;
   } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message || error) });
+    const message = String(error && error.message || error);
+    // Once per cause, not at every interval: a full disk would otherwise log five lines a second until freed.
+    if (message !== reported) parentPort.postMessage({ error: message });
+    reported = message;
   }
 }, workerData.intervalMs);
 parentPort.on('message', () => {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
@@ -29,8 +29,44 @@ export interface OpenedSqlite {
 export function createSqliteDialect(filename: string, options: SqliteStoreOptions = {}): OpenedSqlite {
   const inMemory = filename === ':memory:' || filename === '';
   if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
-  const database = new Database(filename);
   const synchronous = options.sqliteSynchronous === 'FULL' ? 'FULL' : 'NORMAL';
+  const open = () => openDatabase(filename, inMemory, synchronous, options);
+  const startCheckpointer = () =>
+    startSqliteCheckpointer({ filename, synchronous, ...(options.onCheckpointError ? { onError: options.onCheckpointError } : {}) });
+
+  let database = open();
+  // SQLite opens a file it cannot write (a read-only volume after a crash, a file owned by someone else) read-only
+  // without a word, and that connection stays read-only for good. Noticed here, it is reopened once the file can be
+  // written, so readiness and writes recover without a restart.
+  let readOnly = !inMemory && !writable(filename);
+  // A checkpoint needs a writable file; its connection would also keep SQLite's shared memory of the file read-only.
+  let checkpointer = inMemory || readOnly ? undefined : startCheckpointer();
+  const reopenIfWritable = () => {
+    if (!readOnly || database.inTransaction || !writable(filename)) return;
+    // Every connection of this process to the file must close first: a new one would share the read-only one's state.
+    database.close();
+    database = open();
+    readOnly = false;
+    checkpointer = startCheckpointer();
+  };
+  const connection = cachedStatements(
+    () => {
+      reopenIfWritable();
+      return database;
+    },
+    () => {
+      readOnly = false; // closed for good: nothing to reopen
+      database.close();
+    },
+  );
+  return {
+    dialect: new SqliteDialect({ database: connection }),
+    checkpointer: inMemory ? undefined : { stop: async () => checkpointer?.stop() },
+  };
+}
+
+function openDatabase(filename: string, inMemory: boolean, synchronous: 'FULL' | 'NORMAL', options: SqliteStoreOptions): Database.Database {
+  const database = new Database(filename);
   try {
     database.pragma('journal_mode = WAL');
     database.pragma(`synchronous = ${synchronous}`);
@@ -41,10 +77,17 @@ export function createSqliteDialect(filename: string, options: SqliteStoreOption
     database.close();
     throw error;
   }
-  const checkpointer = inMemory
-    ? undefined
-    : startSqliteCheckpointer({ filename, synchronous, ...(options.onCheckpointError ? { onError: options.onCheckpointError } : {}) });
-  return { dialect: new SqliteDialect({ database: beginImmediate(database) }), checkpointer };
+  return database;
+}
+
+/** Whether this process may open the file for writing; root included (a read-only mount, an immutable file). */
+function writable(filename: string): boolean {
+  try {
+    accessSync(filename, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Distinct SQL texts kept prepared; Kysely emits one text per query shape, so a few dozen cover the whole app. */
@@ -52,19 +95,26 @@ const STATEMENT_CACHE_SIZE = 200;
 
 /**
  * Kysely prepares every query anew, and preparing costs about as much as running a small query; the statements are
- * cached by their text (a prepared statement is reusable with new parameters). Kysely begins SQLite transactions DEFERRED. A deferred transaction that reads and then writes cannot wait for
- * another process's write lock (SQLite returns SQLITE_BUSY at once, busy_timeout does not apply), which a CLI run
- * beside the server would hit. IMMEDIATE takes the write lock at BEGIN, where busy_timeout does apply.
+ * cached by their text (a prepared statement is reusable with new parameters), per connection. Kysely begins SQLite
+ * transactions DEFERRED. A deferred transaction that reads and then writes cannot wait for another process's write
+ * lock (SQLite returns SQLITE_BUSY at once, busy_timeout does not apply), which a CLI run beside the server would hit.
+ * IMMEDIATE takes the write lock at BEGIN, where busy_timeout does apply.
  */
-function beginImmediate(database: Database.Database): SqliteDatabase {
+function cachedStatements(current: () => Database.Database, close: () => void): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();
+  let preparedOn: Database.Database | undefined;
   return {
     close: () => {
       statements.clear();
-      database.close();
+      close();
     },
     prepare: (text: string) => {
-      const sql = text.trim().toLowerCase() === 'begin' ? 'begin immediate' : text;
+      const database = current();
+      if (database !== preparedOn) {
+        statements.clear();
+        preparedOn = database;
+      }
+      const sql = rewrite(text, database);
       let statement = statements.get(sql);
       if (statement === undefined) {
         statement = database.prepare(sql);
@@ -75,4 +125,13 @@ function beginImmediate(database: Database.Database): SqliteDatabase {
       return statement;
     },
   };
+}
+
+function rewrite(text: string, database: Database.Database): string {
+  const command = text.trim().toLowerCase();
+  if (command === 'begin') return 'begin immediate';
+  // On a full disk (or an I/O error) SQLite rolls the transaction back itself; Kysely's ROLLBACK would then fail with
+  // "cannot rollback - no transaction is active", and that error would replace the real cause in the answer and the log.
+  if (command === 'rollback' && !database.inTransaction) return 'select 0 where 0';
+  return text;
 }

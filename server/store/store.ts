@@ -21,6 +21,8 @@ export interface StoreOptions extends SqliteStoreOptions {
 export interface Store {
   db: StoreDb;
   dialect: StoreDialect;
+  /** Where the data lives, for log lines: the SQLite file, or Postgres's host:port/database (never its credentials). */
+  location: string;
   /** Closes the pool or the file; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -43,7 +45,8 @@ export async function openStore(database: Config['database'], options: StoreOpti
     throw error;
   }
   let closing: Promise<void> | undefined;
-  return { db, dialect, close: () => (closing ??= destroy()) };
+  const location = database.kind === 'sqlite' ? database.filename : postgresLocation(database.url);
+  return { db, dialect, location, close: () => (closing ??= destroy()) };
 }
 
 interface OpenedDatabase {
@@ -57,6 +60,16 @@ function openSqlite(filename: string, options: SqliteStoreOptions): OpenedDataba
   const { dialect, checkpointer } = createSqliteDialect(filename, options);
   const db = new Kysely<DatabaseSchema>({ dialect, plugins: [new IgnoreRowLocksPlugin()] });
   return { db, dialect: 'sqlite', migrationSchema: undefined, checkpointer };
+}
+
+/** host:port/database: enough for an operator to tell which database, and never the user's password. */
+function postgresLocation(url: string): string {
+  try {
+    const { hostname, port, pathname } = new URL(url);
+    return `${hostname || 'localhost'}:${port || 5432}${pathname}`;
+  } catch {
+    return 'postgres'; // a form only pg's own parser reads (a socket path)
+  }
 }
 
 async function openPostgres(url: string, options: StoreOptions): Promise<OpenedDatabase> {

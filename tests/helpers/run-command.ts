@@ -37,3 +37,8 @@ function runCommand(executable: string, args: string[], env: Record<string, stri
 export function runNpm(args: string[], timeoutMs = 60_000): Promise<CommandResult> {
   return runCommand('npm', args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, timeoutMs);
 }
+
+/** Runs a system tool (initdb, pg_ctl, chown) with this user's PATH and the C locale, and collects its output. */
+export function runTool(executable: string, args: string[], timeoutMs = 30_000): Promise<CommandResult> {
+  return runCommand(executable, args, { PATH: process.env.PATH ?? '', LC_ALL: 'C' }, timeoutMs);
+}

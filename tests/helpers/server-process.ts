@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 
 export interface ServerProcess {
   url: string;
@@ -20,6 +21,24 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The environment of a server in platform mode whose platform is the emulator at `emulatorUrl`: it talks to it as to
+ * the real one (credential, token, updates) and mounts no emulator of its own. Servers given the same environment share
+ * the session secret, so a worker's token works on either.
+ */
+export function platformEnv(emulatorUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    WX_API_KEY: EMULATOR_CREDENTIAL.key,
+    WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
+    WX_AUTH_URL: emulatorUrl,
+    WX_BASE_URL: emulatorUrl,
+    WX_TASK_BASE_URL: emulatorUrl,
+    PORTAL_ORIGINS: 'https://portal.example.com',
+    SESSION_SECRET: 'test-session-secret-0123456789abcdef0123',
+    ...extra,
+  };
 }
 
 /** How the server is started: `server/main.ts` through tsx by default, or a command such as `npm run serve`. */

@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import type { TrailEntry } from '../../server/emulator/task-rules';
-import { freePort, spawnServer, type ServerProcess } from '../helpers/server-process';
+import { freePort, platformEnv as serverPlatformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
 import { driveTask, type AckedTask } from '../helpers/task-load';
 import { testPostgresUrl } from '../helpers/test-databases';
 
@@ -30,16 +29,7 @@ afterEach(async () => {
 });
 
 function platformEnv(extra: Record<string, string>): Record<string, string> {
-  return {
-    WX_API_KEY: EMULATOR_CREDENTIAL.key,
-    WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
-    WX_AUTH_URL: emulator.url,
-    WX_BASE_URL: emulator.url,
-    WX_TASK_BASE_URL: emulator.url,
-    PORTAL_ORIGINS: 'https://portal.example.com',
-    SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',
-    ...extra,
-  };
+  return serverPlatformEnv(emulator.url, extra);
 }
 
 function partnerEntries(assignedTaskUuid: string) {

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { systemClock } from '../server/clock';
+import { createOutboxRelay } from '../server/delivery/outbox-relay';
+import { defaultRetryPolicy } from '../server/delivery/retry-policy';
+import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
+import { enqueueUpdate, outboxStats } from '../server/store/outbox.repository';
+import { openStore, type Store } from '../server/store/store';
+import { insertTask } from '../server/store/tasks.repository';
+import { createWorkforceClient } from '../server/upstream/workforce-client';
+import { control } from '../tests/helpers/emulator-control';
+import { machine, round, spawnEmulator, type EmulatorProcess } from './bench-support';
+
+/**
+ * `npm run bench -- --suites recovery`: the drain after an upstream outage, in real time. Updates of N tasks are
+ * waiting when the platform starts answering 503 for `--outage-seconds`; then it recovers. Reported: how long from
+ * its return until every update is delivered (goal: close to backlog ÷ throughput, under 20 s), and how many requests
+ * the relay sent during the outage (the circuit's probes, not one per update per backoff). Both engines run in the
+ * same outage window, each against its own emulator process, with the production retry policy.
+ */
+const { values } = parseArgs({
+  options: {
+    'outage-seconds': { type: 'string', default: '90' },
+    tasks: { type: 'string', default: '50' },
+    engines: { type: 'string', default: 'sqlite,postgres' },
+  },
+});
+const outageMs = Number(values['outage-seconds']) * 1000;
+const taskCount = Number(values.tasks);
+const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const silent = process.env.BENCH_VERBOSE
+  ? { info: (o: object, m: string) => console.error(m, o), warn: () => {}, error: (o: object, m: string) => console.error(m, o) }
+  : { info: () => {}, warn: () => {}, error: () => {} };
+
+try {
+  const results = await Promise.all(values.engines.split(',').map((engine) => withStore(engine, (store) => measure(engine, store))));
+  for (const result of results) console.log(JSON.stringify({ suite: 'recovery', ...result, machine: machine() }));
+} catch (error) {
+  // The other engine's relay and emulator would keep the process alive: end it here, with the cause.
+  console.error(error);
+  process.exit(1);
+}
+
+async function measure(engine: string, store: Store) {
+  const emulator: EmulatorProcess = await spawnEmulator();
+  const platform = control(emulator.url);
+  try {
+    await platform.fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 1_000_000 });
+    for (let index = 0; index < taskCount; index += 1) {
+      const task = await insertTask(store.db, {
+        assignedTaskUuid: randomUUID(),
+        workerUuid: randomUUID(),
+        taskFlowUuid: randomUUID(),
+        companyUuid: randomUUID(),
+        workflowId: 'bench',
+        now: Date.now(),
+      });
+      await store.db
+        .transaction()
+        .execute((trx) => enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'ready' }, now: Date.now() }));
+    }
+    const url = emulator.url;
+    const client = createWorkforceClient({
+      upstream: { authUrl: url, baseUrl: url, taskBaseUrl: url, credential: { ...EMULATOR_CREDENTIAL }, timeoutMs: 10_000 },
+      clock: systemClock,
+    });
+    const relay = createOutboxRelay({ store, client, clock: systemClock, log: silent, policy: defaultRetryPolicy, concurrency: 16 });
+    relay.start();
+    await new Promise((resolve) => setTimeout(resolve, outageMs));
+    const sentDuringOutage = (await platform.requests('partnerTask')).length;
+
+    await platform.clearFaults();
+    const back = performance.now();
+    let firstDeliveryMs: number | undefined;
+    for (;;) {
+      const { pending, delivered } = await outboxStats(store.db, Date.now());
+      if (firstDeliveryMs === undefined && delivered > 0) firstDeliveryMs = performance.now() - back;
+      if (pending === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const drainMs = performance.now() - back;
+    await relay.stop();
+    client.close();
+    return {
+      engine,
+      outageSeconds: outageMs / 1000,
+      tasks: taskCount,
+      drainAfterOutageSeconds: round(drainMs / 1000, 2),
+      firstDeliveryAfterReturnSeconds: round((firstDeliveryMs ?? drainMs) / 1000, 2),
+      requestsDuringOutage: sentDuringOutage,
+      probeMaxSeconds: defaultRetryPolicy.probeMaxMs / 1000,
+    };
+  } finally {
+    await emulator.stop();
+  }
+}
+
+async function withStore<T>(engine: string, run: (store: Store) => Promise<T>): Promise<T> {
+  if (engine === 'sqlite') {
+    const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-recovery-'));
+    const store = await openStore({ kind: 'sqlite', filename: join(directory, 'recovery.db') });
+    try {
+      return await run(store);
+    } finally {
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+  const schema = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const store = await openStore({ kind: 'postgres', url: postgresUrl }, { schema });
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+    await admin.end();
+  }
+}
