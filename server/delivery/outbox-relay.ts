@@ -76,6 +76,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let running = false;
   let loop: Promise<void> | undefined;
   let lastClaimAt = -Infinity;
+  /** Claims that failed in a row (the database away): the first is logged, then the recovery. */
+  let claimFailures = 0;
   const circuit = new DeliveryCircuit(circuitPolicyOf(policy));
   /** How many times the platform came back after failures; a delivery remembers the count it was sent under. */
   let recoveries = 0;
@@ -232,10 +234,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         claimed = rows.length;
         for (const row of rows) track(row, probe);
       } catch (error) {
-        // The database is away (restarting, network): try again soon, not in a hot loop.
-        log.error({ err: error }, 'could not claim outbox rows; retrying shortly');
+        // The database is away (restarting, network): try again soon, not in a hot loop; say so once, not each second.
+        if (claimFailures === 0) log.error({ err: error }, 'could not claim outbox rows; retrying every second until the database answers');
+        claimFailures += 1;
         await signal.wait(Math.min(pollMs, 1000));
         continue;
+      }
+      if (claimFailures > 0) {
+        log.info({ failedClaims: claimFailures }, 'the database answers again: claiming outbox rows');
+        claimFailures = 0;
       }
       if (!running) break;
       // Claimed a full batch: there may be more waiting.

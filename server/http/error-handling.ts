@@ -1,8 +1,9 @@
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { apiErrorStatus, type ApiErrorCode, type ErrorBody } from '../../src/contract/api-errors';
 import { ApiError } from '../api-error';
+import { databaseFailureOf } from '../store/health.repository';
 
 /** What a route's invalid input is called, when not `invalid_body` (e.g. the session's four values: `invalid_context`). */
 interface InputErrorCodes {
@@ -27,6 +28,7 @@ const fastifyCodes: Record<string, ApiErrorCode> = {
 
 /** Maps every error to HTTP in one place (STYLE habit 9): DESIGN's error body, a 5xx only for our own faults. */
 export function registerErrorHandling(app: FastifyInstance): void {
+  const databaseReports = new ThrottledReports(DATABASE_REPORT_INTERVAL_MS);
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error.code, error.message, error.field);
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -42,6 +44,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return sendError(reply, fastifyCodes[error.code] ?? 'bad_request', error.message, undefined, status);
+    }
+    const database = databaseFailureOf(error);
+    if (database !== undefined) {
+      databaseReports.report(request.log, database, error);
+      reply.header('retry-after', '2');
+      return sendError(
+        reply,
+        'database_unreachable',
+        `The database cannot take this request right now (${database}); please try again shortly.`,
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 'internal_error', 'Something went wrong on our side; please try again.');
@@ -80,4 +92,31 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
 function sendError(reply: FastifyReply, code: ApiErrorCode, message: string, field?: string, status: number = apiErrorStatus[code]) {
   const body: ErrorBody = { error: { code, message, ...(field === undefined ? {} : { field }) } };
   return reply.status(status).send(body);
+}
+
+/** While the database is away every request fails alike: one line per cause per interval says it, with a count. */
+const DATABASE_REPORT_INTERVAL_MS = 10_000;
+
+/**
+ * At most one log line per cause per interval, counting what it left out. By hand: pino has no sampling, and a
+ * library for a dozen lines would be a dependency to keep.
+ */
+class ThrottledReports {
+  private readonly last = new Map<string, { at: number; suppressed: number }>();
+
+  constructor(private readonly intervalMs: number) {}
+
+  report(log: FastifyBaseLogger, cause: string, error: Error): void {
+    const now = performance.now();
+    const entry = this.last.get(cause);
+    if (entry && now - entry.at < this.intervalMs) {
+      entry.suppressed += 1;
+      return;
+    }
+    log.error(
+      { cause, detail: error.message, sameSinceLastLine: entry?.suppressed ?? 0 },
+      `the database cannot serve requests (${cause}): answering 503 database_unreachable until it can`,
+    );
+    this.last.set(cause, { at: now, suppressed: 0 });
+  }
 }
