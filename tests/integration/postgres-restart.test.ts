@@ -290,7 +290,9 @@ describe.skipIf(!havePostgresBinaries)(
       // A request that met the database away was answered 503 database_unreachable, not as a bug of ours (500 with a
       // stack), and the log says so a few times, not once per request.
       expect(logs()).not.toContain('unhandled error');
-      const databaseLines = logs().split('\n').filter((line) => line.includes('the database cannot serve requests')).length;
+      const databaseLines = logs()
+        .split('\n')
+        .filter((line) => line.includes('the database cannot serve requests')).length;
       expect(databaseLines).toBeLessThanOrEqual(8);
 
       // Requests fail only during the faults: none before the first termination, none between the terminations' grace
