@@ -10,6 +10,7 @@ import { answerClientError, answerFrameworkError, registerErrorHandling } from '
 import { operationsRoutes } from './http/operations-routes';
 import { AccessLogController, type Logger } from './logger';
 import type { Store } from './store/store';
+import { singleCredentialGate, type CompanyGate } from './tenants/company-credentials';
 import { apiError } from './api-error';
 import { taskApi, type TaskApiOptions } from './task-api/task-api';
 
@@ -21,6 +22,8 @@ export interface AppDependencies {
   metrics: Registry;
   /** Rung after a request committed an update, so the relay delivers it without waiting for a poll. */
   onUpdateEnqueued: () => void;
+  /** Which companies sessions may open for; by default the single credential's, from the configuration. */
+  credentials?: CompanyGate;
   /** In emulator mode, the emulator's own clock (it can be moved forward to expire tokens). */
   emulatorClock?: EmulatorClock;
   log?: Logger;
@@ -66,6 +69,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     clock: deps.clock,
     store: deps.store,
     onUpdateEnqueued: deps.onUpdateEnqueued,
+    companies: deps.credentials ?? defaultGate(deps.config),
     ...deps.taskOptions,
   });
 
@@ -96,4 +100,9 @@ function refuseWhileClosing(app: FastifyInstance): void {
     reply.header('connection', 'close');
     throw apiError('shutting_down', 'The server is shutting down; try again in a moment.');
   });
+}
+
+function defaultGate(config: Config): CompanyGate {
+  if (config.tenancy.mode === 'tenants') throw new Error('tenant mode needs the tenants read from the database: pass `credentials`');
+  return singleCredentialGate(config.tenancy);
 }

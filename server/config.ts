@@ -54,6 +54,19 @@ const environmentSchema = z.object({
   WX_AUTH_URL: optionalUrl,
   WX_BASE_URL: optionalUrl,
   WX_TASK_BASE_URL: optionalUrl,
+  // Tenant mode (DESIGN decision 8): each client company's credential lives in the database, its Secret sealed under
+  // this key. Validated below, where a bad value can be described without echoing it.
+  CREDENTIALS_KEY: optionalString,
+  WX_COMPANY_UUIDS: z.preprocess(
+    (value) =>
+      typeof value === 'string' && value.trim() !== ''
+        ? value
+            .split(',')
+            .map((part) => part.trim().toLowerCase())
+            .filter((part) => part !== '')
+        : undefined,
+    z.array(z.uuid({ error: 'a comma-separated list of company UUIDs' })).optional(),
+  ),
   DATABASE_URL: z.preprocess(blankToUndefined, z.string().default('./data/partner-task.db')),
   PORTAL_ORIGINS: z.preprocess(
     (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((part) => part.trim()) : undefined),
@@ -117,20 +130,39 @@ const environmentSchema = z.object({
 
 type Environment = z.infer<typeof environmentSchema>;
 
-export interface UpstreamConfig {
+/** Where the platform is (spec 4) and how long a call may take: shared by every credential. */
+export interface PlatformAddresses {
   authUrl: string;
   baseUrl: string;
   taskBaseUrl: string;
-  credential: { key: string; secret: string };
   timeoutMs: number;
 }
+
+export interface ApiCredential {
+  key: string;
+  secret: string;
+}
+
+/** What one client of the platform needs: the addresses and one credential (spec 5.1). */
+export interface UpstreamConfig extends PlatformAddresses {
+  credential: ApiCredential;
+}
+
+/**
+ * Whose credential acts for a company (DESIGN decision 8). `single`: one credential (WX_API_KEY, or the emulator's)
+ * for the companies of WX_COMPANY_UUIDS, or for any company when unset. `tenants`: each company's own, from the
+ * database, Secrets sealed under CREDENTIALS_KEY.
+ */
+export type Tenancy =
+  { mode: 'single'; credential: ApiCredential; companies: ReadonlySet<string> | undefined } | { mode: 'tenants'; credentialsKey: Buffer };
 
 export interface Config {
   port: number;
   host: string;
-  /** True when no WX_API_KEY is set: the server mounts the emulator and talks to it over loopback HTTP. */
+  /** True when neither WX_API_KEY nor CREDENTIALS_KEY is set: the server mounts the emulator and talks to it over loopback HTTP. */
   emulatorMode: boolean;
-  upstream: UpstreamConfig;
+  upstream: PlatformAddresses;
+  tenancy: Tenancy;
   database: { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
   /** SQLite only: FULL survives power loss, NORMAL survives a killed process; see README "Durability". */
   sqliteSynchronous: 'FULL' | 'NORMAL';
@@ -176,7 +208,24 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   }
   const e = parsed.data;
   const problems: string[] = [];
-  const emulatorMode = e.WX_API_KEY === undefined;
+  const tenantMode = e.CREDENTIALS_KEY !== undefined && e.WX_API_KEY === undefined;
+  const emulatorMode = e.WX_API_KEY === undefined && !tenantMode;
+  const credentialsKey = e.CREDENTIALS_KEY === undefined ? undefined : Buffer.from(e.CREDENTIALS_KEY, 'base64');
+  if (e.CREDENTIALS_KEY !== undefined && e.WX_API_KEY !== undefined) {
+    problems.push(
+      "CREDENTIALS_KEY: expected it or WX_API_KEY, not both (tenant mode keeps each company's credential in the database; WX_API_KEY is one credential for all), got both",
+    );
+  }
+  if (credentialsKey !== undefined && (credentialsKey.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(e.CREDENTIALS_KEY!.trim()))) {
+    problems.push(
+      `CREDENTIALS_KEY: expected the base64 of 32 random bytes (e.g. \`openssl rand -base64 32\`), got ${describeValue('CREDENTIALS_KEY', e.CREDENTIALS_KEY)}`,
+    );
+  }
+  if (e.WX_COMPANY_UUIDS !== undefined && e.WX_API_KEY === undefined) {
+    problems.push(
+      `WX_COMPANY_UUIDS: expected only with WX_API_KEY (it restricts that one credential to these companies${tenantMode ? '; in tenant mode the tenants are the companies served' : ''}), got a list`,
+    );
+  }
 
   const production = e.NODE_ENV === 'production';
   const warnings: string[] = [];
@@ -188,9 +237,18 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       );
     }
   } else {
-    if (e.WX_API_SECRET === undefined) problems.push('WX_API_SECRET: expected the secret of WX_API_KEY (spec 2.1), got nothing');
+    if (!tenantMode && e.WX_API_SECRET === undefined)
+      problems.push('WX_API_SECRET: expected the secret of WX_API_KEY (spec 2.1), got nothing');
+    if (tenantMode && e.WX_API_SECRET !== undefined)
+      problems.push("WX_API_SECRET: expected nothing in tenant mode (each tenant's Secret is in the database), got a value");
+    const because = tenantMode ? 'CREDENTIALS_KEY' : 'WX_API_KEY';
     for (const name of ['WX_AUTH_URL', 'WX_BASE_URL', 'WX_TASK_BASE_URL', 'PORTAL_ORIGINS', 'SESSION_SECRET'] as const) {
-      if (e[name] === undefined) problems.push(`${name}: required when WX_API_KEY is set (${requiredWhy[name]}), got nothing`);
+      if (e[name] === undefined) problems.push(`${name}: required when ${because} is set (${requiredWhy[name]}), got nothing`);
+    }
+    if (!tenantMode && e.WX_COMPANY_UUIDS === undefined) {
+      warnings.push(
+        'WX_COMPANY_UUIDS is unset: the credential of WX_API_KEY acts for any company that opens a task; list the companies it serves',
+      );
     }
   }
   for (const name of ['WX_AUTH_URL', 'WX_BASE_URL', 'WX_TASK_BASE_URL'] as const) {
@@ -225,9 +283,15 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       authUrl: trimSlash(e.WX_AUTH_URL ?? loopback),
       baseUrl: trimSlash(e.WX_BASE_URL ?? loopback),
       taskBaseUrl: trimSlash(e.WX_TASK_BASE_URL ?? loopback),
-      credential: emulatorMode ? { ...EMULATOR_CREDENTIAL } : { key: e.WX_API_KEY!, secret: e.WX_API_SECRET! },
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
     },
+    tenancy: tenantMode
+      ? { mode: 'tenants', credentialsKey: credentialsKey! }
+      : {
+          mode: 'single',
+          credential: emulatorMode ? { ...EMULATOR_CREDENTIAL } : { key: e.WX_API_KEY!, secret: e.WX_API_SECRET! },
+          companies: e.WX_COMPANY_UUIDS === undefined ? undefined : new Set(e.WX_COMPANY_UUIDS),
+        },
     database: /^postgres(ql)?:\/\//.test(e.DATABASE_URL)
       ? { kind: 'postgres', url: e.DATABASE_URL }
       : { kind: 'sqlite', filename: e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, '') },
@@ -260,7 +324,7 @@ const requiredWhy = {
   SESSION_SECRET: 'at least 32 random characters to sign session tokens',
 } as const;
 
-const secretNames = new Set(['WX_API_KEY', 'WX_API_SECRET', 'SESSION_SECRET', 'DATABASE_URL']);
+const secretNames = new Set(['WX_API_KEY', 'WX_API_SECRET', 'SESSION_SECRET', 'DATABASE_URL', 'CREDENTIALS_KEY']);
 
 /** Never echo a secret back, even a malformed one: say only how long it was. */
 function describeValue(name: string, value: string | undefined): string {

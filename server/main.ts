@@ -6,7 +6,11 @@ import { startServer } from './server';
 const config = loadConfigOrExit();
 const log = createLogger(config.logLevel);
 for (const warning of config.warnings) log.warn(warning);
-const server = await startServer(config, { log });
+const server = await startServer(config, { log }).catch((error: unknown) => {
+  // One line a person can act on (a wrong CREDENTIALS_KEY, a database that never came), not a stack trace.
+  log.fatal({ err: error }, `could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 const { url } = server;
 
 if (config.emulatorMode) {

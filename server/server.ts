@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { buildApp } from './app';
 import { systemClock, type Clock } from './clock';
-import { EMULATOR_PREFIX, type Config, type UpstreamConfig } from './config';
+import { EMULATOR_PREFIX, type Config, type PlatformAddresses } from './config';
 import { deliveryLeaseMs } from './delivery/delivery-lease';
 import { createDeliveryMetrics, registerOutboxGauges } from './delivery/delivery-metrics';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './delivery/outbox-relay';
@@ -11,7 +11,8 @@ import { WakeSignal } from './delivery/wake-signal';
 import { OffsetClock } from './emulator/emulator-clock';
 import { silentLogger, type Logger } from './logger';
 import { openStoreWhenReachable, type Store, type StoreOptions } from './store/store';
-import { createWorkforceClient, type WorkforceClient } from './upstream/workforce-client';
+import { clientsPerTenant, type TenantClients } from './delivery/delivery-clients';
+import { openCompanyCredentials, type CompanyCredentials } from './tenants/company-credentials';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -19,7 +20,9 @@ export interface RunningServer {
   url: string;
   config: Config;
   store: Store;
-  client: WorkforceClient;
+  /** The platform clients, one per tenant (one, `default`, with a single credential). */
+  clients: TenantClients;
+  credentials: CompanyCredentials;
   relay: OutboxRelay;
   /** Graceful: stop accepting, finish or release deliveries in flight, close the database. */
   close(): Promise<void>;
@@ -32,6 +35,8 @@ export interface StartServerOptions {
   relay?: Pick<OutboxRelayOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'policy' | 'workerId'>;
   /** The built page to serve; dist/ by default. */
   pageDirectory?: string;
+  /** How often the tenants are read again (5 s): a change made with `npm run tenants` applies within this. */
+  tenantsRefreshMs?: number;
   /** Adds routes before listening (Fastify accepts none after): a partner's own endpoints, the benchmark's floor. */
   extendApp?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -66,6 +71,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
     },
   );
   registerOutboxGauges(metrics, store, clock);
+  let credentials: CompanyCredentials;
+  try {
+    credentials = await openCompanyCredentials(config.tenancy, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  // A tenant added, rotated or removed with `npm run tenants` reaches this process within this interval.
+  credentials.watch(options.tenantsRefreshMs ?? TENANTS_REFRESH_MS, (error) =>
+    log.error({ err: error }, 'could not read the tenants; keeping the credentials read before'),
+  );
 
   const app = await buildApp({
     config,
@@ -74,6 +90,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     metrics,
     log,
     onUpdateEnqueued: () => outboxWake.wake(),
+    credentials,
     ...(config.emulatorMode ? { emulatorClock: new OffsetClock() } : {}),
     ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
@@ -81,6 +98,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     await options.extendApp?.(app);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    credentials.stop();
     await store.close();
     throw error;
   }
@@ -88,16 +106,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const upstream = config.emulatorMode ? loopbackEmulator(config.upstream, port) : config.upstream;
 
-  const client = createWorkforceClient({ upstream, clock, metrics });
+  const leaseMs = deliveryLeaseMs(config.upstream.timeoutMs);
+  const clients = clientsPerTenant({ credentials, upstream, clock, metrics, retireAfterMs: leaseMs });
   const relay = createOutboxRelay({
     store,
-    client,
+    client: clients,
     clock,
     log,
     metrics: createDeliveryMetrics(metrics),
     wakeSignal: outboxWake,
     concurrency: config.deliveryConcurrency,
-    leaseMs: deliveryLeaseMs(config.upstream.timeoutMs),
+    leaseMs,
     policy: { ...defaultRetryPolicy, ...config.deliveryRetry },
     ...options.relay,
   });
@@ -109,21 +128,25 @@ export async function startServer(config: Config, options: StartServerOptions = 
     url: `http://127.0.0.1:${port}`,
     config: { ...config, upstream },
     store,
-    client,
+    clients,
+    credentials,
     relay,
     close: () =>
       (closing ??= (async () => {
         // Requests first (no new rows), then the relay (it may still write delivery outcomes), then the database.
         await app.close();
         await relay.stop();
-        client.close();
+        clients.close();
+        credentials.stop();
         await store.close();
       })()),
   };
 }
 
+const TENANTS_REFRESH_MS = 5_000;
+
 /** In emulator mode the upstream is this very server: its address is known only once it listens (PORT may be 0). */
-function loopbackEmulator(upstream: UpstreamConfig, listeningPort: number): UpstreamConfig {
+function loopbackEmulator(upstream: PlatformAddresses, listeningPort: number): PlatformAddresses {
   const url = `http://127.0.0.1:${listeningPort}${EMULATOR_PREFIX}`;
   return { ...upstream, authUrl: url, baseUrl: url, taskBaseUrl: url };
 }

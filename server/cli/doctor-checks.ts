@@ -13,7 +13,11 @@ export interface CheckResult {
 
 /** The line the report starts with: what is being checked, so a failure below reads in context. */
 export function describeTarget(config: Config): string {
-  const mode = config.emulatorMode ? 'emulator mode (no WX_API_KEY): a private emulator' : 'platform mode';
+  const mode = config.emulatorMode
+    ? 'emulator mode (no WX_API_KEY): a private emulator'
+    : config.tenancy.mode === 'tenants'
+      ? "tenant mode (each company's credential)"
+      : 'platform mode';
   return `Checking ${mode}: token ${config.upstream.authUrl}, workers ${config.upstream.baseUrl}, tasks ${config.upstream.taskBaseUrl}`;
 }
 

@@ -1,9 +1,10 @@
 import { systemClock } from '../clock';
-import { loadConfigOrExit, type Config } from '../config';
+import { loadConfigOrExit, type ApiCredential, type Config } from '../config';
 import { startEmulator } from '../emulator/start-emulator';
 import { createWorkforceClient } from '../upstream/workforce-client';
 import { heldForPermission } from '../store/outbox.repository';
 import { openStore } from '../store/store';
+import { openCompanyCredentials } from '../tenants/company-credentials';
 import {
   checkHeldUpdates,
   checkToken,
@@ -15,26 +16,61 @@ import {
 } from './doctor-checks';
 
 /**
- * `npm run doctor`: checks the configuration, obtains a token, lists workers, and says what to do about each failure.
- * In emulator mode it starts a private emulator, so it passes without the server running.
+ * `npm run doctor`: checks the configuration, obtains a token, lists workers, and says what to do about each failure;
+ * in tenant mode it does so for every tenant's credential and names the failing ones. In emulator mode it starts a
+ * private emulator, so it passes without the server running.
  */
 async function main(): Promise<number> {
   let config = loadConfigOrExit();
   const emulator = config.emulatorMode ? await startEmulator({ port: 0 }) : undefined;
   if (emulator) config = pointAt(config, emulator.url);
   try {
-    const client = createWorkforceClient({ upstream: config.upstream, clock: systemClock });
     process.stdout.write(`${describeTarget(config)}\n`);
     const results: CheckResult[] = [];
-    const token = await checkToken(client);
-    results.push(token);
-    if (token.ok) results.push(await checkWorkers(client), await checkUpdatePermission(client, systemClock.now()));
-    client.close();
+    for (const { label, credential } of await credentialsToCheck(config, results)) {
+      const client = createWorkforceClient({ upstream: { ...config.upstream, credential }, clock: systemClock });
+      const named = (result: CheckResult): CheckResult => (label ? { ...result, name: `${label}: ${result.name}` } : result);
+      const token = await checkToken(client);
+      results.push(named(token));
+      if (token.ok) results.push(named(await checkWorkers(client)), named(await checkUpdatePermission(client, systemClock.now())));
+      client.close();
+    }
     if (!config.emulatorMode) results.push(await checkHeld(config));
     process.stdout.write(`${formatReport(results)}\n`);
     return results.every((result) => result.ok) ? 0 : 1;
   } finally {
     await emulator?.close();
+  }
+}
+
+/** The single credential, or each tenant's (labelled by company and key, never the Secret). */
+async function credentialsToCheck(config: Config, results: CheckResult[]): Promise<Array<{ label: string; credential: ApiCredential }>> {
+  if (config.tenancy.mode === 'single') return [{ label: '', credential: config.tenancy.credential }];
+  try {
+    const store = await openStore(config.database);
+    try {
+      const credentials = await openCompanyCredentials(config.tenancy, store);
+      const tenants = credentials.tenants();
+      if (tenants.length === 0) {
+        results.push({
+          name: 'tenants',
+          ok: false,
+          summary: 'no tenant yet: every session is refused (unknown_company)',
+          nextStep: 'Add each client company with `npm run tenants -- add --company <uuid> --key <key>` (the Secret on standard input).',
+        });
+      }
+      return tenants.map((tenant) => ({ label: `company ${tenant.tenant} (key ${tenant.credential.key})`, credential: tenant.credential }));
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    results.push({
+      name: 'tenants',
+      ok: false,
+      summary: error instanceof Error ? error.message : String(error),
+      nextStep: 'Start with the CREDENTIALS_KEY the tenants were added with, and check DATABASE_URL.',
+    });
+    return [];
   }
 }
 

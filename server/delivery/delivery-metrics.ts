@@ -9,15 +9,15 @@ export interface DeliveryMetrics {
   delivered(enqueueToDeliveredMs: number): void;
   failed(reason: string): void;
   deadLettered(): void;
-  /** The circuit opened (with its cause) or closed (undefined). */
-  circuit(openCause: UpstreamFailure | undefined): void;
+  /** A tenant's circuit opened (with its cause) or closed (undefined). */
+  circuit(tenant: string, openCause: UpstreamFailure | undefined): void;
 }
 
 /** Enqueue-to-delivered latency buckets (seconds): from a quiet server's few milliseconds to a day of retries. */
 const LATENCY_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600];
 
 /** The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). */
-export function createDeliveryMetrics(registry: Registry, tenant = 'default'): DeliveryMetrics {
+export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
   const registers = [registry];
   const delivered = new Counter({
     name: 'partner_task_updates_delivered_total',
@@ -43,12 +43,15 @@ export function createDeliveryMetrics(registry: Registry, tenant = 'default'): D
     labelNames: ['tenant', 'cause'],
     registers,
   });
-  circuitOpen.set({ tenant, cause: 'none' }, 0);
+  /** Each tenant's series: one at a time, so a closed circuit reads `cause="none"} 0`, not a stale cause. */
+  const causes = new Map<string, string>();
   return {
-    circuit(openCause) {
-      circuitOpen.reset();
-      if (openCause === undefined) circuitOpen.set({ tenant, cause: 'none' }, 0);
-      else circuitOpen.set({ tenant, cause: openCause.kind === 'retryable' ? openCause.reason : openCause.kind }, 1);
+    circuit(tenant, openCause) {
+      const previous = causes.get(tenant);
+      if (previous !== undefined) circuitOpen.remove({ tenant, cause: previous });
+      const cause = openCause === undefined ? 'none' : openCause.kind === 'retryable' ? openCause.reason : openCause.kind;
+      causes.set(tenant, cause);
+      circuitOpen.set({ tenant, cause }, openCause === undefined ? 0 : 1);
     },
     delivered(ms) {
       delivered.inc();

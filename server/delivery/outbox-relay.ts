@@ -8,12 +8,13 @@ import {
   markDead,
   markManyDelivered,
   nextDueAt,
+  releaseLease,
   releaseLeases,
   scheduleRetry,
 } from '../store/outbox.repository';
 import type { UpdateOutcome } from '../upstream/upstream-outcome';
-import type { WorkforceClient } from '../upstream/workforce-client';
 import { DeliveryCircuit, type CircuitChange } from './delivery-circuit';
+import { oneClient, type DeliveryClients, type UpdateSender } from './delivery-clients';
 import type { DeliveryMetrics } from './delivery-metrics';
 import { circuitPolicyOf, decideRetry, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
 import { WakeSignal } from './wake-signal';
@@ -26,7 +27,8 @@ interface RelayLogger {
 
 export interface OutboxRelayOptions {
   store: Store;
-  client: Pick<WorkforceClient, 'updatePartnerTask'>;
+  /** One client for every update (one tenant), or a client per company's credential. */
+  client: UpdateSender | DeliveryClients;
   clock: Clock;
   log: RelayLogger;
   metrics?: DeliveryMetrics;
@@ -59,7 +61,8 @@ export interface OutboxRelay {
 }
 
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
-  const { store, client, clock, log, metrics } = options;
+  const { store, clock, log, metrics } = options;
+  const clients = 'route' in options.client ? options.client : oneClient(options.client);
   const concurrency = options.concurrency ?? 16;
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 5_000;
@@ -78,35 +81,47 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let lastClaimAt = -Infinity;
   /** Claims that failed in a row (the database away): the first is logged, then the recovery. */
   let claimFailures = 0;
-  const circuit = new DeliveryCircuit(circuitPolicyOf(policy));
-  /** How many times the platform came back after failures; a delivery remembers the count it was sent under. */
-  let recoveries = 0;
+  /** One circuit per tenant (per credential): one company's outage or missing permission holds only its updates. */
+  const circuits = new Map<string, DeliveryCircuit>();
+  const circuitOf = (tenant: string) => {
+    let circuit = circuits.get(tenant);
+    if (!circuit) circuits.set(tenant, (circuit = new DeliveryCircuit(circuitPolicyOf(policy))));
+    return circuit;
+  };
+  /** How many times a tenant's platform came back after failures; a delivery remembers the count it was sent under. */
+  const recoveries = new Map<string, number>();
 
   /** Says what the circuit's change means for the operator, and acts on a recovery. */
-  async function circuitChanged(change: CircuitChange, now: number): Promise<void> {
+  async function circuitChanged(tenant: string, change: CircuitChange, now: number): Promise<void> {
     if (change.kind === 'unchanged') return;
-    metrics?.circuit(circuit.openCause);
+    metrics?.circuit(tenant, circuitOf(tenant).openCause);
     if (change.kind === 'opened') {
       const { cause } = change;
       if (cause.kind === 'forbidden') {
         // spec 5.6: updates need worker-experience permissions, whose names the spec does not show.
         log.error(
-          { failure: cause.kind, status: cause.status, detail: cause.detail },
+          { tenant, failure: cause.kind, status: cause.status, detail: cause.detail },
           "delivery held: the platform answers 403 Forbidden to partner-task updates, so the integration's role most likely lacks the permission to update partner tasks (spec 4.3, 5.6); give the role that permission in the platform's client settings: the held updates then go by themselves",
         );
       } else {
         log.error(
-          { failure: cause.kind === 'retryable' ? cause.reason : cause.kind, detail: cause.detail, probeEveryMaxMs: policy.probeMaxMs },
+          {
+            tenant,
+            failure: cause.kind === 'retryable' ? cause.reason : cause.kind,
+            detail: cause.detail,
+            probeEveryMaxMs: policy.probeMaxMs,
+          },
           'delivery paused: the platform keeps failing; sending one update at a time as a probe until one gets through',
         );
       }
       return;
     }
     // The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency).
-    recoveries += 1;
-    const forward = await bringRetriesForward(store.db, now);
+    recoveries.set(tenant, (recoveries.get(tenant) ?? 0) + 1);
+    const forward = await bringRetriesForward(store.db, now, clients.companiesOf(tenant));
     log.info(
       {
+        tenant,
         updates: forward,
         pausedForMs: change.openForMs,
         failure: change.cause.kind === 'retryable' ? change.cause.reason : change.cause.kind,
@@ -117,7 +132,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   async function deliver(update: OutboxUpdate, probe: boolean): Promise<void> {
-    const sentInEpoch = recoveries;
+    const route = clients.route(update.companyUuid);
+    if (!route) {
+      // The company lost its credential between the claim and now (removed): hold the update, count no attempt.
+      await releaseLease(store.db, update.id, workerId);
+      return;
+    }
+    const { tenant, client } = route;
+    const circuit = circuitOf(tenant);
+    const sentInEpoch = recoveries.get(tenant) ?? 0;
     let outcome: UpdateOutcome;
     try {
       outcome = await client.updatePartnerTask(update.assignedTaskUuid, update.payload);
@@ -134,11 +157,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // The row keeps its lease until recorded, so the task's next update cannot overtake it (DESIGN decision 3).
       delivered.push(update);
       metrics?.delivered(now - update.createdAt);
-      await circuitChanged(change, now);
+      await circuitChanged(tenant, change, now);
       return;
     }
     metrics?.failed(outcome.kind === 'retryable' ? outcome.reason : outcome.kind);
-    await circuitChanged(change, now);
+    await circuitChanged(tenant, change, now);
     const decision = decideRetry(policy, {
       failure: outcome,
       attempts: update.attempts,
@@ -154,16 +177,17 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       return;
     }
     // A failure that was in flight when the platform came back is not made to wait out a backoff of the outage.
-    const nextAttemptAt = recoveries === sentInEpoch ? decision.at : now;
+    const nextAttemptAt = (recoveries.get(tenant) ?? 0) === sentInEpoch ? decision.at : now;
     await scheduleRetry(store.db, update.id, { workerId, nextAttemptAt, error: `${outcome.kind}: ${outcome.detail}` });
     log.warn(
-      { updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs },
+      { tenant, updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs },
       'delivery failed; will retry',
     );
   }
 
-  function track(update: OutboxUpdate, probe = false): void {
-    if (probe) circuit.probeStarted();
+  function track(update: OutboxUpdate, probeOf?: string): void {
+    const probe = probeOf !== undefined;
+    if (probe) circuitOf(probeOf).probeStarted();
     const job = deliver(update, probe)
       .catch((error: unknown) => log.error({ err: error, updateId: update.id }, 'could not record a delivery outcome'))
       .finally(() => {
@@ -179,7 +203,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    * has waited longest for its next try, due or not: each failed probe moves to the back, so one update that the
    * platform refuses for its own reasons cannot keep the circuit open for the others.
    */
-  async function settleAndClaim(limit: number, probe = false): Promise<OutboxUpdate[]> {
+  async function settleAndClaim(plan: ClaimPlan): Promise<Array<{ update: OutboxUpdate; probeOf?: string }>> {
     const batch = delivered;
     delivered = [];
     const now = clock.now();
@@ -195,7 +219,18 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
             log.warn({ count: batch.length - settled.length }, 'delivered after the lease ran out; another relay may send them again');
           }
         }
-        return limit > 0 ? claimDeliverable(trx, { now, leaseMs, limit, workerId, anyDueTime: probe }) : [];
+        const claimed: Array<{ update: OutboxUpdate; probeOf?: string }> = [];
+        for (const tenant of plan.probes) {
+          const companies = listOf(clients.companiesOf(tenant));
+          const [update] = await claimDeliverable(trx, { now, leaseMs, limit: 1, workerId, anyDueTime: true, companies });
+          if (update) claimed.push({ update, probeOf: tenant });
+        }
+        const limit = plan.limit - claimed.length;
+        if (limit > 0 && plan.companies !== null) {
+          for (const update of await claimDeliverable(trx, { now, leaseMs, limit, workerId, companies: plan.companies }))
+            claimed.push({ update });
+        }
+        return claimed;
       });
     } catch (error) {
       delivered = [...batch, ...delivered];
@@ -213,15 +248,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await signal.wait(pollMs);
         continue;
       }
-      const admission = circuit.admit(clock.now());
-      if (admission.kind === 'none') {
-        // The platform is away: record what did get through, then sleep until the next probe or a wake.
+      const plan = claimPlan(concurrency - inFlight.size);
+      if (plan.companies === null && plan.probes.length === 0) {
+        // Every tenant's platform is away: record what did get through, then sleep until the next probe or a wake.
         if (delivered.length > 0)
-          await settleAndClaim(0).catch((error: unknown) => log.error({ err: error }, 'could not record deliveries'));
-        await signal.wait(Math.min(pollMs, Math.max(admission.until - clock.now(), 0)));
+          await settleAndClaim(plan).catch((error: unknown) => log.error({ err: error }, 'could not record deliveries'));
+        await signal.wait(Math.min(pollMs, Math.max(plan.nextProbeAt - clock.now(), 0)));
         continue;
       }
-      const probe = admission.kind === 'probe';
       const sinceLastClaim = performance.now() - lastClaimAt;
       if (sinceLastClaim < claimIntervalMs) {
         await delay(claimIntervalMs - sinceLastClaim);
@@ -230,9 +264,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       lastClaimAt = performance.now();
       let claimed: number;
       try {
-        const rows = await settleAndClaim(probe ? 1 : Math.max(concurrency - inFlight.size, 0), probe);
+        const rows = await settleAndClaim(plan);
         claimed = rows.length;
-        for (const row of rows) track(row, probe);
+        for (const row of rows) track(row.update, row.probeOf);
       } catch (error) {
         // The database is away (restarting, network): try again soon, not in a hot loop; say so once, not each second.
         if (claimFailures === 0) log.error({ err: error }, 'could not claim outbox rows; retrying every second until the database answers');
@@ -248,7 +282,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // Claimed a full batch: there may be more waiting.
       const freeAfter = concurrency - inFlight.size;
       if (claimed > 0 && freeAfter === 0) continue;
-      await signal.wait(await sleepBudget(freeAfter));
+      await signal.wait(await sleepBudget(freeAfter, plan));
     }
   }
 
@@ -256,13 +290,41 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    * How long the loop may sleep. A finishing delivery or a new row wakes it early; otherwise it wakes when the next
    * retry falls due (nextDueAt already skips rows queued behind their task's update in flight), or at the poll.
    */
-  async function sleepBudget(freeSlots: number): Promise<number> {
+  async function sleepBudget(freeSlots: number, plan: ClaimPlan): Promise<number> {
     // While deliveries are in flight, each one that finishes wakes the loop: no need to ask the database.
     if (freeSlots <= 0 || inFlight.size > 0) return pollMs;
-    const due = await nextDueAt(store.db).catch(() => null);
-    if (due === null) return pollMs;
+    const untilProbe = Math.max(plan.nextProbeAt - clock.now(), 0);
+    // Rows of held companies do not count: they are not claimable however due they are.
+    const due = plan.companies === null ? null : await nextDueAt(store.db, plan.companies).catch(() => null);
+    if (due === null) return Math.min(pollMs, untilProbe);
     // A due time already past means a row fell due between the claim and now: look again at once.
-    return Math.min(pollMs, Math.max(due - clock.now(), 0));
+    return Math.min(pollMs, untilProbe, Math.max(due - clock.now(), 0));
+  }
+
+  /**
+   * What to claim now, from each tenant's circuit: a probe for each tenant whose circuit admits one, and up to `limit`
+   * rows of the companies whose circuit is closed and who have a credential (`companies`: undefined for any company,
+   * null for none).
+   */
+  function claimPlan(limit: number): ClaimPlan {
+    const now = clock.now();
+    const probes: string[] = [];
+    const held = new Set<string>();
+    let nextProbeAt = Number.POSITIVE_INFINITY;
+    for (const [tenant, circuit] of circuits) {
+      const admission = circuit.admit(now);
+      if (admission.kind === 'any') continue;
+      held.add(tenant);
+      if (admission.kind === 'probe' && probes.length < limit) probes.push(tenant);
+      else if (admission.kind === 'none') nextProbeAt = Math.min(nextProbeAt, admission.until);
+    }
+    const deliverable = clients.deliverableCompanies();
+    let companies: readonly string[] | undefined | null;
+    // The single credential's circuit (`default`) holds every company it serves.
+    if (held.has('default')) companies = null;
+    else if (deliverable === undefined) companies = undefined;
+    else companies = [...deliverable].filter((company) => !held.has(company));
+    return { limit, probes, companies, nextProbeAt };
   }
 
   return {
@@ -280,11 +342,26 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       signal.wake();
       await loop;
       await Promise.allSettled([...inFlight]);
-      await settleAndClaim(0).catch((error: unknown) => log.warn({ err: error }, 'could not record the last deliveries'));
+      const nothing: ClaimPlan = { limit: 0, probes: [], companies: null, nextProbeAt: Number.POSITIVE_INFINITY };
+      await settleAndClaim(nothing).catch((error: unknown) => log.warn({ err: error }, 'could not record the last deliveries'));
       // Leases run out by themselves; releasing them only lets the next process start sooner.
       await releaseLeases(store.db, workerId).catch((error: unknown) => log.warn({ err: error }, 'could not release leases'));
     },
   };
+}
+
+interface ClaimPlan {
+  limit: number;
+  /** Tenants whose circuit admits a probe now: one row each. */
+  probes: string[];
+  /** Whose rows to claim beside the probes: undefined any company, null none (every circuit open). */
+  companies: readonly string[] | undefined | null;
+  /** The soonest probe of a tenant whose circuit is open and not due yet. */
+  nextProbeAt: number;
+}
+
+function listOf(companies: ReadonlySet<string> | undefined): string[] | undefined {
+  return companies === undefined ? undefined : [...companies];
 }
 
 function delay(ms: number): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { OutboxTable } from './outbox.table';
 import type { TaskHistoryTable } from './task-history.table';
 import type { TasksTable } from './tasks.table';
+import type { PendingCompaniesTable, TenantsTable } from './tenants.table';
 
 /** Every table of the store, as Kysely sees it: snake_case stays here and in SQL (STYLE habit 4). */
 export interface DatabaseSchema {
@@ -10,6 +11,9 @@ export interface DatabaseSchema {
   outbox: OutboxTable;
   /** One row per probe, rewritten by readiness (health.repository.ts). */
   heartbeat: { id: string; beat_at: number };
+  tenants: TenantsTable;
+  tenants_revision: { id: string; revision: number };
+  pending_companies: PendingCompaniesTable;
 }
 
 /**

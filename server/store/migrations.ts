@@ -3,6 +3,7 @@ import type { StoreDialect } from './database-schema';
 import { initialSchema } from './migrations/0001-initial-schema';
 import { sentAtFromOutbox } from './migrations/0002-sent-at-from-outbox';
 import { readinessHeartbeat } from './migrations/0003-readiness-heartbeat';
+import { tenants } from './migrations/0004-tenants';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -13,6 +14,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0001_initial_schema': initialSchema(dialect),
     '0002_sent_at_from_outbox': sentAtFromOutbox,
     '0003_readiness_heartbeat': readinessHeartbeat,
+    '0004_tenants': tenants,
   };
   return { getMigrations: async () => migrations };
 }

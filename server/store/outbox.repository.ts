@@ -25,7 +25,12 @@ export async function enqueueUpdate(
   const { taskId, record, now } = input;
   // Two statements, not one with a subquery: on Postgres a statement that waited for the lock still reads with the
   // snapshot it started with, and would miss the sentAt of the transaction it waited for.
-  const task = await trx.selectFrom('tasks').select('assigned_task_uuid').where('id', '=', taskId).forUpdate().executeTakeFirst();
+  const task = await trx
+    .selectFrom('tasks')
+    .select(['assigned_task_uuid', 'company_uuid'])
+    .where('id', '=', taskId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!task) throw new Error(`cannot enqueue an update for unknown task ${taskId}`);
   const last = await trx
     .selectFrom('outbox')
@@ -42,6 +47,8 @@ export async function enqueueUpdate(
     .values({
       task_id: taskId,
       assigned_task_uuid: task.assigned_task_uuid,
+      // Lower case: company UUIDs compare without case (the relay filters claims by company).
+      company_uuid: task.company_uuid.toLowerCase(),
       payload: JSON.stringify(payload),
       sent_at: sentAt,
       state: 'pending',
@@ -83,9 +90,12 @@ export async function claimDeliverable(
     workerId: string;
     /** Also rows still backing off, the one whose next try is soonest first (a probe while the platform is away). */
     anyDueTime?: boolean;
+    /** Only these companies' rows (lower case), e.g. those with a credential and no open circuit; undefined: all. */
+    companies?: readonly string[] | undefined;
   },
 ): Promise<OutboxUpdate[]> {
-  const { now, leaseMs, limit, workerId, anyDueTime = false } = options;
+  const { now, leaseMs, limit, workerId, anyDueTime = false, companies } = options;
+  if (companies !== undefined && companies.length === 0) return [];
   const rows = await db
     .with(
       (cte) => cte('claimable').materialized(),
@@ -96,6 +106,7 @@ export async function claimDeliverable(
           .where('o.state', '=', 'pending')
           .$if(!anyDueTime, (qb) => qb.where('o.next_attempt_at', '<=', now))
           .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<', now)]))
+          .$if(companies !== undefined, (qb) => qb.where('o.company_uuid', 'in', companies!))
           .where(isOldestPendingOfTask)
           .$if(anyDueTime, (qb) => qb.orderBy('o.next_attempt_at'))
           .orderBy('o.id')
@@ -176,6 +187,12 @@ export async function markDead(db: StoreDb, id: number, options: { workerId: str
   return result.numUpdatedRows > 0n;
 }
 
+/** A claimed row that nothing may deliver now (its company lost its credential): back in line, no attempt counted. */
+export async function releaseLease(db: StoreDb, id: number, workerId: string): Promise<boolean> {
+  const result = await leasedRows(db, [id], workerId).set(LEASE_CLEARED).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** On graceful shutdown: rows this worker holds become claimable at once instead of after the lease. */
 export async function releaseLeases(db: StoreDb, workerId: string): Promise<number> {
   const result = await db
@@ -192,7 +209,8 @@ export async function releaseLeases(db: StoreDb, workerId: string): Promise<numb
  * the earliest due time among rows at the head of their task, pushed past a lease that outlives it. Rows queued
  * behind an older pending row do not count: they cannot be claimed before it settles. Null when nothing is pending.
  */
-export async function nextDueAt(db: StoreDb): Promise<number | null> {
+export async function nextDueAt(db: StoreDb, companies?: readonly string[]): Promise<number | null> {
+  if (companies !== undefined && companies.length === 0) return null;
   const row = await db
     .selectFrom('outbox as o')
     .select((eb) =>
@@ -208,6 +226,7 @@ export async function nextDueAt(db: StoreDb): Promise<number | null> {
         .as('due'),
     )
     .where('o.state', '=', 'pending')
+    .$if(companies !== undefined, (qb) => qb.where('o.company_uuid', 'in', companies!))
     .where(isOldestPendingOfTask)
     .executeTakeFirst();
   return row?.due ?? null;
@@ -302,11 +321,13 @@ export async function heldForPermission(db: StoreDb, now: number): Promise<{ for
  * After an outage the platform is back: every row waiting out its own backoff is due now, so the backlog drains at
  * delivery speed instead of at the pace of each row's backoff. Returns how many rows were brought forward.
  */
-export async function bringRetriesForward(db: StoreDb, now: number): Promise<number> {
+export async function bringRetriesForward(db: StoreDb, now: number, companies?: ReadonlySet<string>): Promise<number> {
+  if (companies !== undefined && companies.size === 0) return 0;
   const result = await db
     .updateTable('outbox')
     .set({ next_attempt_at: now })
     .where('state', '=', 'pending')
+    .$if(companies !== undefined, (qb) => qb.where('company_uuid', 'in', [...companies!]))
     .where('attempts', '>', 0)
     .where('next_attempt_at', '>', now)
     .executeTakeFirst();

@@ -8,6 +8,8 @@ export interface OutboxTable {
   id: Generated<number>;
   task_id: string;
   assigned_task_uuid: string;
+  /** The task's company, copied at enqueue: whose credential delivers it. Null only for rows older than tenancy. */
+  company_uuid: string | null;
   /** JSON text of the full spec 2.6 record, sentAt included: every retry resends the same record with the same sentAt. */
   payload: string;
   sent_at: number;
@@ -31,6 +33,8 @@ export interface OutboxUpdate {
   id: number;
   taskId: string;
   assignedTaskUuid: string;
+  /** The client company whose credential delivers it (spec 2.2). */
+  companyUuid: string;
   payload: PartnerTaskUpdate;
   sentAt: number;
   state: OutboxState;
@@ -50,6 +54,7 @@ export function toOutboxUpdate(row: OutboxRow): OutboxUpdate {
     id: row.id,
     taskId: row.task_id,
     assignedTaskUuid: row.assigned_task_uuid,
+    companyUuid: row.company_uuid ?? '',
     // Validated by partnerTaskUpdateSchema when enqueued; not re-validated here so one odd row cannot stall a claim.
     payload: JSON.parse(row.payload) as PartnerTaskUpdate,
     sentAt: row.sent_at,

@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import { registerPageRoutes } from '../page/page-routes';
 import { setSecurityHeaders } from '../page/security-headers';
 import type { Store } from '../store/store';
+import type { CompanyGate } from '../tenants/company-credentials';
 import { registerPreviewRoutes } from './preview-routes';
 import { createRateLimits, rateLimitsOf, type RateLimitSettings } from './rate-limits';
 import { registerTaskRoutes } from './task-routes';
@@ -18,6 +19,7 @@ export interface TaskApiOptions {
   store: Store;
   /** Rung after a request committed an update. */
   onUpdateEnqueued: () => void;
+  companies: CompanyGate;
   /** Default SESSION_SECRET, or a random one per start (emulator mode: sessions end with the process). */
   sessionSecret?: string;
   /** Default: the configured limits; false turns limits off (a test sending thousands of requests). */
@@ -37,7 +39,7 @@ const API_BODY_LIMIT = 16 * 1024;
  * hooks (headers, limits) stay inside, away from the emulator's routes.
  */
 export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Promise<void> {
-  const { config, clock, store, onUpdateEnqueued } = options;
+  const { config, clock, store, onUpdateEnqueued, companies } = options;
   const sessionSecret = options.sessionSecret ?? config.sessionSecret ?? randomBytes(32).toString('base64url');
 
   app.addHook('onRequest', async (request, reply) => setSecurityHeaders(config, request, reply));
@@ -56,7 +58,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     clock,
     sessionSecret,
     limits,
-    service: { store, clock, partnerUrlTemplate: config.partnerUrlTemplate, onUpdateEnqueued },
+    service: { store, clock, partnerUrlTemplate: config.partnerUrlTemplate, onUpdateEnqueued, companies },
   });
   if (config.previewEnabled) registerPreviewRoutes(app, { config, perAddress: limits.perAddress });
 

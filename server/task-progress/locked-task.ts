@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
 import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox.repository';
 import { appendHistory, listHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
@@ -20,6 +21,8 @@ export interface TaskServiceDeps {
   partnerUrlTemplate: string | undefined;
   /** Wakes the outbox relay after a commit that wrote updates (delivery starts without waiting for a poll). */
   onUpdateEnqueued: () => void;
+  /** Which companies the server acts for (DESIGN decision 8: a company without a credential is refused). */
+  companies: CompanyGate;
 }
 
 export interface LockedTask {

@@ -1,6 +1,8 @@
 import { enqueueUpdate, listUpdatesForTask } from '../store/outbox.repository';
 import { appendHistory, listHistory } from '../store/task-history.repository';
 import { insertTaskIfAbsent, updateTask } from '../store/tasks.repository';
+import { recordRefusal } from '../store/tenants.repository';
+import { companyKey } from '../tenants/company-credentials';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
@@ -10,11 +12,27 @@ import { hasSameContext, readOwnTask, withLockedTask, workflowOf, type TaskServi
 import { openedUpdate, partnerUrlFor, restartedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
 
+/** Companies refused for lack of a credential are counted up to this many; invented ids must not grow the table. */
+const PENDING_COMPANIES_LIMIT = 10_000;
+
 /**
  * Creates the task on its first open (sending `ready` "Opened") or loads it; an assigned task opened again with
  * another worker, flow or company is refused (`hasSameContext`).
  */
 export async function openTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
+  if (!deps.companies.serves(context.wxCompanyUuid)) {
+    // Default deny (DESIGN decision 8): no task row, nothing sent; the company is counted for the operator.
+    await recordRefusal(deps.store.db, {
+      companyUuid: companyKey(context.wxCompanyUuid),
+      now: deps.clock.now(),
+      limit: PENDING_COMPANIES_LIMIT,
+    });
+    throw apiError(
+      'unknown_company',
+      "This task is not set up for this company yet: the partner holds no credential for it. Tell the company's administrator, who can ask the partner to add it.",
+      'wxCompanyUuid',
+    );
+  }
   let created = false;
   const view = await deps.store.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();

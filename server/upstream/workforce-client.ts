@@ -1,4 +1,3 @@
-import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { UpstreamConfig } from '../config';
 import { contextUuidSchema, partnerTaskUpdateSchema, type PartnerTaskUpdate } from '../../src/contract/partner-task-update';
@@ -32,8 +31,8 @@ export interface WorkforceClient {
 export interface WorkforceClientOptions {
   upstream: UpstreamConfig;
   clock: Clock;
-  /** Where to count token requests (`partner_task_token_requests_total`); none in tools that expose no metrics. */
-  metrics?: Registry;
+  /** Called for each token request made (the server counts them per tenant in `partner_task_token_requests_total`). */
+  onTokenRequest?: () => void;
 }
 
 type RequestInit = Omit<HttpRequest, 'timeoutMs'>;
@@ -41,7 +40,7 @@ type HttpAnswer = HttpReply & { ok: true };
 type Answer = HttpAnswer | { ok: false; failure: RetryableFailure };
 type AuthorizedAnswer = HttpAnswer | { ok: false; failure: UpstreamFailure };
 
-export function createWorkforceClient({ upstream, clock, metrics }: WorkforceClientOptions): WorkforceClient {
+export function createWorkforceClient({ upstream, clock, onTokenRequest }: WorkforceClientOptions): WorkforceClient {
   const basic = `Basic ${Buffer.from(`${upstream.credential.key}:${upstream.credential.secret}`).toString('base64')}`;
   const transport = createHttpTransport();
 
@@ -78,11 +77,9 @@ export function createWorkforceClient({ upstream, clock, metrics }: WorkforceCli
     return { ok: true, token: { accessToken: token.accessToken, expiresInMs: token.expiresInMs } };
   }
 
-  const tokenRequests =
-    metrics && new Counter({ name: 'partner_task_token_requests_total', help: 'Token requests made (spec 4.1).', registers: [metrics] });
   const tokenCache = createTokenCache({
     fetchToken: () => {
-      tokenRequests?.inc();
+      onTokenRequest?.();
       return fetchToken();
     },
     clock,

@@ -24,6 +24,7 @@ export const apiErrorStatus = {
   invalid_token: 401,
   token_expired: 401,
   wrong_task: 403,
+  unknown_company: 403,
   invalid_step: 404,
   not_found: 404,
   context_mismatch: 409,

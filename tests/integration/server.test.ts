@@ -78,7 +78,7 @@ describe('the server in emulator mode', () => {
     const text = await response.text();
     expect(text).toMatch(/^partner_task_outbox_pending 0$/m);
     expect(text).toMatch(/^partner_task_outbox_dead_letters 0$/m);
-    expect(text).toMatch(/^partner_task_token_requests_total 1$/m);
+    expect(text).toMatch(/^partner_task_token_requests_total\{tenant="default"\} 1$/m);
     expect(text).toMatch(/^partner_task_enqueue_to_delivered_seconds_count 3$/m);
   });
 

@@ -41,7 +41,12 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
     const reopened = await t.openAnother();
     expect(await findTaskById(reopened.db, task.id)).toEqual(task);
     const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(reopened.db);
-    expect(migrations.rows.map((row) => row.name)).toEqual(['0001_initial_schema', '0002_sent_at_from_outbox', '0003_readiness_heartbeat']);
+    expect(migrations.rows.map((row) => row.name)).toEqual([
+      '0001_initial_schema',
+      '0002_sent_at_from_outbox',
+      '0003_readiness_heartbeat',
+      '0004_tenants',
+    ]);
   });
 
   it('returns epoch-millisecond columns as numbers', async () => {

@@ -10,7 +10,9 @@ const platform = {
   WX_TASK_BASE_URL: 'https://tasks.example.com',
   PORTAL_ORIGINS: 'https://portal.example.com, https://portal2.example.com:8443',
   SESSION_SECRET: 'x'.repeat(40),
+  WX_COMPANY_UUIDS: '8a1f6c2e-1b7d-4c3a-9e5f-2d4b6a8c0e1f',
 };
+const credentialsKey = Buffer.alloc(32, 7).toString('base64');
 
 describe('configuration', () => {
   it('runs in emulator mode with no variables at all', () => {
@@ -21,7 +23,8 @@ describe('configuration', () => {
       port: 8787,
       host: '127.0.0.1',
       emulatorMode: true,
-      upstream: { credential: EMULATOR_CREDENTIAL, authUrl: 'http://127.0.0.1:8787/emulator' },
+      upstream: { authUrl: 'http://127.0.0.1:8787/emulator' },
+      tenancy: { mode: 'single', credential: EMULATOR_CREDENTIAL, companies: undefined },
       database: { kind: 'sqlite', filename: './data/partner-task.db' },
       endEvent: { name: DEFAULT_END_EVENT, format: 'string' },
     });
@@ -34,11 +37,8 @@ describe('configuration', () => {
       config: {
         port: 9000,
         emulatorMode: false,
-        upstream: {
-          credential: { key: 'key-123', secret: 'secret-456' },
-          baseUrl: 'https://api.example.com',
-          taskBaseUrl: 'https://tasks.example.com',
-        },
+        upstream: { baseUrl: 'https://api.example.com', taskBaseUrl: 'https://tasks.example.com' },
+        tenancy: { mode: 'single', credential: { key: 'key-123', secret: 'secret-456' } },
         database: { kind: 'postgres', url: 'postgres://u@db:5432/app' },
         portalOrigins: ['https://portal.example.com', 'https://portal2.example.com:8443'],
       },
@@ -157,5 +157,56 @@ describe('configuration', () => {
     expect(wrong.ok).toBe(false);
     if (wrong.ok) return;
     expect(wrong.problems).toEqual([expect.stringMatching(/^HEADERS_TIMEOUT_MS: expected at most REQUEST_TIMEOUT_MS/)]);
+  });
+
+  describe('whose credential acts for a company', () => {
+    const { WX_API_KEY: _key, WX_API_SECRET: _secret, WX_COMPANY_UUIDS: _companies, ...addresses } = platform;
+
+    it('restricts the single credential to WX_COMPANY_UUIDS, ignoring spaces and letter case', () => {
+      const result = parseConfig({
+        ...platform,
+        WX_COMPANY_UUIDS: ' 8A1F6C2E-1B7D-4C3A-9E5F-2D4B6A8C0E1F ,0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b',
+      });
+      expect(result.ok && result.config.tenancy).toEqual({
+        mode: 'single',
+        credential: { key: 'key-123', secret: 'secret-456' },
+        companies: new Set(['8a1f6c2e-1b7d-4c3a-9e5f-2d4b6a8c0e1f', '0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b']),
+      });
+    });
+
+    it('warns at start that any company is served when WX_COMPANY_UUIDS is unset', () => {
+      const result = parseConfig({ ...platform, WX_COMPANY_UUIDS: '' });
+      expect(result.ok && result.config.warnings).toEqual([expect.stringMatching(/^WX_COMPANY_UUIDS is unset: .*any company/)]);
+    });
+
+    it('turns tenant mode on with CREDENTIALS_KEY and no WX_API_KEY', () => {
+      const result = parseConfig({ ...addresses, CREDENTIALS_KEY: credentialsKey });
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.config.emulatorMode).toBe(false);
+      expect(result.config.tenancy).toEqual({ mode: 'tenants', credentialsKey: Buffer.alloc(32, 7) });
+      expect(result.config.warnings).toEqual([]);
+    });
+
+    it('refuses CREDENTIALS_KEY with WX_API_KEY (one mode at a time), and a key that is not 32 bytes, without echoing it', () => {
+      const both = parseConfig({ ...platform, WX_COMPANY_UUIDS: '', CREDENTIALS_KEY: credentialsKey });
+      expect(!both.ok && both.problems).toEqual([expect.stringMatching(/^CREDENTIALS_KEY: expected it or WX_API_KEY, not both/)]);
+      const short = parseConfig({ ...addresses, CREDENTIALS_KEY: 'c2hvcnQta2V5' });
+      expect(!short.ok && short.problems).toEqual([
+        'CREDENTIALS_KEY: expected the base64 of 32 random bytes (e.g. `openssl rand -base64 32`), got a value of 12 characters (not shown)',
+      ]);
+    });
+
+    it('needs the platform addresses in tenant mode, and refuses WX_COMPANY_UUIDS there', () => {
+      const result = parseConfig({ CREDENTIALS_KEY: credentialsKey, WX_COMPANY_UUIDS: '8a1f6c2e-1b7d-4c3a-9e5f-2d4b6a8c0e1f' });
+      expect(!result.ok && result.problems.map((line) => line.split(':')[0])).toEqual([
+        'WX_COMPANY_UUIDS',
+        'WX_AUTH_URL',
+        'WX_BASE_URL',
+        'WX_TASK_BASE_URL',
+        'PORTAL_ORIGINS',
+        'SESSION_SECRET',
+      ]);
+    });
   });
 });

@@ -1,0 +1,149 @@
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { systemClock } from '../clock';
+import { loadConfigOrExit, type Config } from '../config';
+import { openStore, type Store } from '../store/store';
+import { addTenant, listPending, listTenants, removeTenant, rotateTenant } from '../store/tenants.repository';
+import { companyKey } from '../tenants/company-credentials';
+import { sealSecret } from '../tenants/secret-sealing';
+import { createWorkforceClient } from '../upstream/workforce-client';
+
+const usage = `Usage: npm run -s tenants -- <command>
+  add --company <uuid> --key <key> [--no-check]   adds a client company; its Secret is read from standard input
+  rotate --company <uuid> --key <newKey> [--no-check]   a new credential (new Secret on standard input)
+  remove --company <uuid>                          its undelivered updates are held until it is added again
+  list                                             one line per tenant: company, key, created, rotated
+  pending                                          companies refused for lack of a credential: count, last seen
+Runs with the server's environment (CREDENTIALS_KEY, DATABASE_URL, WX_AUTH_URL); a running server applies a change
+within 10 s. add and rotate check the credential with one token request (spec 4.1) unless --no-check.`;
+
+const companySchema = z.uuid();
+
+/** `npm run tenants`: the client companies this deployment acts for, each with its own credential (spec 2.2). */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { company: { type: 'string' }, key: { type: 'string' }, 'no-check': { type: 'boolean', default: false } },
+  });
+  const [command] = positionals;
+  if (command === undefined || !['add', 'rotate', 'remove', 'list', 'pending'].includes(command)) return fail(usage, 2);
+  const config = loadConfigOrExit();
+  if (config.tenancy.mode !== 'tenants') {
+    return fail('tenants: tenant mode is off. Set CREDENTIALS_KEY (base64 of 32 random bytes) and unset WX_API_KEY.', 2);
+  }
+  const { credentialsKey } = config.tenancy;
+  let company: string | undefined;
+  if (command === 'add' || command === 'rotate' || command === 'remove') {
+    const parsed = companySchema.safeParse(values.company?.trim());
+    if (!parsed.success) return fail(`${command}: expected --company <uuid>, got ${JSON.stringify(values.company ?? '')}`, 2);
+    company = companyKey(parsed.data);
+  }
+  let key: string | undefined;
+  let secret: string | undefined;
+  if (command === 'add' || command === 'rotate') {
+    key = values.key?.trim();
+    if (!key) return fail(`${command}: expected --key <key> (the Key of the integration's API key, spec 5.1)`, 2);
+    // Never from the command line: arguments show in `ps` and in shell history.
+    secret = await firstLineOfStdin();
+    if (!secret) return fail(`${command}: expected the Secret on standard input (first line), got nothing`, 2);
+    if (!values['no-check']) {
+      const refused = await checkCredential(config, { key, secret });
+      if (refused) return fail(`${command}: the platform refused this credential (${refused}); nothing was changed`, 1);
+    }
+  }
+
+  const store = await openStore(config.database);
+  try {
+    return await run(store, command, { company, key, secret, credentialsKey });
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(
+  store: Store,
+  command: string,
+  input: { company: string | undefined; key: string | undefined; secret: string | undefined; credentialsKey: Buffer },
+): Promise<number> {
+  const now = systemClock.now();
+  const { company, key, secret, credentialsKey } = input;
+  switch (command) {
+    case 'add':
+    case 'rotate': {
+      const sealedSecret = sealSecret(secret!, credentialsKey, { companyUuid: company!, apiKey: key! });
+      const change = { companyUuid: company!, apiKey: key!, sealedSecret, now };
+      const result = command === 'add' ? await addTenant(store.db, change) : await rotateTenant(store.db, change);
+      if (!result.ok) {
+        return fail(
+          result.reason === 'exists'
+            ? `add: company ${company} is already a tenant; use rotate to change its credential`
+            : `rotate: company ${company} is not a tenant; use add`,
+          1,
+        );
+      }
+      print(`${command === 'add' ? 'added' : 'rotated'} company ${company} with key ${key}; a running server uses it within 10 s`);
+      return 0;
+    }
+    case 'remove': {
+      const result = await removeTenant(store.db, company!);
+      if (!result.ok) return fail(`remove: company ${company} is not a tenant`, 1);
+      print(`removed company ${company}; its undelivered updates are held (npm run outbox -- status) until it is added again`);
+      return 0;
+    }
+    case 'list': {
+      const tenants = await listTenants(store.db);
+      if (tenants.length === 0) process.stderr.write('No tenants yet: npm run -s tenants -- add --company <uuid> --key <key>\n');
+      for (const tenant of tenants) {
+        print(
+          `${tenant.companyUuid}  key ${tenant.apiKey}  created ${iso(tenant.createdAt)}  rotated ${tenant.rotatedAt === null ? '-' : iso(tenant.rotatedAt)}`,
+        );
+      }
+      return 0;
+    }
+    default: {
+      const pending = await listPending(store.db);
+      if (pending.length === 0) process.stderr.write('No company is waiting for a credential.\n');
+      for (const entry of pending) {
+        print(`${entry.companyUuid}  refused ${entry.refusals} time(s)  first ${iso(entry.firstSeenAt)}  last ${iso(entry.lastSeenAt)}`);
+      }
+      return 0;
+    }
+  }
+}
+
+/** One token request with the new credential (spec 4.1): a wrong Secret is caught here, not at the first delivery. */
+async function checkCredential(config: Config, credential: { key: string; secret: string }): Promise<string | undefined> {
+  const client = createWorkforceClient({ upstream: { ...config.upstream, credential }, clock: systemClock });
+  try {
+    const token = await client.tokenCache.get();
+    return token.ok ? undefined : token.failure.detail || token.failure.kind;
+  } finally {
+    client.close();
+  }
+}
+
+async function firstLineOfStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) process.stderr.write('Secret (first line): ');
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    return line.trim();
+  }
+  return undefined;
+}
+
+const iso = (at: number) => new Date(at).toISOString();
+
+function print(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function fail(message: string, code: number): number {
+  process.stderr.write(`${message}\n`);
+  return code;
+}
+
+process.exitCode = await main(process.argv.slice(2));

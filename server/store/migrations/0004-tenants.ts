@@ -1,0 +1,36 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/**
+ * Tenants (one credential per client company, spec 2.2: each client creates its own integration and keys), the
+ * companies refused for lack of one, and each update's company on the outbox, so the relay can hold or probe one
+ * company's updates without a join.
+ */
+export const tenants: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('tenants')
+      .addColumn('company_uuid', 'text', (col) => col.primaryKey())
+      .addColumn('api_key', 'text', (col) => col.notNull())
+      // AES-256-GCM of the Secret under CREDENTIALS_KEY: never the Secret itself.
+      .addColumn('sealed_secret', 'text', (col) => col.notNull())
+      .addColumn('created_at', 'bigint', (col) => col.notNull())
+      .addColumn('rotated_at', 'bigint')
+      .execute();
+    // One row changes whenever a tenant does, removals included: a running server compares it to notice a change.
+    await db.schema
+      .createTable('tenants_revision')
+      .addColumn('id', 'text', (col) => col.primaryKey())
+      .addColumn('revision', 'bigint', (col) => col.notNull())
+      .execute();
+    await db.schema
+      .createTable('pending_companies')
+      .addColumn('company_uuid', 'text', (col) => col.primaryKey())
+      .addColumn('refusals', 'bigint', (col) => col.notNull())
+      .addColumn('first_seen_at', 'bigint', (col) => col.notNull())
+      .addColumn('last_seen_at', 'bigint', (col) => col.notNull())
+      .execute();
+    await db.schema.alterTable('outbox').addColumn('company_uuid', 'text').execute();
+    await sql`update outbox set company_uuid = (select lower(company_uuid) from tasks where tasks.id = outbox.task_id)`.execute(db);
+    await db.schema.createIndex('outbox_pending_company').on('outbox').columns(['company_uuid', 'state']).execute();
+  },
+};

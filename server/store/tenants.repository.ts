@@ -1,0 +1,122 @@
+import type { StoreDb } from './database-schema';
+import type { PendingCompany, TenantListing, TenantRow } from './tenants.table';
+
+/** Every change of tenants bumps this, in the same transaction: a running server polls it instead of every row. */
+async function bumpRevision(trx: StoreDb): Promise<void> {
+  await trx
+    .insertInto('tenants_revision')
+    .values({ id: 'tenants', revision: 1 })
+    .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ revision: eb('tenants_revision.revision', '+', 1) })))
+    .execute();
+}
+
+export async function tenantsRevision(db: StoreDb): Promise<number> {
+  const row = await db.selectFrom('tenants_revision').select('revision').where('id', '=', 'tenants').executeTakeFirst();
+  return Number(row?.revision ?? 0);
+}
+
+export type TenantChange = { ok: true } | { ok: false; reason: 'exists' | 'unknown' };
+
+/** A new tenant; its company leaves the pending list. */
+export function addTenant(
+  db: StoreDb,
+  input: { companyUuid: string; apiKey: string; sealedSecret: string; now: number },
+): Promise<TenantChange> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('tenants')
+      .select('company_uuid')
+      .where('company_uuid', '=', input.companyUuid)
+      .executeTakeFirst();
+    if (existing) return { ok: false, reason: 'exists' };
+    await trx
+      .insertInto('tenants')
+      .values({ company_uuid: input.companyUuid, api_key: input.apiKey, sealed_secret: input.sealedSecret, created_at: input.now })
+      .execute();
+    await trx.deleteFrom('pending_companies').where('company_uuid', '=', input.companyUuid).execute();
+    await bumpRevision(trx);
+    return { ok: true };
+  });
+}
+
+export function rotateTenant(
+  db: StoreDb,
+  input: { companyUuid: string; apiKey: string; sealedSecret: string; now: number },
+): Promise<TenantChange> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('tenants')
+      .set({ api_key: input.apiKey, sealed_secret: input.sealedSecret, rotated_at: input.now })
+      .where('company_uuid', '=', input.companyUuid)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return { ok: false, reason: 'unknown' };
+    await bumpRevision(trx);
+    return { ok: true };
+  });
+}
+
+/** The tenant goes; its tasks and undelivered updates stay, held until it is added again. */
+export function removeTenant(db: StoreDb, companyUuid: string): Promise<TenantChange> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom('tenants').where('company_uuid', '=', companyUuid).executeTakeFirst();
+    if (result.numDeletedRows === 0n) return { ok: false, reason: 'unknown' };
+    await bumpRevision(trx);
+    return { ok: true };
+  });
+}
+
+export async function listTenants(db: StoreDb): Promise<TenantListing[]> {
+  const rows = await db
+    .selectFrom('tenants')
+    .select(['company_uuid', 'api_key', 'created_at', 'rotated_at'])
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => ({
+    companyUuid: row.company_uuid,
+    apiKey: row.api_key,
+    createdAt: Number(row.created_at),
+    rotatedAt: row.rotated_at === null ? null : Number(row.rotated_at),
+  }));
+}
+
+/** For the server's directory of credentials: the sealed Secrets, opened only in memory. */
+export function loadSealedTenants(db: StoreDb): Promise<Pick<TenantRow, 'company_uuid' | 'api_key' | 'sealed_secret'>[]> {
+  return db.selectFrom('tenants').select(['company_uuid', 'api_key', 'sealed_secret']).execute();
+}
+
+/**
+ * Counts a session refused for a company that has no credential, so an operator sees who is waiting. Bounded: past
+ * `limit` companies, new ones are not recorded (invented company ids must not grow the table without end); the
+ * companies already listed keep counting.
+ */
+export async function recordRefusal(db: StoreDb, input: { companyUuid: string; now: number; limit: number }): Promise<void> {
+  const updated = await db
+    .updateTable('pending_companies')
+    .set((eb) => ({ refusals: eb('refusals', '+', 1), last_seen_at: input.now }))
+    .where('company_uuid', '=', input.companyUuid)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows > 0n) return;
+  const count = await db
+    .selectFrom('pending_companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(count.n) >= input.limit) return;
+  await db
+    .insertInto('pending_companies')
+    .values({ company_uuid: input.companyUuid, refusals: 1, first_seen_at: input.now, last_seen_at: input.now })
+    .onConflict((oc) =>
+      oc.column('company_uuid').doUpdateSet((eb) => ({ refusals: eb('pending_companies.refusals', '+', 1), last_seen_at: input.now })),
+    )
+    .execute();
+}
+
+/** Most recently seen first. */
+export async function listPending(db: StoreDb): Promise<PendingCompany[]> {
+  const rows = await db.selectFrom('pending_companies').selectAll().orderBy('last_seen_at', 'desc').execute();
+  return rows.map((row) => ({
+    companyUuid: row.company_uuid,
+    refusals: Number(row.refusals),
+    firstSeenAt: Number(row.first_seen_at),
+    lastSeenAt: Number(row.last_seen_at),
+  }));
+}

@@ -1,0 +1,118 @@
+import type { ApiCredential, Tenancy } from '../config';
+import { loadSealedTenants, tenantsRevision } from '../store/tenants.repository';
+import type { Store } from '../store/store';
+import { openSecret } from './secret-sealing';
+
+/** What a request handler asks: may a session open for this company? */
+export interface CompanyGate {
+  serves(companyUuid: string): boolean;
+}
+
+/** The credential acting for a company, and whose circuit its deliveries share (spec 2.2: one per client company). */
+interface CompanyCredential {
+  /** The circuit, token cache and metrics label: the company in tenant mode, `default` for the single credential. */
+  tenant: string;
+  credential: ApiCredential;
+  /** Changes when the credential is rotated, so a client built on the old one is replaced. */
+  revision: string;
+}
+
+/**
+ * Which companies the server acts for, and with which credential (DESIGN decision 8: default deny). Request handlers
+ * ask `serves` before storing anything; the relay asks `credentialFor` before each delivery, so a company removed or
+ * rotated takes effect at the next refresh without a restart.
+ */
+export interface CompanyCredentials extends CompanyGate {
+  /** Undefined when nothing acts for the company: its updates are held until something does. */
+  credentialFor(companyUuid: string): CompanyCredential | undefined;
+  /** The companies whose updates may be delivered, or undefined for any company. */
+  deliverableCompanies(): ReadonlySet<string> | undefined;
+  /** The companies whose deliveries share a tenant's circuit (undefined: any company). */
+  companiesOf(tenant: string): ReadonlySet<string> | undefined;
+  /** Every tenant with a credential now, for the doctor. */
+  tenants(): CompanyCredential[];
+  /** Reads the tenants again if they changed; throws if a stored Secret does not open (a wrong CREDENTIALS_KEY). */
+  refresh(): Promise<void>;
+  /** Refreshes every `intervalMs` until stopped. */
+  watch(intervalMs: number, onError: (error: unknown) => void): void;
+  stop(): void;
+}
+
+const DEFAULT_TENANT = 'default';
+
+/** Company UUIDs compare without case: the platform prints them in either (spec 2.4 shows lower case). */
+export const companyKey = (companyUuid: string) => companyUuid.toLowerCase();
+
+export async function openCompanyCredentials(tenancy: Tenancy, store: Store): Promise<CompanyCredentials> {
+  if (tenancy.mode === 'single') return singleCredential(tenancy.credential, tenancy.companies);
+  const directory = tenantDirectory(store, tenancy.credentialsKey);
+  await directory.refresh();
+  return directory;
+}
+
+/** The gate of the single-credential mode, known from the configuration alone (tests build apps without a store). */
+export function singleCredentialGate(tenancy: Extract<Tenancy, { mode: 'single' }>): CompanyGate {
+  return singleCredential(tenancy.credential, tenancy.companies);
+}
+
+function singleCredential(credential: ApiCredential, companies: ReadonlySet<string> | undefined): CompanyCredentials {
+  const entry: CompanyCredential = { tenant: DEFAULT_TENANT, credential, revision: 'static' };
+  const serves = (companyUuid: string) => companies === undefined || companies.has(companyKey(companyUuid));
+  return {
+    serves,
+    credentialFor: (companyUuid) => (serves(companyUuid) ? entry : undefined),
+    deliverableCompanies: () => companies,
+    companiesOf: () => companies,
+    tenants: () => [entry],
+    refresh: async () => {},
+    watch: () => {},
+    stop: () => {},
+  };
+}
+
+function tenantDirectory(store: Store, credentialsKey: Buffer): CompanyCredentials {
+  let entries = new Map<string, CompanyCredential>();
+  let companies: ReadonlySet<string> = new Set();
+  let seenRevision = -1;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function refresh(): Promise<void> {
+    const revision = await tenantsRevision(store.db);
+    if (revision === seenRevision) return;
+    const rows = await loadSealedTenants(store.db);
+    const next = new Map<string, CompanyCredential>();
+    for (const row of rows) {
+      const owner = { companyUuid: row.company_uuid, apiKey: row.api_key };
+      let secret: string;
+      try {
+        secret = openSecret(row.sealed_secret, credentialsKey, owner);
+      } catch {
+        throw new Error(
+          `CREDENTIALS_KEY cannot open the stored Secret of company ${row.company_uuid}: it is not the key the tenants were added with`,
+        );
+      }
+      const tenant = companyKey(row.company_uuid);
+      next.set(tenant, { tenant, credential: { key: row.api_key, secret }, revision: row.sealed_secret });
+    }
+    entries = next;
+    companies = new Set(next.keys());
+    seenRevision = revision;
+  }
+
+  return {
+    serves: (companyUuid) => entries.has(companyKey(companyUuid)),
+    credentialFor: (companyUuid) => entries.get(companyKey(companyUuid)),
+    deliverableCompanies: () => companies,
+    companiesOf: (tenant) => new Set([tenant]),
+    tenants: () => [...entries.values()],
+    refresh,
+    watch(intervalMs, onError) {
+      timer ??= setInterval(() => void refresh().catch(onError), intervalMs);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
