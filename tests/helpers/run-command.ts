@@ -12,18 +12,27 @@ export function runNodeScript(
   env: Record<string, string>,
   timeoutMs = 20_000,
   args: string[] = [],
+  input?: string,
 ): Promise<CommandResult> {
-  return runCommand(process.execPath, ['--import', 'tsx', script, ...args], { PATH: process.env.PATH ?? '', ...env }, timeoutMs);
+  return runCommand(process.execPath, ['--import', 'tsx', script, ...args], { PATH: process.env.PATH ?? '', ...env }, timeoutMs, input);
 }
 
 /** Runs any command (npm, a node script) with exactly the environment given, and collects its output. */
-function runCommand(executable: string, args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CommandResult> {
+function runCommand(
+  executable: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  /** Written to the command's standard input, which then closes; none: no standard input at all. */
+  input?: string,
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(executable, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(executable, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {

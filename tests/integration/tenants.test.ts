@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../server/config';
+import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
+import { createLogger } from '../../server/logger';
+import { startServer, type RunningServer } from '../../server/server';
+import { listPending } from '../../server/store/tenants.repository';
+import type { SessionResponse } from '../../src/contract/session';
+import { control } from '../helpers/emulator-control';
+import { runNodeScript } from '../helpers/run-command';
+import { openTaskApp } from '../helpers/task-app';
+
+/** Distinctive Secrets, so every file, log line and output can be searched for them (and for their Basic form). */
+const companyA = { company: '3f0c9a1e-5b2d-4e8f-9a6c-1d7e2b4f8a0c', key: 'tenant-a-key', secret: 'tenant-a-secret-71c3e9d2b5a8' };
+const companyA2 = { ...companyA, key: 'tenant-a-key-2', secret: 'tenant-a-rotated-secret-4f8e2a6c' };
+const companyB = { company: '9d2e4f6a-8b0c-4d1e-a3f5-7b9c1d3e5f70', key: 'tenant-b-key', secret: 'tenant-b-secret-0e5a7c9b3d1f' };
+const secrets = [companyA.secret, companyA2.secret, companyB.secret];
+const basicForms = [companyA, companyA2, companyB].map((c) => Buffer.from(`${c.key}:${c.secret}`).toString('base64'));
+const credentialsKey = Buffer.alloc(32, 42).toString('base64');
+
+let directory: string;
+let emulator: RunningEmulator;
+let server: RunningServer | undefined;
+let logLines: string[];
+
+beforeEach(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'ptk-tenants-'));
+  logLines = [];
+  emulator = await startEmulator({ credentials: [companyA, companyA2, companyB].map(({ key, secret }) => ({ key, secret })) });
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await emulator.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function environment(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    CREDENTIALS_KEY: credentialsKey,
+    WX_AUTH_URL: emulator.url,
+    WX_BASE_URL: emulator.url,
+    WX_TASK_BASE_URL: emulator.url,
+    PORTAL_ORIGINS: 'https://portal.example.com',
+    SESSION_SECRET: 'tenant-test-session-secret-0123456789',
+    DATABASE_URL: join(directory, 'tenants.db'),
+    RATE_LIMIT_PER_ADDRESS: '0',
+    RATE_LIMIT_PER_TASK: '0',
+    ...extra,
+  };
+}
+
+async function start(): Promise<RunningServer> {
+  const parsed = parseConfig({ ...environment(), PORT: '0', LOG_LEVEL: 'trace' });
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logLines.push(chunk.toString());
+      callback();
+    },
+  });
+  return startServer(parsed.config, { log: createLogger('trace', stream), tenantsRefreshMs: 200 });
+}
+
+function tenants(args: string[], input?: string) {
+  return runNodeScript('server/cli/tenants.ts', environment(), 20_000, args, input);
+}
+
+async function openSession(url: string, company: string) {
+  const context = { wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxTaskFlowUuid: randomUUID(), wxCompanyUuid: company };
+  const response = await fetch(`${url}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(context),
+  });
+  return { response, context };
+}
+
+/** The keys the token requests were made with (spec 4.1: HTTP Basic, the Key as user name), in order. */
+async function tokenKeys(): Promise<string[]> {
+  const requests = await control(emulator.url).requests('token');
+  return requests.map((request) => {
+    const header = String(request.headers.authorization ?? '');
+    return (
+      Buffer.from(header.replace(/^Basic /, ''), 'base64')
+        .toString('utf8')
+        .split(':')[0] ?? ''
+    );
+  });
+}
+
+const appliedFor = async (assignedTaskUuid: string) =>
+  (await control(emulator.url).requests('partnerTask')).filter(
+    (request) => request.path.endsWith(assignedTaskUuid) && request.status !== null && request.status < 300,
+  ).length;
+
+describe('tenant mode', () => {
+  it('acts only for its tenants, each with its own credential and token, and counts the companies it refused', async () => {
+    expect(await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`)).toMatchObject({ code: 0 });
+    // Letter case of the company is not significant (spec 2.4 prints lower case; a portal may not).
+    const addB = await tenants(['add', '--company', companyB.company.toUpperCase(), '--key', companyB.key], `${companyB.secret}\n`);
+    expect(addB).toMatchObject({ code: 0 });
+    const checkedByTheCli = (await tokenKeys()).length;
+    server = await start();
+
+    const a = await openSession(server.url, companyA.company);
+    const b = await openSession(server.url, companyB.company.toUpperCase());
+    expect([a.response.status, b.response.status]).toEqual([200, 200]);
+    const stranger = randomUUID();
+    const refused = await openSession(server.url, stranger);
+    expect(refused.response.status).toBe(403);
+    expect(await refused.response.json()).toMatchObject({ error: { code: 'unknown_company', field: 'wxCompanyUuid' } });
+    await openSession(server.url, stranger);
+
+    await expect.poll(() => appliedFor(a.context.wxAssignedTaskUuid)).toBe(1);
+    await expect.poll(() => appliedFor(b.context.wxAssignedTaskUuid)).toBe(1);
+    // One token per tenant, each obtained with its own Key; nothing was sent for the refused company.
+    expect((await tokenKeys()).slice(checkedByTheCli).sort()).toEqual([companyA.key, companyB.key]);
+    const bearers = new Set((await control(emulator.url).requests('partnerTask')).map((request) => request.headers.authorization));
+    expect(bearers.size).toBe(2);
+    expect(await appliedFor(refused.context.wxAssignedTaskUuid)).toBe(0);
+    const tasks = await server.store.db.selectFrom('tasks').select('company_uuid').execute();
+    expect(tasks.map((task) => task.company_uuid.toLowerCase()).sort()).toEqual([companyA.company, companyB.company].sort());
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain(`partner_task_token_requests_total{tenant="${companyA.company}"} 1`);
+    expect(metrics).toContain(`partner_task_token_requests_total{tenant="${companyB.company}"} 1`);
+
+    const pending = await tenants(['pending']);
+    expect(pending.stdout).toMatch(new RegExp(`^${stranger}  refused 2 time\\(s\\)  first \\S+  last \\S+\\n$`));
+    const list = await tenants(['list']);
+    expect(list.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${companyA.company}  key ${companyA.key}  created \\S+  rotated -$`)),
+      expect.stringMatching(new RegExp(`^${companyB.company}  key ${companyB.key}  created \\S+  rotated -$`)),
+    ]);
+
+    // The Secrets appear nowhere: not in the database files (WAL included), the logs (at trace) or the CLI's output.
+    const files = readdirSync(directory).map((name) => readFileSync(join(directory, name)).toString('latin1'));
+    const outputs = [pending, list, addB].map((result) => result.stdout + result.stderr);
+    for (const text of [...files, logLines.join(''), ...outputs]) {
+      for (const secret of [...secrets, ...basicForms]) expect(text).not.toContain(secret);
+    }
+  }, 30_000);
+
+  it('uses a rotated credential within seconds, holds a removed tenant’s updates and delivers them when it is added again', async () => {
+    await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
+    await tenants(['add', '--company', companyB.company, '--key', companyB.key], `${companyB.secret}\n`);
+    server = await start();
+    const a = await openSession(server.url, companyA.company);
+    const b = await openSession(server.url, companyB.company);
+    await expect.poll(() => appliedFor(a.context.wxAssignedTaskUuid)).toBe(1);
+    await expect.poll(() => appliedFor(b.context.wxAssignedTaskUuid)).toBe(1);
+
+    // Rotation: the next token of A is asked for with the new Key, without a restart.
+    const rotated = await tenants(['rotate', '--company', companyA.company, '--key', companyA2.key], `${companyA2.secret}\n`);
+    expect(rotated).toMatchObject({ code: 0 });
+    const rotatedAt = Date.now();
+    const second = await openSession(server.url, companyA.company);
+    await expect.poll(() => appliedFor(second.context.wxAssignedTaskUuid), { timeout: 10_000 }).toBe(1);
+    expect(Date.now() - rotatedAt).toBeLessThan(10_000);
+    expect(await tokenKeys()).toContain(companyA2.key);
+
+    // Removal: new sessions are refused; an update of a task already open is written and held, not sent.
+    const bSession = (await b.response.json()) as SessionResponse;
+    expect(await tenants(['remove', '--company', companyB.company])).toMatchObject({ code: 0 });
+    await expect.poll(async () => (await openSession(server!.url, companyB.company)).response.status, { timeout: 10_000 }).toBe(403);
+    const started = await fetch(`${server.url}/api/task/start`, { method: 'POST', headers: { authorization: `Bearer ${bSession.token}` } });
+    expect(started.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await appliedFor(b.context.wxAssignedTaskUuid)).toBe(1);
+    const status = await runNodeScript('server/cli/outbox.ts', environment(), 20_000, ['status']);
+    expect(status.stdout).toMatch(/^pending {4}1 /m);
+
+    // Added again: the held update goes by itself.
+    await tenants(['add', '--company', companyB.company, '--key', companyB.key], `${companyB.secret}\n`);
+    await expect.poll(() => appliedFor(b.context.wxAssignedTaskUuid), { timeout: 10_000 }).toBe(2);
+  }, 40_000);
+
+  it('stops at start, naming CREDENTIALS_KEY, when the key cannot open the stored Secrets', async () => {
+    await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
+    const result = await runNodeScript('server/main.ts', {
+      ...environment(),
+      CREDENTIALS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      PORT: '0',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('CREDENTIALS_KEY cannot open the stored Secret of company');
+    expect(result.stdout + result.stderr).not.toContain(companyA.secret);
+  });
+
+  it('refuses to add a credential the platform refuses, and reads the Secret only from standard input', async () => {
+    const wrong = await tenants(['add', '--company', companyA.company, '--key', companyA.key], 'not-the-secret\n');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/add: the platform refused this credential/);
+    const empty = await tenants(['add', '--company', companyA.company, '--key', companyA.key], '');
+    expect(empty).toMatchObject({ code: 2, stderr: expect.stringMatching(/expected the Secret on standard input/) });
+    expect((await tenants(['list'])).stdout).toBe('');
+  });
+});
+
+describe('the single credential restricted by WX_COMPANY_UUIDS', () => {
+  it('refuses a session of another company with 403 unknown_company, storing no task and counting the company', async () => {
+    const served = randomUUID();
+    const taskApp = await openTaskApp({ env: { WX_COMPANY_UUIDS: served.toUpperCase() } });
+    try {
+      const context = (company: string) => ({
+        wxWorkerUuid: randomUUID(),
+        wxAssignedTaskUuid: randomUUID(),
+        wxTaskFlowUuid: randomUUID(),
+        wxCompanyUuid: company,
+      });
+      const other = randomUUID();
+      const refused = await taskApp.app.inject({ method: 'POST', url: '/api/session', payload: context(other) });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ error: { code: 'unknown_company' } });
+      expect(await taskApp.database.store.db.selectFrom('tasks').select('id').execute()).toEqual([]);
+      expect(taskApp.wakes()).toBe(0);
+      expect(await listPending(taskApp.database.store.db)).toEqual([expect.objectContaining({ companyUuid: other, refusals: 1 })]);
+
+      const accepted = await taskApp.app.inject({ method: 'POST', url: '/api/session', payload: context(served) });
+      expect(accepted.statusCode).toBe(200);
+    } finally {
+      await taskApp.close();
+    }
+  });
+});
