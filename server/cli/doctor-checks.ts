@@ -55,7 +55,7 @@ export async function checkUpdatePermission(client: WorkforceClient, now: number
     partnerStatus: { label: 'Connection check', details: 'npm run doctor: a task id that does not exist' },
   });
   if (outcome.kind === 'delivered') return { name, ok: true, summary: `HTTP ${outcome.status} for a task id that does not exist` };
-  if (outcome.kind === 'permanent') {
+  if (outcome.kind === 'permanent' || outcome.kind === 'unknown_task') {
     return {
       name,
       ok: true,
@@ -85,6 +85,8 @@ function nextStepFor(failure: UpstreamFailure, urlVariable: string): string {
         : "The token endpoint answered in a shape we do not recognise; check WX_AUTH_URL points at the token endpoint's host.";
     case 'token_rejected':
       return "The token was refused: give the key's role the worker-experience permissions (spec 4.3, 5.6).";
+    case 'unknown_task':
+      return `The platform answered 404: check ${urlVariable} points at the platform's partner-task endpoint (spec 4.3).`;
     case 'forbidden':
       return "The platform answered 403: the integration's role most likely lacks the permission to update partner tasks; give it the worker-experience permissions in the client settings (spec 2.2, 4.3, 5.6). Held updates then go by themselves.";
     case 'retryable':

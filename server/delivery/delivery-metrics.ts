@@ -9,6 +9,8 @@ export interface DeliveryMetrics {
   delivered(enqueueToDeliveredMs: number): void;
   failed(reason: string): void;
   deadLettered(): void;
+  /** The platform refused a task until it was rejected (DESIGN decision 8). */
+  taskRejected(): void;
   /** A tenant's circuit opened (with its cause) or closed (undefined). */
   circuit(tenant: string, openCause: UpstreamFailure | undefined): void;
 }
@@ -28,6 +30,11 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
     name: 'partner_task_delivery_failures_total',
     help: 'Failed delivery attempts by reason.',
     labelNames: ['reason'],
+    registers,
+  });
+  const rejected = new Counter({
+    name: 'partner_task_tasks_rejected_total',
+    help: 'Tasks marked rejected because the platform refused them (404/403) while it took other updates.',
     registers,
   });
   const dead = new Counter({ name: 'partner_task_dead_lettered_total', help: 'Updates moved to dead letters by this process.', registers });
@@ -62,6 +69,9 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
     },
     deadLettered() {
       dead.inc();
+    },
+    taskRejected() {
+      rejected.inc();
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   markManyDelivered,
   nextDueAt,
   releaseLease,
+  rejectTask,
   releaseLeases,
   scheduleRetry,
 } from '../store/outbox.repository';
@@ -169,7 +170,18 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       now,
       random: random(),
       held,
+      refusals: update.refusals,
     });
+    if (decision.kind === 'reject') {
+      await rejectTask(store.db, { taskId: update.taskId, updateId: update.id, workerId, now, reason: decision.reason });
+      metrics?.taskRejected();
+      // The context values are not signed (spec 2.4): a task the platform does not know may have been invented.
+      log.warn(
+        { tenant, taskId: update.taskId, assignedTaskUuid: update.assignedTaskUuid, reason: decision.reason },
+        'task rejected: the platform refuses it while it takes other updates; nothing more is sent for it',
+      );
+      return;
+    }
     if (decision.kind === 'dead') {
       await markDead(store.db, update.id, { workerId, now, reason: decision.reason });
       metrics?.deadLettered();
@@ -178,7 +190,12 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
     // A failure that was in flight when the platform came back is not made to wait out a backoff of the outage.
     const nextAttemptAt = (recoveries.get(tenant) ?? 0) === sentInEpoch ? decision.at : now;
-    await scheduleRetry(store.db, update.id, { workerId, nextAttemptAt, error: `${outcome.kind}: ${outcome.detail}` });
+    await scheduleRetry(store.db, update.id, {
+      workerId,
+      nextAttemptAt,
+      error: `${outcome.kind}: ${outcome.detail}`,
+      ...(decision.refused ? { refused: true } : {}),
+    });
     log.warn(
       { tenant, updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs },
       'delivery failed; will retry',

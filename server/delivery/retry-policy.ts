@@ -5,7 +5,11 @@ import type { CircuitPolicy } from './delivery-circuit';
  * What to do with an update whose delivery failed: try again at a time, or give up (a dead letter).
  * Pure: the time, the randomness and the history come in as arguments, so every branch has its own test.
  */
-export type RetryDecision = { kind: 'retry'; at: number; delayMs: number } | { kind: 'dead'; reason: string };
+export type RetryDecision =
+  | { kind: 'retry'; at: number; delayMs: number; refused?: true }
+  | { kind: 'dead'; reason: string }
+  /** The platform keeps refusing the task (404/403) while it takes other updates: the task is not one of its own. */
+  | { kind: 'reject'; reason: string };
 
 export interface RetryPolicy extends Omit<CircuitPolicy, 'probeBaseMs' | 'retryAfterMaxMs'> {
   /** First backoff ceiling; the n-th retry waits a random time in [0, min(cap, base * 2^n)] ("full jitter"). */
@@ -21,6 +25,11 @@ export interface RetryPolicy extends Omit<CircuitPolicy, 'probeBaseMs' | 'retryA
    * other updates. Updates held behind an open circuit (the platform down, a permission missing) never age out.
    */
   giveUpAfterMs: number;
+  /**
+   * The waits between the tries of an update the platform refuses as unknown or forbidden (404/403) while it takes
+   * others; after the last, the task is rejected. A task created a moment late on the platform is found within them.
+   */
+  refusalDelaysMs: readonly number[];
 }
 
 /** The circuit of a relay using this policy: its probes start at the first backoff step. */
@@ -39,6 +48,8 @@ export const defaultRetryPolicy: RetryPolicy = {
   retryAfterMaxMs: 60 * 60_000,
   giveUpAfterMs: 24 * 60 * 60_000,
   openAfterFailures: 5,
+  // Six tries over 75 s: a task the platform creates a moment late is found; one it never knows is rejected in 90 s.
+  refusalDelaysMs: [5_000, 10_000, 15_000, 20_000, 25_000],
   // One probe every 10 s at most while the platform is away: no hammering, and a backlog starts draining within
   // 10 s of its return.
   probeMaxMs: 10_000,
@@ -55,12 +66,22 @@ export interface FailedAttempt {
   random: number;
   /** The attempt was a probe, or failed while the circuit was open: the platform, not the record, is at fault. */
   held?: boolean;
+  /** Earlier refusals of this update as unknown or forbidden (404/403). */
+  refusals?: number;
 }
 
 export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryDecision {
-  const { failure, attempts, createdAt, now, random, held = false } = attempt;
+  const { failure, attempts, createdAt, now, random, held = false, refusals = 0 } = attempt;
   // Other 4xx (and records that break spec 2.6) will fail the same way every time: a dead letter at once.
   if (failure.kind === 'permanent') return { kind: 'dead', reason: deadReason(failure.reason, failure.status, failure.detail) };
+
+  if ((failure.kind === 'unknown_task' || failure.kind === 'forbidden') && !held) {
+    const delayMs = policy.refusalDelaysMs[refusals];
+    if (delayMs === undefined) {
+      return { kind: 'reject', reason: `the platform refused the task ${refusals + 1} times (HTTP ${failure.status}): ${failure.detail}` };
+    }
+    return { kind: 'retry', at: now + delayMs, delayMs, refused: true };
+  }
 
   // Everything else is worth another try: 5xx, 408, 429, timeouts, network errors; and a credential or permission
   // problem (401 after renewal, 403, the token endpoint refusing us) that an operator can fix without losing updates.

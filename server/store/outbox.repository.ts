@@ -160,11 +160,12 @@ export async function markDelivered(db: StoreDb, id: number, options: { now: num
 export async function scheduleRetry(
   db: StoreDb,
   id: number,
-  options: { workerId: string; nextAttemptAt: number; error: string },
+  options: { workerId: string; nextAttemptAt: number; error: string; refused?: boolean },
 ): Promise<boolean> {
   const result = await leasedRows(db, [id], options.workerId)
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
+      ...(options.refused ? { refusals: eb('refusals', '+', 1) } : {}),
       next_attempt_at: options.nextAttemptAt,
       last_error: options.error.slice(0, MAX_ERROR_LENGTH),
       ...LEASE_CLEARED,
@@ -191,6 +192,30 @@ export async function markDead(db: StoreDb, id: number, options: { workerId: str
 export async function releaseLease(db: StoreDb, id: number, workerId: string): Promise<boolean> {
   const result = await leasedRows(db, [id], workerId).set(LEASE_CLEARED).executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * The platform is the only authority on task ids (DESIGN decision 8): a task it keeps refusing is marked rejected and
+ * its undelivered updates become dead letters, so nothing more is sent for it. Only the holder of the refused row's
+ * lease may do it. Returns false when the lease was lost meanwhile.
+ */
+export function rejectTask(
+  db: StoreDb,
+  input: { taskId: string; updateId: number; workerId: string; now: number; reason: string },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const held = await leasedRows(trx, [input.updateId], input.workerId).set(LEASE_CLEARED).executeTakeFirst();
+    if (held.numUpdatedRows === 0n) return false;
+    const reason = input.reason.slice(0, MAX_ERROR_LENGTH);
+    await trx.updateTable('tasks').set({ rejected_at: input.now, rejected_reason: reason }).where('id', '=', input.taskId).execute();
+    await trx
+      .updateTable('outbox')
+      .set({ state: 'dead', dead_at: input.now, dead_reason: `task rejected: ${reason}`, ...LEASE_CLEARED })
+      .where('task_id', '=', input.taskId)
+      .where('state', '=', 'pending')
+      .execute();
+    return true;
+  });
 }
 
 /** On graceful shutdown: rows this worker holds become claimable at once instead of after the lease. */

@@ -15,6 +15,8 @@ export interface OutboxTable {
   sent_at: number;
   state: OutboxState;
   attempts: number;
+  /** Refusals of this update as unknown or forbidden (404/403) by a platform that took others meanwhile. */
+  refusals: Generated<number>;
   next_attempt_at: number;
   /** The lease (DESIGN decision 3): a row is in flight while locked_until >= now. */
   locked_until: number | null;
@@ -39,6 +41,7 @@ export interface OutboxUpdate {
   sentAt: number;
   state: OutboxState;
   attempts: number;
+  refusals: number;
   nextAttemptAt: number;
   lockedUntil: number | null;
   lockedBy: string | null;
@@ -60,6 +63,7 @@ export function toOutboxUpdate(row: OutboxRow): OutboxUpdate {
     sentAt: row.sent_at,
     state: row.state,
     attempts: row.attempts,
+    refusals: Number(row.refusals ?? 0),
     nextAttemptAt: row.next_attempt_at,
     lockedUntil: row.locked_until,
     lockedBy: row.locked_by,

@@ -31,6 +31,8 @@ function newTaskRow(input: NewTask): NewTaskRow {
     step_data: '{}',
     attempt_started_at: null,
     failed_reason: null,
+    rejected_at: null,
+    rejected_reason: null,
     created_at: input.now,
     updated_at: input.now,
   };

@@ -17,6 +17,9 @@ export interface TasksTable {
   step_data: string;
   attempt_started_at: number | null;
   failed_reason: string | null;
+  /** Set when the platform refused the task's updates as unknown (404) or forbidden (403) while it took others. */
+  rejected_at: number | null;
+  rejected_reason: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -38,6 +41,7 @@ export interface Task {
   stepData: Record<string, unknown>;
   attemptStartedAt: number | null;
   failedReason: string | null;
+  rejectedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -56,6 +60,7 @@ export function toTask(row: TaskRow): Task {
     stepData: JSON.parse(row.step_data) as Record<string, unknown>,
     attemptStartedAt: row.attempt_started_at,
     failedReason: row.failed_reason,
+    rejectedAt: row.rejected_at === null ? null : Number(row.rejected_at),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -60,6 +60,7 @@ export async function withLockedTask<T>(
     const task = await lockTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     if (!task) throw taskGone();
     assertSameContext(task, context);
+    assertNotRejected(task);
     const now = deps.clock.now();
     const target = { taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) };
     const enqueue = async (record: PartnerTaskUpdateRecord) => {
@@ -93,7 +94,15 @@ export async function readOwnTask(db: StoreDb, context: TaskContext): Promise<Ta
   // A signed token whose task is gone (a reset database): the page opens a new session, which recreates it.
   if (!task) throw taskGone();
   assertSameContext(task, context);
+  assertNotRejected(task);
   return task;
+}
+
+/** DESIGN decision 8: the platform is the only authority on task ids; a task it refused costs nothing more. */
+export function assertNotRejected(task: Task): void {
+  if (task.rejectedAt !== null) {
+    throw apiError('task_rejected', 'The platform does not know this task, so it cannot be done here. Open it again from the portal.');
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
 import { DEFAULT_WORKFLOW_ID } from '../../src/workflows/registry';
 import { apiError } from '../api-error';
-import { hasSameContext, readOwnTask, withLockedTask, workflowOf, type TaskServiceDeps } from './locked-task';
+import { assertNotRejected, hasSameContext, readOwnTask, withLockedTask, workflowOf, type TaskServiceDeps } from './locked-task';
 import { openedUpdate, partnerUrlFor, restartedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
 
@@ -46,6 +46,7 @@ export async function openTask(deps: TaskServiceDeps, context: TaskContext): Pro
     });
     const { task } = opened;
     if (!opened.created) {
+      assertNotRejected(task);
       if (!hasSameContext(task, context)) {
         throw apiError('context_mismatch', 'This assigned task was opened with another worker, flow or company.');
       }

@@ -32,6 +32,16 @@ interface ForbiddenFailure {
   detail: string;
 }
 
+/**
+ * 404 on an update: the platform does not know this task (spec 4.3 shows no error codes; 404 is HTTP's "not found").
+ * A task created a moment late exists on a later try; one that never does is not the platform's (DESIGN decision 8).
+ */
+interface UnknownTaskFailure {
+  kind: 'unknown_task';
+  status: 404;
+  detail: string;
+}
+
 /** The platform refused the request itself; sending it again cannot help. */
 interface PermanentFailure {
   kind: 'permanent';
@@ -52,7 +62,8 @@ export interface AuthFailure {
   detail: string;
 }
 
-export type UpstreamFailure = RetryableFailure | TokenRejectedFailure | ForbiddenFailure | PermanentFailure | AuthFailure;
+export type UpstreamFailure =
+  RetryableFailure | TokenRejectedFailure | ForbiddenFailure | UnknownTaskFailure | PermanentFailure | AuthFailure;
 
 export type UpdateOutcome = { kind: 'delivered'; status: number } | UpstreamFailure;
 
@@ -92,6 +103,7 @@ export function classifyFailureStatus(status: number, headers: HeaderReader, tex
   if (status === 408) return { kind: 'retryable', reason: 'request_timeout', status, detail: 'HTTP 408' };
   if (status >= 500) return { kind: 'retryable', reason: 'server_error', status, detail: `HTTP ${status}` };
   if (status === 403) return { kind: 'forbidden', status, detail: bodyStart(text) };
+  if (status === 404) return { kind: 'unknown_task', status, detail: bodyStart(text) };
   return { kind: 'permanent', reason: 'rejected', status, detail: bodyStart(text) };
 }
 

@@ -30,6 +30,7 @@ export const apiErrorStatus = {
   context_mismatch: 409,
   task_closed: 409,
   step_out_of_order: 409,
+  task_rejected: 410,
   nothing_to_restart: 409,
   request_timeout: 408,
   body_too_large: 413,

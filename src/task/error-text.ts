@@ -20,6 +20,10 @@ export function errorKind(error: unknown): ErrorKind {
     case 'step_out_of_order':
     case 'nothing_to_restart':
       return 'task_changed';
+    case 'unknown_company':
+    case 'task_rejected':
+    case 'context_mismatch':
+      return error.code;
     case 'invalid_step_data':
     case 'invalid_body':
       return 'invalid';

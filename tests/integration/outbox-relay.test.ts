@@ -22,6 +22,7 @@ const quickPolicy: RetryPolicy = {
   giveUpAfterMs: 60_000,
   openAfterFailures: 5,
   probeMaxMs: 50,
+  refusalDelaysMs: [5, 5],
 };
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -150,6 +151,33 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
       'partner_task_delivery_circuit_open{tenant="default",cause="none"} 0',
     );
+  });
+
+  it('rejects a task the platform keeps refusing as unknown while it takes others, and sends nothing more for it', async () => {
+    const emulatorControl = control(emulator.url);
+    await emulatorControl.settings({ unknownTasks: 'reject' });
+    const [known, invented] = await Promise.all([createTask(store, systemClock), createTask(store, systemClock)]);
+    await emulatorControl.assign(known!.assignedTaskUuid);
+    for (const task of [known!, invented!]) for (let index = 0; index < 2; index += 1) await enqueue(store, systemClock, task, index);
+    startRelay({ concurrency: 2 });
+
+    await expect.poll(() => applied(known!)).toEqual(numbers(2));
+    const task = async () =>
+      store.db.selectFrom('tasks').select(['rejected_at', 'rejected_reason']).where('id', '=', invented!.id).executeTakeFirstOrThrow();
+    await expect.poll(async () => (await task()).rejected_at).not.toBeNull();
+    expect((await task()).rejected_reason).toMatch(/refused the task 3 times \(HTTP 404\)/);
+    const states = (await listUpdatesForTask(store.db, invented!.id)).map((row) => [row.state, row.deadReason?.slice(0, 14)]);
+    expect(states).toEqual([
+      ['dead', 'task rejected:'],
+      ['dead', 'task rejected:'],
+    ]);
+    // One try and the policy's two retries (three in production: six tries over 75 s), then nothing more.
+    const sentFor = async () =>
+      (await emulatorControl.requests('partnerTask')).filter((r) => r.path.endsWith(invented!.assignedTaskUuid)).length;
+    expect(await sentFor()).toBe(3);
+    relay?.wake();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await sentFor()).toBe(3);
   });
 
   it('keeps only one update of a task in flight at a time', async () => {

@@ -228,3 +228,35 @@ describe('the single credential restricted by WX_COMPANY_UUIDS', () => {
     }
   });
 });
+
+describe('a task the platform rejected', () => {
+  it('answers 410 task_rejected to every call of its sessions and to a new session for it', async () => {
+    const taskApp = await openTaskApp();
+    try {
+      const context = {
+        wxWorkerUuid: randomUUID(),
+        wxAssignedTaskUuid: randomUUID(),
+        wxTaskFlowUuid: randomUUID(),
+        wxCompanyUuid: randomUUID(),
+      };
+      const opened = await taskApp.app.inject({ method: 'POST', url: '/api/session', payload: context });
+      const { token } = opened.json<SessionResponse>();
+      await taskApp.database.store.db.updateTable('tasks').set({ rejected_at: Date.now(), rejected_reason: 'HTTP 404' }).execute();
+      const authorization = `Bearer ${token}`;
+      const calls = [
+        { method: 'GET', url: '/api/task' },
+        { method: 'GET', url: '/api/task/updates' },
+        { method: 'POST', url: '/api/task/start' },
+        { method: 'POST', url: '/api/task/restart' },
+      ] as const;
+      for (const call of calls) {
+        const response = await taskApp.app.inject({ ...call, headers: { authorization } });
+        expect([call.url, response.statusCode, response.json().error.code]).toEqual([call.url, 410, 'task_rejected']);
+      }
+      const again = await taskApp.app.inject({ method: 'POST', url: '/api/session', payload: context });
+      expect([again.statusCode, again.json().error.code]).toEqual([410, 'task_rejected']);
+    } finally {
+      await taskApp.close();
+    }
+  });
+});

@@ -169,12 +169,18 @@ describe('classification of every outcome', () => {
     expect(await nowhere.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'retryable', reason: 'network' });
   });
 
-  it('classifies another 4xx as permanent and keeps the start of the body', async () => {
+  it('tells a task the platform does not know (404) apart, keeping the start of the body', async () => {
     await control(emulator.url).settings({ unknownTasks: 'reject' });
     const outcome = await client.updatePartnerTask(TASK, update());
-    expect(outcome).toMatchObject({ kind: 'permanent', reason: 'rejected', status: 404 });
-    if (outcome.kind !== 'permanent') throw new Error('unreachable');
+    expect(outcome).toMatchObject({ kind: 'unknown_task', status: 404 });
+    if (outcome.kind !== 'unknown_task') throw new Error('unreachable');
     expect(outcome.detail).toContain('task_not_found');
+  });
+
+  it('classifies another 4xx as permanent and keeps the start of the body', async () => {
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 422, count: 1 });
+    const outcome = await client.updatePartnerTask(TASK, update());
+    expect(outcome).toMatchObject({ kind: 'permanent', reason: 'rejected', status: 422 });
   });
 
   it('refuses to send a record that breaks spec 2.6', async () => {

@@ -68,10 +68,10 @@ describe('delivery circuit', () => {
     expect(circuit.openCause).toBeUndefined();
   });
 
-  it("takes a refusal of the record itself (a 4xx other than 401/403) as the platform's answer, closing the circuit", () => {
+  it("takes a refusal of the record itself (a 4xx other than 401, 403, 404) as the platform's answer, closing the circuit", () => {
     const circuit = openCircuit(0);
     circuit.probeStarted();
-    const change = circuit.record({ kind: 'permanent', reason: 'rejected', status: 404, detail: 'not found' }, { now: 1_000, probe: true });
+    const change = circuit.record({ kind: 'permanent', reason: 'rejected', status: 422, detail: 'invalid' }, { now: 1_000, probe: true });
     expect(change.kind).toBe('recovered');
   });
 

@@ -30,6 +30,14 @@ export const tenants: Migration = {
       .addColumn('last_seen_at', 'bigint', (col) => col.notNull())
       .execute();
     await db.schema.alterTable('outbox').addColumn('company_uuid', 'text').execute();
+    // How many times the platform refused this update as unknown or forbidden (404/403) while it took others.
+    await db.schema
+      .alterTable('outbox')
+      .addColumn('refusals', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+    // The platform is the only authority on task ids: a task it refuses is marked, and costs nothing more.
+    await db.schema.alterTable('tasks').addColumn('rejected_at', 'bigint').execute();
+    await db.schema.alterTable('tasks').addColumn('rejected_reason', 'text').execute();
     await sql`update outbox set company_uuid = (select lower(company_uuid) from tasks where tasks.id = outbox.task_id)`.execute(db);
     await db.schema.createIndex('outbox_pending_company').on('outbox').columns(['company_uuid', 'state']).execute();
   },

@@ -28,6 +28,12 @@ export const shellTextsEn: ShellTexts = {
     session: 'Your session ended. Reload the page to continue where you left off.',
     task_changed: 'This task changed in another window. We reloaded your progress: please check this step again.',
     invalid: 'Some answers are missing or not valid. Check the highlighted fields.',
+    unknown_company:
+      "This task is not set up for your company yet, so it cannot be done here. Tell your company's administrator or the person who assigned it; nothing was saved.",
+    task_rejected:
+      'This task is not known to the portal, so it cannot be done here. Open it again from your task list in the portal; if it happens again, tell the person who assigned it.',
+    context_mismatch:
+      'This task was already opened with other details. Open it again from your task list in the portal; if it happens again, tell the person who assigned it, who can free it for you.',
     unknown: 'Something unexpected happened. Reload the page to continue where you left off.',
   },
   done: {

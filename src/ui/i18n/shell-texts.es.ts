@@ -28,6 +28,12 @@ export const shellTextsEs: ShellTexts = {
     session: 'Tu sesión terminó. Recarga la página para seguir donde lo dejaste.',
     task_changed: 'Esta tarea cambió en otra ventana. Recargamos tu progreso: revisa este paso de nuevo.',
     invalid: 'Faltan respuestas o no son válidas. Revisa los campos marcados.',
+    unknown_company:
+      'Esta tarea todavía no está configurada para tu empresa, así que no se puede hacer aquí. Avisa al administrador de tu empresa o a quien te la asignó; no se guardó nada.',
+    task_rejected:
+      'El portal no reconoce esta tarea, así que no se puede hacer aquí. Ábrela de nuevo desde tu lista de tareas del portal; si vuelve a pasar, avisa a quien te la asignó.',
+    context_mismatch:
+      'Esta tarea ya se abrió con otros datos. Ábrela de nuevo desde tu lista de tareas del portal; si vuelve a pasar, avisa a quien te la asignó, que puede liberarla para ti.',
     unknown: 'Ocurrió algo inesperado. Recarga la página para seguir donde lo dejaste.',
   },
   done: {

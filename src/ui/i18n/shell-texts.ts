@@ -21,7 +21,19 @@ export interface ShellTexts {
   progressLabel: string;
   saving: string;
   saved: string;
-  errors: Record<'network' | 'server' | 'rate_limited' | 'session' | 'task_changed' | 'invalid' | 'unknown', string>;
+  errors: Record<
+    | 'network'
+    | 'server'
+    | 'rate_limited'
+    | 'session'
+    | 'task_changed'
+    | 'invalid'
+    | 'unknown_company'
+    | 'task_rejected'
+    | 'context_mismatch'
+    | 'unknown',
+    string
+  >;
   done: { title: string; body(date: string): string; portalNotified: string; standaloneNotice: string };
   failed: { title: string; attemptsExhausted(max: number): string; other: string };
   restart: { startAgain: string; startOver: string; confirm: string; yes: string; cancel: string };

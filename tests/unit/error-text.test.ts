@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/api-error';
+import { errorKind } from '../../src/task/error-text';
+import { shellTextsEn } from '../../src/ui/i18n/shell-texts.en';
+import { shellTextsEs } from '../../src/ui/i18n/shell-texts.es';
+
+describe('what the page says about a refused task', () => {
+  it('names the case and what to do for a company not set up, a rejected task and a task bound to other details', () => {
+    for (const [code, status] of [
+      ['unknown_company', 403],
+      ['task_rejected', 410],
+      ['context_mismatch', 409],
+    ] as const) {
+      const kind = errorKind(new ApiError(status, code, 'server message'));
+      expect(kind).toBe(code);
+      expect(shellTextsEn.errors[kind]).toMatch(/tell|Tell/);
+      expect(shellTextsEs.errors[kind]).toMatch(/avisa|Avisa/);
+    }
+  });
+});
