@@ -43,6 +43,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 64 * 1024,
     // Fastify's own 503 while closing is not in the contract's shape: the hook below answers it instead.
     return503OnClosing: false,
+    // Behind a reverse proxy the client is in X-Forwarded-For, trusted only from the configured hops or addresses.
+    ...trustedProxies(deps.config.trustProxy),
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // A stalled client (headers trickling in, a body that never ends, an idle keep-alive) is cut off in seconds.
@@ -100,6 +102,13 @@ function refuseWhileClosing(app: FastifyInstance): void {
     reply.header('connection', 'close');
     throw apiError('shutting_down', 'The server is shutting down; try again in a moment.');
   });
+}
+
+/** A hop count becomes proxy-addr's function form (Fastify's types take no number): trust the nearest `hops` hops. */
+function trustedProxies(trust: Config['trustProxy']): { trustProxy?: string[] | ((address: string, hop: number) => boolean) } {
+  if (trust === undefined) return {};
+  if (typeof trust === 'number') return { trustProxy: (_address, hop) => hop < trust };
+  return { trustProxy: trust };
 }
 
 function defaultGate(config: Config): CompanyGate {

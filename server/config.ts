@@ -106,6 +106,17 @@ const environmentSchema = z.object({
   // Requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
   RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),
   RATE_LIMIT_PER_TASK: integer(0, 1_000_000, 120),
+  // New tasks per hour: each costs a row and a `ready` sent upstream, so invented sessions are bounded (DESIGN decision 8).
+  NEW_TASKS_PER_ADDRESS_PER_HOUR: integer(0, 1_000_000, 60),
+  NEW_TASKS_PER_COMPANY_PER_HOUR: integer(0, 10_000_000, 2_000),
+  // Fastify's trustProxy: a hop count, or a comma list of proxy addresses/CIDRs; unset: the socket's address is the client.
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^(\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, 'a hop count (e.g. 1) or a comma list of proxy addresses or CIDRs')
+      .optional(),
+  ),
   SQLITE_SYNCHRONOUS: z.preprocess(blankToUndefined, z.enum(['FULL', 'NORMAL'], { error: 'one of: FULL, NORMAL' }).default('NORMAL')),
   // The preview portal lets anyone who reaches the server open tasks with any context, so it is on by default
   // only in emulator mode; with a real credential it must be asked for.
@@ -170,6 +181,10 @@ export interface Config {
   deliveryConcurrency: number;
   /** Requests per minute; 0 means no limit. */
   rateLimits: { perAddress: number; perTask: number };
+  /** New tasks per hour from one address and for one company; 0 means no limit. */
+  newTaskLimits: { perAddressPerHour: number; perCompanyPerHour: number };
+  /** Fastify's trustProxy: hops, or the addresses of trusted reverse proxies; undefined trusts none. */
+  trustProxy: number | string[] | undefined;
   /** Empty in emulator mode until the server knows its own address: see `resolvePortalOrigins`. */
   portalOrigins: string[];
   endEvent: { name: string; format: 'string' | 'object' };
@@ -298,6 +313,19 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     deliveryConcurrency: e.DELIVERY_CONCURRENCY,
     rateLimits: { perAddress: e.RATE_LIMIT_PER_ADDRESS, perTask: e.RATE_LIMIT_PER_TASK },
+    // In emulator mode the preview opens task after task from one address: unbounded unless asked for.
+    newTaskLimits: {
+      perAddressPerHour:
+        emulatorMode && blankToUndefined(env.NEW_TASKS_PER_ADDRESS_PER_HOUR) === undefined ? 0 : e.NEW_TASKS_PER_ADDRESS_PER_HOUR,
+      perCompanyPerHour:
+        emulatorMode && blankToUndefined(env.NEW_TASKS_PER_COMPANY_PER_HOUR) === undefined ? 0 : e.NEW_TASKS_PER_COMPANY_PER_HOUR,
+    },
+    trustProxy:
+      e.TRUST_PROXY === undefined
+        ? undefined
+        : /^\d+$/.test(e.TRUST_PROXY)
+          ? Number(e.TRUST_PROXY)
+          : e.TRUST_PROXY.split(',').map((part) => part.trim()),
     portalOrigins: e.PORTAL_ORIGINS ?? [],
     endEvent: { name: e.END_EVENT, format: e.END_EVENT_FORMAT },
     sessionSecret: e.SESSION_SECRET,

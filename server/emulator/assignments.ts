@@ -193,11 +193,14 @@ export class AssignmentRegistry {
     return task;
   }
 
-  /** The task, created on the fly with invented options and context when `create` is true and it is unknown. */
-  getOrCreate(assignedTaskUuid: string, nowMs: number): AssignedTask {
+  /**
+   * The task, created on the fly when it is unknown, with invented options and context: in `companyUuid` when given
+   * (the company of the credential that sent the update), else in a random company.
+   */
+  getOrCreate(assignedTaskUuid: string, nowMs: number, companyUuid?: string): AssignedTask {
     const existing = this.get(assignedTaskUuid);
     if (existing !== undefined) return existing;
-    const created = this.create({ context: { assignedTaskUuid }, options: implicitOptions }, 'partnerUpdate', nowMs);
+    const created = this.create({ context: { assignedTaskUuid, companyUuid }, options: implicitOptions }, 'partnerUpdate', nowMs);
     if (created === undefined) throw new Error('unreachable: the task was just found missing');
     return created;
   }

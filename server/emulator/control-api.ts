@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { contextUuidSchema } from '../../src/contract/partner-task-update';
 import type { AssignedTask } from './assignments';
-import { invalidBodyError, EmulatorError } from './emulator-errors';
+import { registerCredentialRoutes } from './control-credentials';
+import { EmulatorError, parseControl } from './emulator-errors';
 import { tokenShapes, unknownTaskModes } from './emulator-options';
 import type { EmulatorState } from './emulator-state';
 import { faultEndpoints, faultKinds } from './fault-queue';
@@ -87,13 +88,6 @@ const requestsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
 
-/** Parses control input or throws a 400 naming the field. */
-function parseControl<T extends z.ZodType>(schema: T, input: unknown, code = 'invalid_body'): z.output<T> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw invalidBodyError(result.error, input, code);
-  return result.data;
-}
-
 /**
  * The control API's assignments: what the platform would hold once a flow with a partner task (spec 2.4) is assigned
  * to a worker, plus the admin and portal actions of spec 3.
@@ -140,6 +134,8 @@ function findTask(state: EmulatorState, uuid: string): AssignedTask {
  */
 export function registerControlRoutes(app: FastifyInstance, state: EmulatorState): void {
   registerAssignmentRoutes(app, state);
+  // The API keys the platform accepts, changed at run time (control-credentials.ts).
+  registerCredentialRoutes(app, state);
 
   app.get('/requests', async (request) => {
     const query = parseControl(requestsQuerySchema, request.query, 'invalid_query');

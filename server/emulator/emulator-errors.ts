@@ -70,6 +70,13 @@ export function invalidBodyError(error: z.ZodError, input: unknown, code = 'inva
   return new EmulatorError(400, code, `${first.path}: ${first.message}`, { field: first.path, issues });
 }
 
+/** Parses control input or throws a 400 naming the field. */
+export function parseControl<T extends z.ZodType>(schema: T, input: unknown, code = 'invalid_body'): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw invalidBodyError(result.error, input, code);
+  return result.data;
+}
+
 /** `partnerStatus.label`, `items[2].name`; the body itself is named `body`. */
 function joinPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'body';

@@ -16,6 +16,12 @@ type UnknownTaskMode = (typeof unknownTaskModes)[number];
 export interface EmulatorCredential {
   key: string;
   secret: string;
+  /**
+   * The client company whose integration holds this key (spec 2.2: integrations, and so their keys, are created in one
+   * client's settings). Absent: a partner-wide credential that may act for any company, as the default one does, so
+   * single-credential setups and the preview work unchanged.
+   */
+  companyUuid?: string;
 }
 
 export interface EmulatorOptions {

@@ -1,11 +1,11 @@
 import { AssignmentRegistry } from './assignments';
+import { CredentialStore } from './credential-store';
 import { OffsetClock } from './emulator-clock';
 import { EMULATOR_CREDENTIAL } from './emulator-credential';
 import {
   DEFAULT_REQUEST_LOG_LIMIT,
   DEFAULT_TOKEN_LIFETIME_SECONDS,
   type AdjustableClock,
-  type EmulatorCredential,
   type EmulatorOptions,
   type EmulatorSettings,
 } from './emulator-options';
@@ -19,7 +19,7 @@ import { TokenStore } from './token-store';
  */
 export class EmulatorState {
   readonly clock: AdjustableClock;
-  readonly credentials: readonly EmulatorCredential[];
+  readonly credentials: CredentialStore;
   readonly settings: EmulatorSettings;
   readonly tokens: TokenStore;
   readonly assignments = new AssignmentRegistry();
@@ -28,7 +28,7 @@ export class EmulatorState {
 
   constructor(options: EmulatorOptions = {}) {
     this.clock = options.clock ?? new OffsetClock();
-    this.credentials = (options.credentials ?? [EMULATOR_CREDENTIAL]).map((c) => ({ key: c.key, secret: c.secret }));
+    this.credentials = new CredentialStore(options.credentials ?? [EMULATOR_CREDENTIAL]);
     this.settings = {
       tokenShape: options.tokenShape ?? 'oauth',
       unknownTasks: options.unknownTasks ?? 'create',
@@ -43,12 +43,19 @@ export class EmulatorState {
     this.requests = new RequestLog(logLimit);
   }
 
-  /** The key whose secret matches, or undefined: the check of spec 4.1's Basic credentials. */
-  authenticate(key: string, secret: string): string | undefined {
-    return this.credentials.find((c) => c.key === key && c.secret === secret)?.key;
+  /**
+   * Deletes a Key (spec 5.1) and revokes the tokens issued for it: the platform no longer accepts the credential, so
+   * neither a new token nor an old one works (spec 5). Undefined when no credential has that Key.
+   */
+  revokeCredential(key: string): { tokensRevoked: number } | undefined {
+    if (!this.credentials.revoke(key)) return undefined;
+    return { tokensRevoked: this.tokens.revokeKey(key) };
   }
 
-  /** POST /control/reset: forgets assignments, tokens, requests and faults; keeps settings and the clock. */
+  /**
+   * POST /control/reset: forgets assignments, tokens, requests and faults; keeps settings, credentials and the clock
+   * (like the settings, credentials are the setup a test or the preview made, not what happened since).
+   */
   reset(): void {
     this.assignments.clear();
     this.tokens.clear();

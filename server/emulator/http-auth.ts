@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { EmulatorError } from './emulator-errors';
 import type { EmulatorState } from './emulator-state';
+import type { IssuedToken, TokenCheck } from './token-store';
 
 /** spec 4.1: HTTP Basic credentials, username the Key and password the Secret (RFC 7617: split at the first colon). */
 export function parseBasic(header: string | undefined): { key: string; secret: string } | undefined {
@@ -35,8 +36,11 @@ function bearerOf(value: string | undefined): string | undefined {
 
 const bearerChallenge = (error: string) => ({ 'www-authenticate': `Bearer error="${error}"` });
 
-/** Throws a 401 unless one of the presented bearer tokens is valid now (spec 4.1: tokens last 60 minutes). */
-export function requireBearer(state: EmulatorState, headers: IncomingHttpHeaders, alsoApplicationHeader: boolean): void {
+/**
+ * The token a request is made with: the first valid one presented, or a 401 (spec 4.1: tokens last 60 minutes;
+ * spec 5: a token whose Key was deleted is no longer accepted).
+ */
+export function requireBearer(state: EmulatorState, headers: IncomingHttpHeaders, alsoApplicationHeader: boolean): IssuedToken {
   const tokens = bearerTokens(headers, alsoApplicationHeader);
   if (tokens.length === 0) {
     const where = alsoApplicationHeader ? 'an Authorization (or Application) header' : 'an Authorization header';
@@ -44,13 +48,19 @@ export function requireBearer(state: EmulatorState, headers: IncomingHttpHeaders
       headers: { 'www-authenticate': 'Bearer' },
     });
   }
-  let expired = false;
+  const checks = new Set<TokenCheck>();
   for (const token of tokens) {
     const check = state.tokens.check(token);
-    if (check === 'valid') return;
-    if (check === 'expired') expired = true;
+    const issued = state.tokens.find(token);
+    if (check === 'valid' && issued !== undefined) return issued;
+    checks.add(check);
   }
-  if (expired) {
+  if (checks.has('revoked')) {
+    throw new EmulatorError(401, 'token_revoked', 'the API key this bearer token was issued for was deleted (spec 5)', {
+      headers: bearerChallenge('invalid_token'),
+    });
+  }
+  if (checks.has('expired')) {
     throw new EmulatorError(401, 'token_expired', 'the bearer token has expired; obtain a new one (spec 4.1)', {
       headers: bearerChallenge('invalid_token'),
     });
@@ -58,6 +68,15 @@ export function requireBearer(state: EmulatorState, headers: IncomingHttpHeaders
   throw new EmulatorError(401, 'invalid_token', 'the bearer token is not one this emulator issued', {
     headers: bearerChallenge('invalid_token'),
   });
+}
+
+/** The Key behind the first presented token this emulator issued (valid or not), for the request log; never the token. */
+export function bearerKey(state: EmulatorState, headers: IncomingHttpHeaders, alsoApplicationHeader: boolean): string | undefined {
+  for (const token of bearerTokens(headers, alsoApplicationHeader)) {
+    const issued = state.tokens.find(token);
+    if (issued !== undefined) return issued.key;
+  }
+  return undefined;
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters such as charset. */

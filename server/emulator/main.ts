@@ -18,7 +18,7 @@ async function main(): Promise<void> {
       `Workforce API emulator listening on ${emulator.url}`,
       `  token:        POST ${emulator.url}/api/servicesecurity/processes/apikey/oauth/token?grant_type=client_credentials&scopes=employer`,
       `  credential:   key ${EMULATOR_CREDENTIAL.key}, secret ${EMULATOR_CREDENTIAL.secret} (HTTP Basic)`,
-      `  control API:  ${emulator.url}/control (assignments, requests, faults, clock, settings, reset)`,
+      `  control API:  ${emulator.url}/control (assignments, credentials, requests, faults, clock, settings, reset)`,
       '',
     ].join('\n'),
   );

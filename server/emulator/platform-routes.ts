@@ -43,13 +43,13 @@ export function registerTokenRoute(app: FastifyInstance, state: EmulatorState, r
       }
       requireMediaType(request.headers['content-type'], 'application/x-www-form-urlencoded', 'spec 4.1');
       const credential = basicCredential(request);
-      const key = state.authenticate(credential.key, credential.secret);
-      if (key === undefined) {
+      const accepted = state.credentials.authenticate(credential.key, credential.secret);
+      if (accepted === undefined) {
         throw new EmulatorError(401, 'invalid_credentials', 'the API key and secret are not valid (spec 5)', {
           headers: { 'www-authenticate': 'Basic realm="workforce"' },
         });
       }
-      const issued = state.tokens.issue(key);
+      const issued = state.tokens.issue(accepted);
       // RFC 6749 5.1: token responses must not be cached.
       void reply.header('cache-control', 'no-store');
       return tokenBody(state.settings.tokenShape, issued, state.tokens.lifetimeSeconds);
@@ -131,14 +131,17 @@ export function registerWorkersRoute(app: FastifyInstance, state: EmulatorState,
     handler: async (request) => {
       if (request.method !== 'GET') throw methodNotAllowed(request.method, 'GET');
       // spec 5.4: the workers example names the header `Application`, so it is accepted beside Authorization.
-      requireBearer(state, request.headers, true);
-      return { data: listWorkers(state), query: request.query };
+      const issued = requireBearer(state, request.headers, true);
+      return { data: listWorkers(state, issued.companyUuid), query: request.query };
     },
   });
 }
 
-/** The seeded workers, then one per worker of the assignments made through the control API, oldest first. */
-function listWorkers(state: EmulatorState): EmulatedWorker[] {
+/**
+ * The seeded workers, then one per worker of the assignments made through the control API, oldest first. A
+ * company-bound credential sees only its company's workers: spec 1, a client reads its own workforce data.
+ */
+function listWorkers(state: EmulatorState, companyUuid: string | undefined): EmulatedWorker[] {
   const byUuid = new Map<string, EmulatedWorker>(seededWorkers.map((w) => [w.uuid, { ...w, assignedTaskUuids: [] }]));
   // Tasks created on the fly by a partner update have invented workers, so they are left out.
   for (const task of state.assignments.list().reverse()) {
@@ -159,7 +162,8 @@ function listWorkers(state: EmulatorState): EmulatedWorker[] {
     }
     worker.assignedTaskUuids.push(assignedTaskUuid);
   }
-  return [...byUuid.values()];
+  const workers = [...byUuid.values()];
+  return companyUuid === undefined ? workers : workers.filter((worker) => worker.companyUuid === companyUuid);
 }
 
 const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks/:assignedTaskUuid';
@@ -191,7 +195,7 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
       const parsed = parseJson(raw);
       recorder.recordBody(request, raw, parsed.ok ? parsed.value : undefined);
       if (request.method !== 'POST') throw methodNotAllowed(request.method, 'POST');
-      requireBearer(state, request.headers, false);
+      const issued = requireBearer(state, request.headers, false);
       if (!state.settings.partnerTaskPermission) {
         // spec 5: a key's role decides what it may do; this rehearses a role without the partner-task permission.
         throw new EmulatorError(403, 'permission_denied', "the integration's role lacks the permission to update partner tasks (spec 5)");
@@ -216,10 +220,14 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
 
       const now = state.clock.now();
       const known = state.assignments.get(uuid);
-      if (known === undefined && state.settings.unknownTasks === 'reject') {
+      // A company-bound token does not see another company's task: the same 404 as for a task that does not exist,
+      // so the answer reveals nothing about other clients (spec 2.2: keys belong to one client's integration).
+      const hidden = known !== undefined && issued.companyUuid !== undefined && known.context.companyUuid !== issued.companyUuid;
+      if (hidden || (known === undefined && state.settings.unknownTasks === 'reject')) {
         throw new EmulatorError(404, 'task_not_found', `no partner task is assigned with uuid ${uuid} (spec 4.3 rule 1)`);
       }
-      const task = known ?? state.assignments.getOrCreate(uuid, now);
+      // A task created on the fly belongs to the company of the credential that created it, when it has one.
+      const task = known ?? state.assignments.getOrCreate(uuid, now, issued.companyUuid);
       const outcome = task.applyPartnerUpdate(record, now);
       return { assignedTaskUuid: task.context.assignedTaskUuid, applied: outcome === 'applied', outcome, taskStatus: task.status };
     },

@@ -18,6 +18,12 @@ export interface LoggedRequest {
   status: number | null;
   /** True once the emulator is done with the request: answered, dropped, or given up with its client. */
   ended?: boolean;
+  /**
+   * The Key of the credential that made the request: for the token endpoint the Key whose Secret matched, for the
+   * others the Key the presented token was issued for (even when it is expired or revoked). Absent when the emulator
+   * cannot tell. Never the Secret or the token, so a test can check which tenant made each call without holding them.
+   */
+  credentialKey?: string;
   /** The injected fault that decided this request, if any. */
   fault?: FaultKind;
 }

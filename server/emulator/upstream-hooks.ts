@@ -1,9 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onResponseAsyncHookHandler, onSendAsyncHookHandler } from 'fastify';
 import { errorBody } from './emulator-errors';
 import type { EmulatorState } from './emulator-state';
 import type { Fault } from './fault-queue';
-import { bearerTokens } from './http-auth';
+import { bearerKey, bearerTokens, parseBasic } from './http-auth';
 import { BODY_LOG_LIMIT, type LoggedRequest, type UpstreamEndpoint } from './request-log';
 
 /** Every call to a platform endpoint goes through these hooks: faults applied before and after, the request recorded. */
@@ -61,6 +62,14 @@ async function applyFaultAfter(fault: Fault, request: FastifyRequest): Promise<v
   else if (fault.kind === 'drop') request.raw.socket.destroy();
 }
 
+/** Who made a request, for the request log: see LoggedRequest.credentialKey. */
+function credentialKeyOf(state: EmulatorState, endpoint: UpstreamEndpoint, headers: IncomingHttpHeaders): string | undefined {
+  if (endpoint !== 'token') return bearerKey(state, headers, endpoint === 'workers');
+  const basic = parseBasic(headers.authorization);
+  // A Basic pair that matches no credential was made by none, so it names no Key.
+  return basic === undefined ? undefined : state.credentials.authenticate(basic.key, basic.secret)?.key;
+}
+
 export interface UpstreamHooks {
   onRequest: onRequestAsyncHookHandler;
   onSend: onSendAsyncHookHandler<unknown>;
@@ -92,6 +101,8 @@ export class UpstreamRecorder {
         body: null,
         status: null,
       });
+      const credentialKey = credentialKeyOf(state, endpoint, request.headers);
+      if (credentialKey !== undefined) entry.credentialKey = credentialKey;
       this.entries.set(request, entry);
       const fault = state.faults.take(endpoint, (request.params as { assignedTaskUuid?: string } | undefined)?.assignedTaskUuid);
       if (fault === undefined) return undefined;

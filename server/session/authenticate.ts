@@ -6,7 +6,12 @@ import { apiError } from '../api-error';
 import { verifySessionToken, type TokenCheck } from './session-token';
 
 /** DESIGN decision 5: `Authorization: Bearer <token>`; the token names the one task this request may touch. */
-export async function authenticate(request: FastifyRequest, reply: FastifyReply, secret: string, clock: Clock): Promise<TaskContext> {
+export async function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secret: string,
+  clock: Clock,
+): Promise<{ context: TaskContext; sessionKey: string }> {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
     reply.header('www-authenticate', 'Bearer');
@@ -23,5 +28,6 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
   if (named !== undefined && (typeof named !== 'string' || named !== check.claims.context.wxAssignedTaskUuid)) {
     throw apiError('wrong_task', 'This session belongs to another task.');
   }
-  return check.claims.context;
+  // The token's signature names this session alone: a per-session limit that someone else's session cannot drain.
+  return { context: check.claims.context, sessionKey: match![1]!.slice(match![1]!.lastIndexOf('.') + 1) };
 }

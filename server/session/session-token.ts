@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import type { TaskContext } from '../../src/contract/task-context';
@@ -55,16 +55,20 @@ function keyOf(secret: string): Promise<webcrypto.CryptoKey> {
 }
 
 export async function signSessionToken(secret: string, context: TaskContext, expiresAt: number): Promise<string> {
-  return new SignJWT({
-    w: context.wxWorkerUuid,
-    a: context.wxAssignedTaskUuid,
-    f: context.wxTaskFlowUuid,
-    c: context.wxCompanyUuid,
-    xms: expiresAt,
-  })
-    .setProtectedHeader({ alg: ALGORITHM })
-    .setExpirationTime(Math.ceil(expiresAt / 1000))
-    .sign(await keyOf(secret));
+  return (
+    new SignJWT({
+      w: context.wxWorkerUuid,
+      a: context.wxAssignedTaskUuid,
+      f: context.wxTaskFlowUuid,
+      c: context.wxCompanyUuid,
+      xms: expiresAt,
+    })
+      .setProtectedHeader({ alg: ALGORITHM })
+      // Each session its own: two sessions of one context opened in the same second still differ (per-session limits).
+      .setJti(randomUUID())
+      .setExpirationTime(Math.ceil(expiresAt / 1000))
+      .sign(await keyOf(secret))
+  );
 }
 
 /** `now` is the injected clock's time (ms): jose checks `exp` against it too, never against the wall clock. */

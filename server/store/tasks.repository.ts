@@ -12,6 +12,8 @@ export interface NewTask {
   companyUuid: string;
   workflowId: string;
   now: number;
+  /** A hash of the address that opened it, for the creation limits. */
+  openedFrom?: string;
 }
 
 /** What a task service may change. */
@@ -33,6 +35,7 @@ function newTaskRow(input: NewTask): NewTaskRow {
     failed_reason: null,
     rejected_at: null,
     rejected_reason: null,
+    opened_from: input.openedFrom ?? null,
     created_at: input.now,
     updated_at: input.now,
   };
@@ -58,6 +61,46 @@ export async function insertTaskIfAbsent(db: StoreDb, input: NewTask): Promise<{
   const existing = await findTaskByAssignedTaskUuid(db, input.assignedTaskUuid);
   if (!existing) throw new Error(`task of assigned task ${input.assignedTaskUuid} vanished during its creation`);
   return { task: existing, created: false };
+}
+
+/**
+ * Forgets a task (its row, history and outbox rows), so the next session for its id binds anew. Undelivered updates
+ * of the old binding are dropped with it: they reported another context's work. Returns what was bound, or undefined.
+ */
+export function releaseTask(
+  db: StoreDb,
+  assignedTaskUuid: string,
+): Promise<{ workerUuid: string; companyUuid: string; dropped: number } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const task = await trx
+      .selectFrom('tasks')
+      .selectAll()
+      .where('assigned_task_uuid', '=', assignedTaskUuid)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!task) return undefined;
+    const pending = await trx.deleteFrom('outbox').where('task_id', '=', task.id).where('state', '=', 'pending').executeTakeFirst();
+    await trx.deleteFrom('outbox').where('task_id', '=', task.id).execute();
+    await trx.deleteFrom('task_history').where('task_id', '=', task.id).execute();
+    await trx.deleteFrom('tasks').where('id', '=', task.id).execute();
+    return { workerUuid: task.worker_uuid, companyUuid: task.company_uuid, dropped: Number(pending.numDeletedRows) };
+  });
+}
+
+/** Tasks created since `since` by one address (hash) and by one company: the creation limits' counts. */
+export async function countTasksCreatedSince(
+  db: StoreDb,
+  input: { openedFrom: string; companyUuid: string; since: number },
+): Promise<{ byAddress: number; byCompany: number }> {
+  const count = (column: 'opened_from' | 'company_uuid', value: string) =>
+    db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(column, '=', value)
+      .where('created_at', '>=', input.since)
+      .executeTakeFirstOrThrow();
+  const [byAddress, byCompany] = await Promise.all([count('opened_from', input.openedFrom), count('company_uuid', input.companyUuid)]);
+  return { byAddress: Number(byAddress.n), byCompany: Number(byCompany.n) };
 }
 
 export async function findTaskById(db: StoreDb, id: string): Promise<Task | undefined> {

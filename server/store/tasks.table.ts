@@ -20,6 +20,8 @@ export interface TasksTable {
   /** Set when the platform refused the task's updates as unknown (404) or forbidden (403) while it took others. */
   rejected_at: number | null;
   rejected_reason: string | null;
+  /** A hash of the client address that created the task (the address itself is not kept). */
+  opened_from: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -58,7 +58,15 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     clock,
     sessionSecret,
     limits,
-    service: { store, clock, partnerUrlTemplate: config.partnerUrlTemplate, onUpdateEnqueued, companies },
+    service: {
+      store,
+      clock,
+      partnerUrlTemplate: config.partnerUrlTemplate,
+      onUpdateEnqueued,
+      companies,
+      newTaskLimits: config.newTaskLimits,
+      log: app.log,
+    },
   });
   if (config.previewEnabled) registerPreviewRoutes(app, { config, perAddress: limits.perAddress });
 

@@ -42,12 +42,17 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
   app.decorateRequest('taskContext', null);
 
   const perAddress = (request: FastifyRequest, reply: FastifyReply) => limits.perAddress(request, reply, request.ip);
-  /** Every session route: limited per address, authenticated, then limited per assigned task. */
+  /**
+   * Every session route: limited per address, authenticated, then limited per session. Keyed by the session, not the
+   * task id: anyone may open a session for any task id (the context is not signed, spec 2.4), so a limit per task id
+   * would let a stranger drain the worker's.
+   */
   const sessionHooks = [
     perAddress,
     async (request: FastifyRequest, reply: FastifyReply) => {
-      request.taskContext = await authenticate(request, reply, sessionSecret, clock);
-      await limits.perTask(request, reply, request.taskContext.wxAssignedTaskUuid);
+      const session = await authenticate(request, reply, sessionSecret, clock);
+      request.taskContext = session.context;
+      await limits.perTask(request, reply, session.sessionKey);
     },
   ];
   const contextOf = (request: FastifyRequest): TaskContext => {
@@ -62,11 +67,10 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
       config: { inputErrors: { body: 'invalid_context' } },
       onRequest: perAddress,
     },
-    async (request, reply) => {
+    async (request) => {
       // Exactly as received: the platform may treat ids case-sensitively, and updates name the task by it (spec 4.3).
       const context = request.body;
-      await limits.perTask(request, reply, context.wxAssignedTaskUuid);
-      const task = await openTask(service, context);
+      const task = await openTask(service, context, { address: request.ip });
       const expiresAt = clock.now() + SESSION_TTL_MS;
       return {
         token: await signSessionToken(sessionSecret, context, expiresAt),

@@ -23,6 +23,10 @@ export interface TaskServiceDeps {
   onUpdateEnqueued: () => void;
   /** Which companies the server acts for (DESIGN decision 8: a company without a credential is refused). */
   companies: CompanyGate;
+  /** New tasks per hour per address and per company (0: no limit). */
+  newTaskLimits: { perAddressPerHour: number; perCompanyPerHour: number };
+  /** For security events (a task asked for with another context). */
+  log: { warn(object: object, message: string): void };
 }
 
 export interface LockedTask {

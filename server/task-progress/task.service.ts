@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { enqueueUpdate, listUpdatesForTask } from '../store/outbox.repository';
 import { appendHistory, listHistory } from '../store/task-history.repository';
-import { insertTaskIfAbsent, updateTask } from '../store/tasks.repository';
+import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent, updateTask } from '../store/tasks.repository';
+import type { StoreDb } from '../store/database-schema';
 import { recordRefusal } from '../store/tenants.repository';
 import { companyKey } from '../tenants/company-credentials';
 import type { TaskContext } from '../../src/contract/task-context';
@@ -12,6 +14,37 @@ import { assertNotRejected, hasSameContext, readOwnTask, withLockedTask, workflo
 import { openedUpdate, partnerUrlFor, restartedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
 
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * Each new task costs a row and a `ready` sent upstream, and anyone can invent one (the context is not signed, spec
+ * 2.4): new tasks per hour are bounded per address and per company. Counted in the database, so every instance on one
+ * database shares the bound.
+ */
+async function assertMayCreate(trx: StoreDb, deps: TaskServiceDeps, input: { openedFrom: string; companyUuid: string; now: number }) {
+  const { perAddressPerHour, perCompanyPerHour } = deps.newTaskLimits;
+  if (perAddressPerHour === 0 && perCompanyPerHour === 0) return;
+  const counts = await countTasksCreatedSince(trx, {
+    openedFrom: input.openedFrom,
+    companyUuid: input.companyUuid,
+    since: input.now - HOUR_MS,
+  });
+  if (perAddressPerHour > 0 && counts.byAddress >= perAddressPerHour) {
+    throw apiError(
+      'rate_limited',
+      `Too many new tasks from this address in the last hour (at most ${perAddressPerHour}); try again later.`,
+    );
+  }
+  if (perCompanyPerHour > 0 && counts.byCompany >= perCompanyPerHour) {
+    throw apiError('rate_limited', `Too many new tasks for this company in the last hour (at most ${perCompanyPerHour}); try again later.`);
+  }
+}
+
+/** The address is not kept, only a hash: enough to count one address's tasks and to match a log line. */
+function addressHash(address: string): string {
+  return createHash('sha256').update(address).digest('base64url').slice(0, 16);
+}
+
 /** Companies refused for lack of a credential are counted up to this many; invented ids must not grow the table. */
 const PENDING_COMPANIES_LIMIT = 10_000;
 
@@ -19,7 +52,7 @@ const PENDING_COMPANIES_LIMIT = 10_000;
  * Creates the task on its first open (sending `ready` "Opened") or loads it; an assigned task opened again with
  * another worker, flow or company is refused (`hasSameContext`).
  */
-export async function openTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
+export async function openTask(deps: TaskServiceDeps, context: TaskContext, from: { address: string }): Promise<TaskView> {
   if (!deps.companies.serves(context.wxCompanyUuid)) {
     // Default deny (DESIGN decision 8): no task row, nothing sent; the company is counted for the operator.
     await recordRefusal(deps.store.db, {
@@ -36,18 +69,40 @@ export async function openTask(deps: TaskServiceDeps, context: TaskContext): Pro
   let created = false;
   const view = await deps.store.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const opened = await insertTaskIfAbsent(trx, {
-      assignedTaskUuid: context.wxAssignedTaskUuid,
-      workerUuid: context.wxWorkerUuid,
-      taskFlowUuid: context.wxTaskFlowUuid,
-      companyUuid: context.wxCompanyUuid,
-      workflowId: DEFAULT_WORKFLOW_ID,
-      now,
-    });
+    const existing = await findTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
+    const openedFrom = addressHash(from.address);
+    if (!existing) await assertMayCreate(trx, deps, { openedFrom, companyUuid: context.wxCompanyUuid, now });
+    const opened = existing
+      ? { task: existing, created: false }
+      : await insertTaskIfAbsent(trx, {
+          assignedTaskUuid: context.wxAssignedTaskUuid,
+          workerUuid: context.wxWorkerUuid,
+          taskFlowUuid: context.wxTaskFlowUuid,
+          companyUuid: context.wxCompanyUuid,
+          workflowId: DEFAULT_WORKFLOW_ID,
+          now,
+          openedFrom,
+        });
     const { task } = opened;
     if (!opened.created) {
       assertNotRejected(task);
       if (!hasSameContext(task, context)) {
+        // Someone bound this task id first with other values (spec 2.4: they are not signed), or the worker's own link
+        // changed. Both contexts are logged so an operator can judge, and release the task (`npm run tasks -- release`).
+        deps.log.warn(
+          {
+            event: 'context_mismatch',
+            assignedTaskUuid: task.assignedTaskUuid,
+            bound: {
+              worker: task.workerUuid,
+              flow: task.taskFlowUuid,
+              company: task.companyUuid,
+              since: new Date(task.createdAt).toISOString(),
+            },
+            presented: { worker: context.wxWorkerUuid, flow: context.wxTaskFlowUuid, company: context.wxCompanyUuid, address: openedFrom },
+          },
+          'security: a session was asked for a task bound to another worker, flow or company; refused',
+        );
         throw apiError('context_mismatch', 'This assigned task was opened with another worker, flow or company.');
       }
     } else {

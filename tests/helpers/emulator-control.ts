@@ -1,6 +1,7 @@
+import type { CredentialView } from '../../server/emulator/credential-store';
 import type { FaultSpec } from '../../server/emulator/fault-queue';
 import type { LoggedRequest, UpstreamEndpoint } from '../../server/emulator/request-log';
-import type { EmulatorSettings } from '../../server/emulator/emulator-options';
+import type { EmulatorCredential, EmulatorSettings } from '../../server/emulator/emulator-options';
 
 export type RecordedRequest = LoggedRequest;
 
@@ -27,9 +28,18 @@ export function control(emulatorUrl: string) {
     fault: (spec: Partial<FaultSpec> & Pick<FaultSpec, 'endpoint' | 'kind'>) => call<unknown>('POST', '/faults', spec),
     clearFaults: () => call<unknown>('DELETE', '/faults'),
     settings: (settings: Partial<EmulatorSettings>) => call<EmulatorSettings>('PUT', '/settings', settings),
-    /** Assigns a task with this id, as the portal's flow does before the partner can update it. */
-    assign: (assignedTaskUuid: string) =>
-      call<unknown>('POST', '/assignments', { title: 'A test task', iframeUrl: 'http://127.0.0.1/task', assignedTaskUuid }),
+    /**
+     * Assigns a task with this id, as the portal's flow does before the partner can update it; in `companyUuid` when
+     * given (else a random company, which only a partner-wide credential may update).
+     */
+    assign: (assignedTaskUuid: string, options: { companyUuid?: string } = {}) =>
+      call<unknown>('POST', '/assignments', { title: 'A test task', iframeUrl: 'http://127.0.0.1/task', assignedTaskUuid, ...options }),
+    /** Adds an API key the emulator accepts, bound to `companyUuid` when given, else partner-wide. */
+    addCredential: (credential: EmulatorCredential) => call<CredentialView>('POST', '/credentials', credential),
+    /** Deletes an API key: the token endpoint refuses it and the tokens already issued for it answer 401 (spec 5). */
+    revokeCredential: (key: string) =>
+      call<{ revoked: string; tokensRevoked: number }>('DELETE', `/credentials/${encodeURIComponent(key)}`),
+    credentials: async (): Promise<CredentialView[]> => (await call<{ credentials: CredentialView[] }>('GET', '/credentials')).credentials,
     assignment: <T = unknown>(assignedTaskUuid: string) => call<T>('GET', `/assignments/${assignedTaskUuid}`),
     advanceClock: (advanceMs: number) => call<unknown>('POST', '/clock', { advanceMs }),
   };

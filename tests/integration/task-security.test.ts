@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
-import { bearer, errorCode, openSession, openTaskApp, TEST_PORTAL_ORIGIN, TEST_SECRETS, type TaskApp } from '../helpers/task-app';
+import {
+  bearer,
+  errorCode,
+  newContext,
+  openSession,
+  openTaskApp,
+  TEST_PORTAL_ORIGIN,
+  TEST_SECRETS,
+  type TaskApp,
+} from '../helpers/task-app';
 
 describe('security headers', () => {
   let t: TaskApp;
@@ -51,19 +60,78 @@ describe('rate limits', () => {
     await t?.close();
   });
 
-  it('limits requests per assigned task with 429 rate_limited and Retry-After', async () => {
+  it('limits requests per session with 429 rate_limited and Retry-After', async () => {
     t = await openTaskApp({ rateLimits: { perAddress: 1000, perTask: 5, windowMs: 60_000 } });
-    const session = await openSession(t.app); // counts for the task
+    const session = await openSession(t.app);
     const codes: number[] = [];
     for (let i = 0; i < 6; i += 1)
       codes.push((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(session.token) })).statusCode);
-    expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
     const limited = await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(session.token) });
     expect(errorCode(limited)).toBe('rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another task from the same address is not affected.
     const other = await openSession(t.app);
     expect((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(other.token) })).statusCode).toBe(200);
+  });
+
+  it("cannot be drained by a stranger who knows the task's context: each session has its own limit", async () => {
+    t = await openTaskApp({ rateLimits: { perAddress: 1000, perTask: 3, windowMs: 60_000 } });
+    const worker = await openSession(t.app);
+    // The context is not signed (spec 2.4): anyone can open sessions for it and spend theirs.
+    for (let i = 0; i < 5; i += 1) {
+      const stranger = await t.app.inject({ method: 'POST', url: '/api/session', payload: worker.context, remoteAddress: '198.51.100.9' });
+      expect(stranger.statusCode).toBe(200);
+      const { token } = stranger.json<{ token: string }>();
+      for (let j = 0; j < 4; j += 1)
+        await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(token), remoteAddress: '198.51.100.9' });
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(worker.token) })).statusCode).toBe(200);
+  });
+
+  it('bounds new tasks per address and per company within an hour, reopening a task costing nothing', async () => {
+    t = await openTaskApp({ env: { NEW_TASKS_PER_ADDRESS_PER_HOUR: '3', NEW_TASKS_PER_COMPANY_PER_HOUR: '5' } });
+    const company = newContext().wxCompanyUuid;
+    const open = (address: string, context = { ...newContext(), wxCompanyUuid: company }) =>
+      t!.app.inject({ method: 'POST', url: '/api/session', payload: context, remoteAddress: address });
+    const first = { ...newContext(), wxCompanyUuid: company };
+    const statuses = [(await open('203.0.113.1', first)).statusCode];
+    for (let i = 0; i < 2; i += 1) statuses.push((await open('203.0.113.1')).statusCode);
+    expect(statuses).toEqual([200, 200, 200]);
+    const limited = await open('203.0.113.1');
+    expect([limited.statusCode, errorCode(limited)]).toEqual([429, 'rate_limited']);
+    // Reopening an existing task creates nothing, so it is not limited.
+    expect((await open('203.0.113.1', first)).statusCode).toBe(200);
+    // The company's bound holds across addresses: 3 + 2 = 5 tasks, the sixth refused.
+    expect((await open('203.0.113.2')).statusCode).toBe(200);
+    expect((await open('203.0.113.3')).statusCode).toBe(200);
+    const sixth = await open('203.0.113.4');
+    expect([sixth.statusCode, sixth.json().error.message]).toEqual([429, expect.stringMatching(/for this company/)]);
+    // An hour later both bounds have room again.
+    t.clock.advance(60 * 60_000 + 1);
+    expect((await open('203.0.113.1')).statusCode).toBe(200);
+  });
+
+  it('takes the client address from X-Forwarded-For only from a trusted proxy (TRUST_PROXY)', async () => {
+    t = await openTaskApp({ rateLimits: { perAddress: 2, perTask: 100, windowMs: 60_000 }, env: { TRUST_PROXY: '1' } });
+    const through = (client: string) =>
+      t!.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        payload: {},
+        remoteAddress: '10.0.0.2',
+        headers: { 'x-forwarded-for': client },
+      });
+    // Two workers behind one proxy each have their own bucket.
+    expect([(await through('198.51.100.1')).statusCode, (await through('198.51.100.1')).statusCode]).toEqual([400, 400]);
+    expect((await through('198.51.100.1')).statusCode).toBe(429);
+    expect((await through('198.51.100.2')).statusCode).toBe(400);
+    await t.close();
+    // Without it, the header is ignored: everyone behind the proxy is one address.
+    t = await openTaskApp({ rateLimits: { perAddress: 2, perTask: 100, windowMs: 60_000 } });
+    await through('198.51.100.1');
+    await through('198.51.100.2');
+    expect((await through('198.51.100.3')).statusCode).toBe(429);
   });
 
   it('limits requests per client address, whatever the task', async () => {

@@ -180,6 +180,38 @@ describe('tenant mode', () => {
     await expect.poll(() => appliedFor(b.context.wxAssignedTaskUuid), { timeout: 10_000 }).toBe(2);
   }, 40_000);
 
+  it('refuses a session for a task bound to another context with 409, logs both contexts, and frees it on release', async () => {
+    await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
+    server = await start();
+    const first = await openSession(server.url, companyA.company);
+    const worker = { ...first.context, wxWorkerUuid: randomUUID() };
+    const refused = await fetch(`${server.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(worker),
+    });
+    expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([409, 'context_mismatch']);
+    const events = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'context_mismatch');
+    expect(events).toEqual([
+      expect.objectContaining({
+        assignedTaskUuid: first.context.wxAssignedTaskUuid,
+        bound: expect.objectContaining({ worker: first.context.wxWorkerUuid, company: companyA.company }),
+        presented: expect.objectContaining({ worker: worker.wxWorkerUuid, company: companyA.company }),
+      }),
+    ]);
+
+    const released = await runNodeScript('server/cli/tasks.ts', environment(), 20_000, ['release', first.context.wxAssignedTaskUuid]);
+    expect(released.stdout).toMatch(
+      new RegExp(`^released ${first.context.wxAssignedTaskUuid}: it was bound to worker ${first.context.wxWorkerUuid}`),
+    );
+    const again = await fetch(`${server.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(worker),
+    });
+    expect(again.status).toBe(200);
+  }, 30_000);
+
   it('stops at start, naming CREDENTIALS_KEY, when the key cannot open the stored Secrets', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
     const result = await runNodeScript('server/main.ts', {

@@ -38,6 +38,10 @@ export const tenants: Migration = {
     // The platform is the only authority on task ids: a task it refuses is marked, and costs nothing more.
     await db.schema.alterTable('tasks').addColumn('rejected_at', 'bigint').execute();
     await db.schema.alterTable('tasks').addColumn('rejected_reason', 'text').execute();
+    // Who opened the task (a hash of the client address), to bound how many tasks one address or company creates.
+    await db.schema.alterTable('tasks').addColumn('opened_from', 'text').execute();
+    await db.schema.createIndex('tasks_opened_from').on('tasks').columns(['opened_from', 'created_at']).execute();
+    await db.schema.createIndex('tasks_company_created').on('tasks').columns(['company_uuid', 'created_at']).execute();
     await sql`update outbox set company_uuid = (select lower(company_uuid) from tasks where tasks.id = outbox.task_id)`.execute(db);
     await db.schema.createIndex('outbox_pending_company').on('outbox').columns(['company_uuid', 'state']).execute();
   },
