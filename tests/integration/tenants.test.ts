@@ -183,6 +183,42 @@ describe('tenant mode', () => {
     await expect.poll(() => appliedFor(b.context.wxAssignedTaskUuid), { timeout: 10_000 }).toBe(2);
   }, 40_000);
 
+  it('loses nothing when the old credential is revoked during a rotation under load: all delivered within 60 s', async () => {
+    await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
+    server = await start();
+    const opened: Array<{ wxAssignedTaskUuid: string }> = [];
+    let loading = true;
+    const load = (async () => {
+      while (loading) {
+        const { response, context } = await openSession(server!.url, companyA.company);
+        if (response.status === 200) opened.push(context);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    await expect.poll(() => opened.length).toBeGreaterThan(10);
+    // The old key is revoked before the server hears of the new one: its token answers 401 (spec 5.3), the token
+    // endpoint refuses it, and the updates written meanwhile wait for the rotation.
+    await control(emulator.url).revokeCredential(companyA.key);
+    await expect.poll(async () => (await control(emulator.url).requests()).some((request) => request.status === 401)).toBe(true);
+    const rotatedAt = Date.now();
+    await tenants(['rotate', '--company', companyA.company, '--key', companyA2.key], `${companyA2.secret}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    loading = false;
+    await load;
+
+    const accepted = opened.length;
+    await expect
+      .poll(async () => (await server!.store.db.selectFrom('outbox').select('id').where('state', '=', 'pending').execute()).length, {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe(0);
+    expect(Date.now() - rotatedAt).toBeLessThan(60_000);
+    for (const context of opened) expect(await appliedFor(context.wxAssignedTaskUuid)).toBe(1);
+    expect(accepted).toBe(opened.length);
+    expect((await server.store.db.selectFrom('outbox').select('id').where('state', '=', 'dead').execute()).length).toBe(0);
+  }, 90_000);
+
   it('refuses a session for a task bound to another context with 409, logs both contexts, and frees it on release', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
     server = await start();
