@@ -109,6 +109,8 @@ const environmentSchema = z.object({
   // New tasks per hour: each costs a row and a `ready` sent upstream, so invented sessions are bounded (DESIGN decision 8).
   NEW_TASKS_PER_ADDRESS_PER_HOUR: integer(0, 1_000_000, 60),
   NEW_TASKS_PER_COMPANY_PER_HOUR: integer(0, 10_000_000, 2_000),
+  // How long a rejected or never-confirmed task's rows are kept (for an operator's questions) before they are purged.
+  UNCONFIRMED_TASK_RETENTION_HOURS: integer(1, 87_600, 168),
   // Fastify's trustProxy: a hop count, or a comma list of proxy addresses/CIDRs; unset: the socket's address is the client.
   TRUST_PROXY: z.preprocess(
     blankToUndefined,
@@ -183,6 +185,8 @@ export interface Config {
   rateLimits: { perAddress: number; perTask: number };
   /** New tasks per hour from one address and for one company; 0 means no limit. */
   newTaskLimits: { perAddressPerHour: number; perCompanyPerHour: number };
+  /** How long rejected and never-confirmed tasks are kept before they are purged. */
+  unconfirmedTaskRetentionMs: number;
   /** Fastify's trustProxy: hops, or the addresses of trusted reverse proxies; undefined trusts none. */
   trustProxy: number | string[] | undefined;
   /** Empty in emulator mode until the server knows its own address: see `resolvePortalOrigins`. */
@@ -320,6 +324,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       perCompanyPerHour:
         emulatorMode && blankToUndefined(env.NEW_TASKS_PER_COMPANY_PER_HOUR) === undefined ? 0 : e.NEW_TASKS_PER_COMPANY_PER_HOUR,
     },
+    unconfirmedTaskRetentionMs: e.UNCONFIRMED_TASK_RETENTION_HOURS * 60 * 60_000,
     trustProxy:
       e.TRUST_PROXY === undefined
         ? undefined

@@ -11,6 +11,7 @@ import { WakeSignal } from './delivery/wake-signal';
 import { OffsetClock } from './emulator/emulator-clock';
 import { silentLogger, type Logger } from './logger';
 import { openStoreWhenReachable, type Store, type StoreOptions } from './store/store';
+import { purgeUnconfirmedTasks } from './store/tasks.repository';
 import { clientsPerTenant, type TenantClients } from './delivery/delivery-clients';
 import { openCompanyCredentials, type CompanyCredentials } from './tenants/company-credentials';
 
@@ -121,6 +122,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     ...options.relay,
   });
   relay.start();
+  const stopPurging = purgeEveryHour(store, clock, config.unconfirmedTaskRetentionMs, log);
 
   let closing: Promise<void> | undefined;
   return {
@@ -135,6 +137,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       (closing ??= (async () => {
         // Requests first (no new rows), then the relay (it may still write delivery outcomes), then the database.
         await app.close();
+        stopPurging();
         await relay.stop();
         clients.close();
         credentials.stop();
@@ -144,6 +147,24 @@ export async function startServer(config: Config, options: StartServerOptions = 
 }
 
 const TENANTS_REFRESH_MS = 5_000;
+
+/**
+ * Rejected tasks, and tasks whose every update died, are kept `retentionMs` for an operator's questions, then purged
+ * (DESIGN decision 8: an invented task costs nothing lasting). At start, then hourly, in batches until none are left.
+ */
+function purgeEveryHour(store: Store, clock: Clock, retentionMs: number, log: Logger): () => void {
+  const purge = async () => {
+    let total = 0;
+    for (let purged = -1; purged !== 0; total += purged) purged = await purgeUnconfirmedTasks(store.db, clock.now() - retentionMs);
+    if (total > 0) log.info({ tasks: total, retentionMs }, 'purged rejected and never-confirmed tasks past their retention');
+  };
+  const run = () =>
+    void purge().catch((error: unknown) => log.warn({ err: error }, 'could not purge old unconfirmed tasks; trying again in an hour'));
+  run();
+  const timer = setInterval(run, 60 * 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 /** In emulator mode the upstream is this very server: its address is known only once it listens (PORT may be 0). */
 function loopbackEmulator(upstream: PlatformAddresses, listeningPort: number): PlatformAddresses {

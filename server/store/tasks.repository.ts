@@ -87,6 +87,47 @@ export function releaseTask(
   });
 }
 
+/**
+ * Forgets tasks that cost rows and confirm nothing: rejected by the platform before `before`, or created before it
+ * with no update ever delivered and none still waiting (every one a dead letter). A task with an update delivered or
+ * pending is kept, whatever its age. Returns how many tasks went.
+ */
+export function purgeUnconfirmedTasks(db: StoreDb, before: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const doomed = await trx
+      .selectFrom('tasks as t')
+      .select('t.id')
+      .where((eb) =>
+        eb.or([
+          eb('t.rejected_at', '<', before),
+          eb.and([
+            eb('t.created_at', '<', before),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('outbox as o')
+                  .select('o.id')
+                  .whereRef('o.task_id', '=', 't.id')
+                  .where('o.state', 'in', ['delivered', 'pending']),
+              ),
+            ),
+          ]),
+        ]),
+      )
+      .limit(PURGE_BATCH)
+      .execute();
+    const ids = doomed.map((row) => row.id);
+    if (ids.length === 0) return 0;
+    await trx.deleteFrom('outbox').where('task_id', 'in', ids).execute();
+    await trx.deleteFrom('task_history').where('task_id', 'in', ids).execute();
+    await trx.deleteFrom('tasks').where('id', 'in', ids).execute();
+    return ids.length;
+  });
+}
+
+/** At most this many tasks per purge transaction: a long backlog is worked through in short steps. */
+const PURGE_BATCH = 500;
+
 /** Tasks created since `since` by one address (hash) and by one company: the creation limits' counts. */
 export async function countTasksCreatedSince(
   db: StoreDb,

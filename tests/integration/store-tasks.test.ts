@@ -7,9 +7,11 @@ import {
   insertTask,
   insertTaskIfAbsent,
   lockTaskByAssignedTaskUuid,
+  purgeUnconfirmedTasks,
   updateTask,
 } from '../../server/store/tasks.repository';
 import type { NewTask } from '../../server/store/tasks.repository';
+import { enqueue } from '../helpers/outbox-fixtures';
 import { testDatabases } from '../helpers/test-databases';
 import type { TestDatabase } from '../helpers/test-databases';
 
@@ -115,5 +117,34 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
 
   it('refuses history for a task that does not exist (foreign keys are on)', async () => {
     await expect(appendHistory(t.store.db, { taskId: randomUUID(), attempt: 1, kind: 'opened', at: t0 })).rejects.toThrow();
+  });
+
+  it('purges rejected tasks and tasks whose every update died, past the retention, and keeps every other', async () => {
+    const clock = { now: () => t0 };
+    const db = t.store.db;
+    const make = async (states: Array<'pending' | 'delivered' | 'dead'>, rejectedAt: number | null = null, createdAt = t0) => {
+      const task = await insertTask(db, { ...newTask(), now: createdAt });
+      for (const [index, state] of states.entries()) {
+        const row = await enqueue(t.store, clock, task, index);
+        if (state !== 'pending') await db.updateTable('outbox').set({ state }).where('id', '=', row.id).execute();
+      }
+      if (rejectedAt !== null) await db.updateTable('tasks').set({ rejected_at: rejectedAt }).where('id', '=', task.id).execute();
+      await appendHistory(db, { taskId: task.id, attempt: 1, kind: 'opened', at: t0 });
+      return task.id;
+    };
+    const rejected = await make(['dead'], t0);
+    const allDead = await make(['dead', 'dead']);
+    const confirmed = await make(['delivered', 'dead']);
+    const waiting = await make(['dead', 'pending']);
+    const rejectedLater = await make(['dead'], t0 + 10, t0 + 5);
+
+    expect(await purgeUnconfirmedTasks(db, t0)).toBe(0);
+    expect(await purgeUnconfirmedTasks(db, t0 + 1)).toBe(2);
+    const left = (await db.selectFrom('tasks').select('id').execute()).map((row) => row.id).sort();
+    expect(left).toEqual([confirmed, waiting, rejectedLater].sort());
+    for (const gone of [rejected, allDead]) {
+      expect(await db.selectFrom('outbox').select('id').where('task_id', '=', gone).execute()).toEqual([]);
+      expect(await listHistory(db, gone)).toEqual([]);
+    }
   });
 });
