@@ -14,6 +14,7 @@ export interface DatabaseSchema {
   tenants: TenantsTable;
   tenants_revision: { id: string; revision: number };
   pending_companies: PendingCompaniesTable;
+  rate_limits: { key: string; window_start: number; count: number };
 }
 
 /**

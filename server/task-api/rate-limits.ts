@@ -1,7 +1,9 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../api-error';
 import type { Config } from '../config';
+import { deleteRateCountersBefore, incrementRateCounter } from '../store/rate-limit.repository';
+import type { Store } from '../store/store';
 
 /** The task API is limited per client address and per assigned task (RATE_LIMIT_PER_ADDRESS, RATE_LIMIT_PER_TASK). */
 export interface RateLimitSettings {
@@ -22,16 +24,20 @@ export function rateLimitsOf(config: Config): RateLimitSettings | false {
   return { perAddress: perAddress || unlimited, perTask: perTask || unlimited, windowMs: 60_000 };
 }
 
-/** Registers @fastify/rate-limit without global hooks and returns the two checks the routes call. */
+/**
+ * Registers @fastify/rate-limit without global hooks and returns the two checks the routes call. On Postgres the
+ * counters live in the database, so the instances sharing it share the limits; SQLite serves one instance, in memory.
+ */
 export async function createRateLimits(
   app: FastifyInstance,
   settings: RateLimitSettings | false,
+  store: Store,
 ): Promise<{ perAddress: RateLimitCheck; perTask: RateLimitCheck }> {
   if (settings === false) {
     const allow: RateLimitCheck = async () => {};
     return { perAddress: allow, perTask: allow };
   }
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, ...(store.dialect === 'postgres' ? { store: databaseCounters(store) } : {}) });
   const limiter = (max: number): RateLimitCheck => {
     const keys = new WeakMap<FastifyRequest, string>();
     const check = app.createRateLimit({ max, timeWindow: settings.windowMs, keyGenerator: (request) => keys.get(request) ?? request.ip });
@@ -45,4 +51,27 @@ export async function createRateLimits(
     };
   };
   return { perAddress: limiter(settings.perAddress), perTask: limiter(settings.perTask) };
+}
+
+/** Every this many counts, counters of windows long over are deleted (the table holds about one row per active key). */
+const SWEEP_EVERY = 1_000;
+
+/** @fastify/rate-limit's store interface over the database's counters (the library ships memory and Redis stores). */
+function databaseCounters(store: Store): FastifyRateLimitStoreCtor {
+  let counted = 0;
+  class DatabaseCounters implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
+      const now = Date.now();
+      if (++counted % SWEEP_EVERY === 0) void deleteRateCountersBefore(store.db, now - 2 * timeWindow).catch(() => {});
+      incrementRateCounter(store.db, { key, windowMs: timeWindow, now }).then(
+        ({ count, windowStart }) => callback(null, { current: count, ttl: Math.max(windowStart + timeWindow - now, 0) }),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  }
+  return DatabaseCounters;
 }

@@ -52,7 +52,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const limits = await createRateLimits(app, options.rateLimits ?? rateLimitsOf(config));
+  const limits = await createRateLimits(app, options.rateLimits ?? rateLimitsOf(config), store);
   registerTaskRoutes(app, {
     config,
     clock,

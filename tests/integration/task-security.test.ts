@@ -1,7 +1,12 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { systemClock } from '../../server/clock';
+import { parseConfig } from '../../server/config';
+import { testDatabases } from '../helpers/test-databases';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
 import {
@@ -53,6 +58,13 @@ describe('security headers', () => {
     expect([missing.statusCode, errorCode(missing)]).toEqual([404, 'not_found']);
   });
 });
+
+const platformAddresses = {
+  WX_AUTH_URL: 'http://127.0.0.1:9/auth',
+  WX_BASE_URL: 'http://127.0.0.1:9/base',
+  WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
+  PORTAL_ORIGINS: TEST_PORTAL_ORIGIN,
+};
 
 describe('rate limits', () => {
   let t: TaskApp | undefined;
@@ -132,6 +144,39 @@ describe('rate limits', () => {
     await through('198.51.100.1');
     await through('198.51.100.2');
     expect((await through('198.51.100.3')).statusCode).toBe(429);
+  });
+
+  it('shares the limits between two instances on one Postgres database', async () => {
+    const database = await testDatabases[1]!.open();
+    const other = await database.openAnother();
+    const apps = await Promise.all(
+      [database.store, other].map(async (store) => {
+        const parsed = parseConfig({ ...TEST_SECRETS, ...platformAddresses });
+        if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+        const app = await buildApp({
+          config: parsed.config,
+          clock: systemClock,
+          store,
+          metrics: new Registry(),
+          onUpdateEnqueued: () => {},
+          taskOptions: { rateLimits: { perAddress: 4, perTask: 100, windowMs: 60_000 }, pageDirectory: false },
+        });
+        await app.ready();
+        return app;
+      }),
+    );
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        const app = apps[i % 2]!;
+        statuses.push((await app.inject({ method: 'POST', url: '/api/session', payload: {}, remoteAddress: '203.0.113.77' })).statusCode);
+      }
+      // Four requests in all, not four per instance.
+      expect(statuses).toEqual([400, 400, 400, 400, 429, 429]);
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+      await database.cleanup();
+    }
   });
 
   it('limits requests per client address, whatever the task', async () => {

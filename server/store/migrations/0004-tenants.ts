@@ -29,6 +29,13 @@ export const tenants: Migration = {
       .addColumn('first_seen_at', 'bigint', (col) => col.notNull())
       .addColumn('last_seen_at', 'bigint', (col) => col.notNull())
       .execute();
+    // Rate-limit counters shared by the instances of one Postgres database (SQLite runs one instance: in memory).
+    await db.schema
+      .createTable('rate_limits')
+      .addColumn('key', 'text', (col) => col.primaryKey())
+      .addColumn('window_start', 'bigint', (col) => col.notNull())
+      .addColumn('count', 'integer', (col) => col.notNull())
+      .execute();
     await db.schema.alterTable('outbox').addColumn('company_uuid', 'text').execute();
     // How many times the platform refused this update as unknown or forbidden (404/403) while it took others.
     await db.schema
