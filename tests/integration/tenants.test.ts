@@ -251,6 +251,19 @@ describe('tenant mode', () => {
     expect(again.status).toBe(200);
   }, 30_000);
 
+  it("npm run doctor checks every tenant's credential and names the failing one", async () => {
+    await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
+    await tenants(['add', '--company', companyB.company, '--key', companyB.key], `${companyB.secret}\n`);
+    // B's key is revoked in the platform after it was added.
+    await control(emulator.url).revokeCredential(companyB.key);
+    const result = await runNodeScript('server/cli/doctor.ts', environment());
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^Checking tenant mode/);
+    expect(result.stdout).toMatch(new RegExp(`ok {3}company ${companyA.company} \\(key ${companyA.key}\\): token \\(spec 4\\.1\\)`));
+    expect(result.stdout).toMatch(new RegExp(`FAIL company ${companyB.company} \\(key ${companyB.key}\\): token \\(spec 4\\.1\\)`));
+    for (const secret of [...secrets, ...basicForms]) expect(result.stdout + result.stderr).not.toContain(secret);
+  }, 30_000);
+
   it('stops at start, naming CREDENTIALS_KEY, when the key cannot open the stored Secrets', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
     const result = await runNodeScript('server/main.ts', {
