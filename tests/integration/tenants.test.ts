@@ -141,10 +141,12 @@ describe('tenant mode', () => {
       expect.stringMatching(new RegExp(`^${companyB.company}  key ${companyB.key}  created \\S+  rotated -$`)),
     ]);
 
-    // The Secrets appear nowhere: not in the database files (WAL included), the logs (at trace) or the CLI's output.
+    // The Secrets appear nowhere: not in the database files (WAL included), the logs (at trace), the CLI's output, the
+    // metrics or an answer.
     const files = readdirSync(directory).map((name) => readFileSync(join(directory, name)).toString('latin1'));
     const outputs = [pending, list, addB].map((result) => result.stdout + result.stderr);
-    for (const text of [...files, logLines.join(''), ...outputs]) {
+    const answers = [metrics, await (await fetch(`${server.url}/api/openapi.json`)).text(), JSON.stringify(await a.response.json())];
+    for (const text of [...files, logLines.join(''), ...outputs, ...answers]) {
       for (const secret of [...secrets, ...basicForms]) expect(text).not.toContain(secret);
     }
   }, 30_000);
