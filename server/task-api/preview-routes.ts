@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { EMULATOR_PREFIX, type Config } from '../config';
 import type { PreviewConfig } from '../../src/contract/preview-config';
+import { DEFAULT_WORKFLOW_ID, listWorkflows } from '../../src/workflows/registry';
 import type { RateLimitCheck } from './rate-limits';
 
 /**
@@ -16,6 +17,12 @@ export function registerPreviewRoutes(app: FastifyInstance, deps: { config: Conf
       endEvent: config.endEvent,
       // DESIGN decision 6: with a real credential the emulator is not mounted, and the preview must not pretend it is.
       emulatorControlPath: config.emulatorMode ? `${EMULATOR_PREFIX}/control` : null,
+      workflows: listWorkflows().map((workflow) => ({
+        id: workflow.id,
+        steps: workflow.steps.length,
+        estimatedMinutes: workflow.estimatedMinutes,
+      })),
+      defaultWorkflow: DEFAULT_WORKFLOW_ID,
     };
   });
 }

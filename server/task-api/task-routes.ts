@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import { apiError } from '../api-error';
 import { resolvePortalOrigins } from '../page/portal-origins';
 import { authenticate } from '../session/authenticate';
 import { SESSION_TTL_MS, signSessionToken } from '../session/session-token';
@@ -14,6 +15,7 @@ import { sessionRequestSchema, sessionResponseSchema } from '../../src/contract/
 import { emptyBodySchema, stepResultSchema, stepSubmissionSchema } from '../../src/contract/step-submission';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
 import { stepIdSchema, taskViewSchema } from '../../src/contract/task-view';
+import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import type { RateLimitCheck } from './rate-limits';
 
 export interface TaskRouteDeps {
@@ -69,8 +71,13 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
     },
     async (request) => {
       // Exactly as received: the platform may treat ids case-sensitively, and updates name the task by it (spec 4.3).
-      const context = request.body;
-      const task = await openTask(service, context, { address: request.ip });
+      const { workflow, ...context } = request.body;
+      const task = await openTask(
+        service,
+        context,
+        { address: request.ip },
+        workflow === undefined ? undefined : offeredWorkflow(workflow),
+      );
       const expiresAt = clock.now() + SESSION_TTL_MS;
       return {
         token: await signSessionToken(sessionSecret, context, expiresAt),
@@ -118,4 +125,22 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
   api.get('/api/task/updates', { schema: { response: { 200: taskUpdatesResponseSchema } }, onRequest: sessionHooks }, async (request) => ({
     updates: await listTaskUpdates(service, contextOf(request), { withErrors: config.previewEnabled }),
   }));
+}
+
+/**
+ * The link's `workflow` variable, checked like the rest of the request, before anything is stored: an id this server
+ * does not offer is refused even for a task that exists (which would ignore it), because it is a broken link and its
+ * owner should hear of it; the page names the problem and whom to tell.
+ */
+function offeredWorkflow(id: string): string {
+  if (findWorkflow(id)) return id;
+  const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
+  const offered = listWorkflows()
+    .map((workflow) => workflow.id)
+    .join(', ');
+  throw apiError(
+    'unknown_workflow',
+    `This task link names the workflow "${shown}", which this partner does not offer (it offers: ${offered}). Tell whoever set up the task's link.`,
+    'workflow',
+  );
 }

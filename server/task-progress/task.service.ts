@@ -52,7 +52,12 @@ const PENDING_COMPANIES_LIMIT = 10_000;
  * Creates the task on its first open (sending `ready` "Opened") or loads it; an assigned task opened again with
  * another worker, flow or company is refused (`hasSameContext`).
  */
-export async function openTask(deps: TaskServiceDeps, context: TaskContext, from: { address: string }): Promise<TaskView> {
+export async function openTask(
+  deps: TaskServiceDeps,
+  context: TaskContext,
+  from: { address: string },
+  workflowId: string = DEFAULT_WORKFLOW_ID,
+): Promise<TaskView> {
   if (!deps.companies.serves(context.wxCompanyUuid)) {
     // Default deny (DESIGN decision 8): no task row, nothing sent; the company is counted for the operator.
     await recordRefusal(deps.store.db, {
@@ -79,7 +84,10 @@ export async function openTask(deps: TaskServiceDeps, context: TaskContext, from
           workerUuid: context.wxWorkerUuid,
           taskFlowUuid: context.wxTaskFlowUuid,
           companyUuid: context.wxCompanyUuid,
-          workflowId: DEFAULT_WORKFLOW_ID,
+          // Only a new task takes the link's workflow. An existing one keeps its stored workflow, whatever the link
+          // names now: the link is the same task (the same assigned task id), and its saved steps and history belong
+          // to the workflow it began with; switching would strand them. Not an error either: the worker can go on.
+          workflowId,
           now,
           openedFrom,
         });

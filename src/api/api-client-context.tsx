@@ -5,8 +5,16 @@ import { createApiClient, type ApiClient } from './api-client';
 const ApiClientContext = createContext<ApiClient | undefined>(undefined);
 
 /** One client (and so one in-memory token) per task context; render it with `key={assignedTaskUuid}`. */
-export function ApiClientProvider({ context, children }: { context: TaskContext; children: ReactNode }) {
-  const [client] = useState(() => createApiClient({ context }));
+export function ApiClientProvider({
+  context,
+  workflow,
+  children,
+}: {
+  context: TaskContext;
+  workflow: string | undefined;
+  children: ReactNode;
+}) {
+  const [client] = useState(() => createApiClient({ context, workflow }));
   return <ApiClientContext value={client}>{children}</ApiClientContext>;
 }
 

@@ -4,12 +4,15 @@ import type { TaskContext } from '../contract/task-context';
 import { apiErrorFrom, ApiError, networkError } from './api-error';
 import { apiRequestInit } from './api-request';
 import { takeEarlySession } from './early-session';
+import { sessionRequest } from './session-request';
 
 /** Renew when less than this is left, so no request ever leaves with a token about to expire. */
 const RENEW_MARGIN_MS = 5 * 60 * 1000;
 
 export interface ApiClient {
   readonly context: TaskContext;
+  /** The workflow the link names, when it names one. */
+  readonly workflow: string | undefined;
   /** POST /api/session: creates or loads the task and keeps the new token in memory. */
   openSession(): Promise<SessionResponse>;
   /** A session call: a valid token is ensured first, and an expired one is renewed and the call retried once. */
@@ -25,8 +28,15 @@ interface HeldToken {
  * DESIGN decision 5: the token lives in this closure only (no cookie, no storage), is sent as a bearer token, and is
  * renewed before it expires. One client per task context; nothing is shared between two clients.
  */
-export function createApiClient(options: { context: TaskContext; fetch?: typeof fetch; now?: () => number }): ApiClient {
+export function createApiClient(options: {
+  context: TaskContext;
+  /** The workflow the link names (its `workflow` variable); sent with every session request, taken by a new task only. */
+  workflow?: string | undefined;
+  fetch?: typeof fetch;
+  now?: () => number;
+}): ApiClient {
   const { context } = options;
+  const request = sessionRequest(context, options.workflow);
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? (() => Date.now());
   let held: HeldToken | undefined;
@@ -48,7 +58,7 @@ export function createApiClient(options: { context: TaskContext; fetch?: typeof 
   function openSession(): Promise<SessionResponse> {
     opening ??= (async () => {
       try {
-        const session = sessionResponseSchema.parse(await send('POST', '/api/session', context, undefined, takeEarlySession(context)));
+        const session = sessionResponseSchema.parse(await send('POST', '/api/session', request, undefined, takeEarlySession(request)));
         held = { token: session.token, expiresAt: Date.parse(session.expiresAt) };
         return session;
       } finally {
@@ -75,5 +85,5 @@ export function createApiClient(options: { context: TaskContext; fetch?: typeof 
     }
   }
 
-  return { context, openSession, call };
+  return { context, workflow: options.workflow, openSession, call };
 }

@@ -1,8 +1,10 @@
 import { readTaskContext } from '../context/read-task-context';
-import type { TaskContext } from '../contract/task-context';
+import { readWorkflowChoice } from '../context/read-workflow-choice';
+import type { SessionRequest } from '../contract/session';
 import { apiRequestInit } from './api-request';
+import { sessionRequest } from './session-request';
 
-let early: { context: TaskContext; response: Promise<Response> } | undefined;
+let early: { request: SessionRequest; response: Promise<Response> } | undefined;
 
 /**
  * Sends POST /api/session from the page's small entry (src/main.tsx) while the app bundle still downloads, instead
@@ -14,15 +16,16 @@ export function startEarlySession(location: Pick<Location, 'pathname' | 'search'
   if (location.pathname.startsWith('/preview')) return;
   const reading = readTaskContext(location.search);
   if (!reading.ok) return;
-  const response = fetch('/api/session', apiRequestInit(reading.context, 'POST', reading.context));
+  const request = sessionRequest(reading.context, readWorkflowChoice(location.search));
+  const response = fetch('/api/session', apiRequestInit(reading.context, 'POST', request));
   // A network failure is reported by the client that takes the response; until then it is not an unhandled rejection.
   response.catch(() => {});
-  early = { context: reading.context, response };
+  early = { request, response };
 }
 
-/** The early response for this context, handed out once; later sessions (renewals, retries) are requested anew. */
-export function takeEarlySession(context: TaskContext): Promise<Response> | undefined {
-  if (!early || JSON.stringify(early.context) !== JSON.stringify(context)) return undefined;
+/** The early response for this very request, handed out once; later sessions (renewals, retries) are requested anew. */
+export function takeEarlySession(request: SessionRequest): Promise<Response> | undefined {
+  if (!early || JSON.stringify(early.request) !== JSON.stringify(request)) return undefined;
   const { response } = early;
   early = undefined;
   return response;

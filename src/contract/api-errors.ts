@@ -20,6 +20,7 @@ export const apiErrorStatus = {
   invalid_json: 400,
   invalid_step_data: 400,
   bad_request: 400,
+  unknown_workflow: 400,
   missing_token: 401,
   invalid_token: 401,
   token_expired: 401,

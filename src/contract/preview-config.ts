@@ -10,5 +10,11 @@ export const previewConfigSchema = z.object({
   /** spec 2.4 / 6.1: the end event the server fires (END_EVENT, END_EVENT_FORMAT); the preview listens for it. */
   endEvent: z.object({ name: z.string(), format: z.enum(['string', 'object']) }),
   emulatorControlPath: z.nullable(z.string()),
+  /**
+   * The workflows this server offers, for the launch form's choice: a link names one with the designer variable
+   * `workflow=<id>` (spec 2.4); without it a new task runs `defaultWorkflow`.
+   */
+  workflows: z.array(z.object({ id: z.string(), steps: z.number(), estimatedMinutes: z.number() })),
+  defaultWorkflow: z.string(),
 });
 export type PreviewConfig = z.infer<typeof previewConfigSchema>;

@@ -3,8 +3,17 @@ import { isoDateTimeField } from './contract-fields';
 import { taskContextSchema } from './task-context';
 import { taskViewSchema } from './task-view';
 
-/** `POST /api/session` body: the four context values of spec 2.5, exactly as the portal appended them. */
-export const sessionRequestSchema = taskContextSchema;
+/**
+ * `POST /api/session` body: the four context values of spec 2.5, exactly as the portal appended them, and the
+ * workflow the link names, when it names one: the designer variable `workflow=<id>` of the iframe URL (spec 2.4 lets
+ * the flow designer append variables). Without it a new task runs the server's default workflow; an id the server
+ * does not offer is refused with 400 `unknown_workflow`. Only a new task takes it: a task keeps the workflow it was
+ * created with.
+ */
+export const sessionRequestSchema = z.extend(taskContextSchema, {
+  workflow: z.optional(z.string({ error: 'must be a workflow id (a string)' })),
+});
+export type SessionRequest = z.infer<typeof sessionRequestSchema>;
 
 /**
  * DESIGN decision 5: a short-lived signed token instead of a cookie (third-party cookies fail in iframes). The page

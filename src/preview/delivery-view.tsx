@@ -12,8 +12,20 @@ import { untilText } from './time-text';
  * What our own server holds for this task: each update (spec 2.6) and its delivery state in the outbox. It reads
  * GET /api/task/updates with its own session, as the task page does; nothing here comes from the platform.
  */
-export function DeliveryView({ context, children }: { context: TaskContext; children?: ReactNode }) {
-  const [client] = useState(() => createApiClient({ context }));
+export function DeliveryView({
+  context,
+  workflow,
+  children,
+}: {
+  context: TaskContext;
+  /**
+   * The launch URL's workflow, sent with this view's own session as the task page sends it: whichever of the two
+   * sessions arrives first creates the task, and it must run the workflow the link names either way.
+   */
+  workflow: string | undefined;
+  children?: ReactNode;
+}) {
+  const [client] = useState(() => createApiClient({ context, workflow }));
   const updates = useQuery({
     ...taskUpdatesQueryOptions(client),
     // Faster while something waits, so a developer sees each retry as it happens.

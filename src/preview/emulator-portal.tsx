@@ -31,7 +31,7 @@ export function EmulatorPortal({ config }: { config: PreviewConfig }) {
               {!crossOrigin && ' The task page is served from this same origin here: origin mistakes will not show.'}
             </p>
             <div className="pv-home">
-              <NewAssignmentForm controlPath={controlPath} defaults={defaults} />
+              <NewAssignmentForm controlPath={controlPath} defaults={defaults} config={config} />
               <TaskList controlPath={controlPath} />
             </div>
           </div>

@@ -9,6 +9,7 @@ import { FaultControls } from './fault-controls';
 import { TaskFrame, type FrameState } from './task-frame';
 import { TaskInfoPanel } from './task-info-panel';
 import { usePortalMessages } from './use-portal-messages';
+import { workflowOfUrl } from './workflow-choice';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
 
@@ -91,7 +92,7 @@ function TaskViewLoaded({ controlPath, assignment }: { controlPath: string; assi
       </div>
       <div className="pv-task-side">
         <TaskInfoPanel controlPath={controlPath} assignment={assignment} onReset={reopen} />
-        <DeliveryView key={assignment.assignedTaskUuid} context={context}>
+        <DeliveryView key={assignment.assignedTaskUuid} context={context} workflow={workflowOfUrl(assignment.launchUrl)}>
           <FaultControls controlPath={controlPath} assignedTaskUuid={assignment.assignedTaskUuid} />
         </DeliveryView>
         <EventLog messages={messages} />

@@ -1,12 +1,22 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import type { PreviewConfig } from '../contract/preview-config';
 import type { AssignmentOptions } from './api/assignment-schema';
 import { useCreateAssignment } from './api/assignments';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
+import { WorkflowSelect } from './workflow-choice';
 
 /** spec 2.4: the partner task configuration set when a flow is created; each submit assigns it with fresh UUIDs. */
-export function NewAssignmentForm({ controlPath, defaults }: { controlPath: string; defaults: AssignmentOptions }) {
+export function NewAssignmentForm({
+  controlPath,
+  defaults,
+  config,
+}: {
+  controlPath: string;
+  defaults: AssignmentOptions;
+  config: Pick<PreviewConfig, 'workflows' | 'defaultWorkflow'>;
+}) {
   const [options, setOptions] = useState(defaults);
   const create = useCreateAssignment(controlPath);
   const navigate = useNavigate();
@@ -55,6 +65,7 @@ export function NewAssignmentForm({ controlPath, defaults }: { controlPath: stri
       {text('title', 'Title')}
       {text('estimatedCompletionTime', 'Estimated completion time')}
       {text('endEvent', 'End event name', 'The portal closes the iframe when the task page posts this event (END_EVENT on the server).')}
+      <WorkflowSelect id={`${id}-workflow`} config={config} url={options.iframeUrl} onUrlChange={(url) => set('iframeUrl', url)} />
       {text('iframeUrl', 'Iframe URL', 'The task page, from another origin than this portal.')}
       <fieldset className="pv-fieldset">
         <legend>Options</legend>

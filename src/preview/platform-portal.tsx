@@ -7,6 +7,7 @@ import { EventLog } from './event-log';
 import { TaskFrame, type FrameState } from './task-frame';
 import { taskPageOrigin, taskPageUrl } from './task-origin';
 import { usePortalMessages } from './use-portal-messages';
+import { WorkflowSelect, workflowOfUrl } from './workflow-choice';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,11 +26,13 @@ function generatedContext(): TaskContext {
  */
 export function PlatformPortal({ config }: { config: PreviewConfig }) {
   const [draft, setDraft] = useState(generatedContext);
-  const [opened, setOpened] = useState<{ context: TaskContext; key: number } | undefined>();
+  const [opened, setOpened] = useState<{ context: TaskContext; workflow: string | undefined; key: number } | undefined>();
   const [frameState, setFrameState] = useState<FrameState>({ open: true });
   const frameRef = useRef<HTMLIFrameElement>(null);
   const id = useId();
   const { origin } = taskPageOrigin(window.location);
+  // The launch URL before the context is appended: the page, with the workflow variable chosen below, if any.
+  const [launchBase, setLaunchBase] = useState(`${origin}/`);
   const onEndEvent = useCallback(() => setFrameState({ open: false, reason: 'end event' }), []);
   const messages = usePortalMessages({ frame: frameRef, expectedOrigin: origin, endEvent: config.endEvent.name, onEndEvent });
   const valid = contextParamNames.every((name) => UUID.test(draft[name]));
@@ -37,7 +40,7 @@ export function PlatformPortal({ config }: { config: PreviewConfig }) {
   function open(event: FormEvent) {
     event.preventDefault();
     if (!valid) return;
-    setOpened((previous) => ({ context: { ...draft }, key: (previous?.key ?? 0) + 1 }));
+    setOpened((previous) => ({ context: { ...draft }, workflow: workflowOfUrl(launchBase), key: (previous?.key ?? 0) + 1 }));
     setFrameState({ open: true });
   }
 
@@ -67,6 +70,7 @@ export function PlatformPortal({ config }: { config: PreviewConfig }) {
               />
             </div>
           ))}
+          <WorkflowSelect id={`${id}-workflow`} config={config} url={launchBase} onUrlChange={setLaunchBase} />
           {!valid && <p className="pv-error">Each value must be a UUID.</p>}
           <div className="pv-actions">
             <Button type="submit">Open the task</Button>
@@ -78,7 +82,7 @@ export function PlatformPortal({ config }: { config: PreviewConfig }) {
         {opened && (
           <TaskFrame
             title="Partner task"
-            src={taskPageUrl(origin, opened.context)}
+            src={taskPageUrl(origin, opened.context, opened.workflow)}
             frameRef={frameRef}
             frameKey={opened.key}
             state={frameState}
@@ -91,7 +95,7 @@ export function PlatformPortal({ config }: { config: PreviewConfig }) {
         )}
       </div>
       <div className="pv-task-side">
-        {opened && <DeliveryView key={opened.context.wxAssignedTaskUuid} context={opened.context} />}
+        {opened && <DeliveryView key={opened.context.wxAssignedTaskUuid} context={opened.context} workflow={opened.workflow} />}
         <EventLog messages={messages} />
       </div>
     </div>

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Assignment } from './api/assignment-schema';
 import { assignmentsQueryOptions, useCreateAssignment } from './api/assignments';
 import { reviewText, statusText } from './status-text';
+import { workflowOfUrl } from './workflow-choice';
 import { Button } from '../ui/button';
 
 /** The worker's task list: every assignment the emulator holds, newest first. */
@@ -30,7 +31,9 @@ function TaskRow({ controlPath, task }: { controlPath: string; task: Assignment 
   const create = useCreateAssignment(controlPath);
   const navigate = useNavigate();
   const { options } = task;
+  const workflow = workflowOfUrl(options.iframeUrl);
   const flags = [
+    workflow !== undefined && `workflow ${workflow}`,
     options.requireReview && 'review required',
     options.hideTaskCompletedButton && '“Task Completed” hidden',
     !options.appendTaskContext && 'no task context',

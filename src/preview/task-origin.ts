@@ -13,11 +13,15 @@ export function taskPageOrigin(location: Pick<Location, 'protocol' | 'hostname' 
   return { origin: location.origin, crossOrigin: false };
 }
 
-/** The task page URL with the four spec 2.5 parameters, as the portal appends them when "Append task context" is on. */
+/**
+ * The task page URL with the four spec 2.5 parameters, as the portal appends them when "Append task context" is on,
+ * after the flow designer's `workflow` variable when there is one (spec 2.4).
+ */
 export function taskPageUrl(
   origin: string,
   context: { wxWorkerUuid: string; wxAssignedTaskUuid: string; wxTaskFlowUuid: string; wxCompanyUuid: string },
+  workflow?: string,
 ): string {
-  const query = new URLSearchParams(context).toString();
+  const query = new URLSearchParams({ ...(workflow === undefined ? {} : { workflow }), ...context }).toString();
   return `${origin}/?${query}`;
 }

@@ -23,6 +23,7 @@ export function errorKind(error: unknown): ErrorKind {
     case 'unknown_company':
     case 'task_rejected':
     case 'context_mismatch':
+    case 'unknown_workflow':
       return error.code;
     case 'invalid_step_data':
     case 'invalid_body':

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../api/api-client-context';
+import { ApiError } from '../api/api-error';
 import { taskQueryOptions } from '../api/get-task';
 import { sessionQueryOptions } from '../api/open-session';
 import { isEmbedded, parentOrigin } from '../context/embedding';
@@ -16,6 +17,7 @@ import { errorKind } from './error-text';
 import { FailedScreen } from './failed-screen';
 import { preloadWorkflowViews } from '../workflows/registry.views';
 import { StepRunner } from './step-runner';
+import { UnknownWorkflowScreen } from './unknown-workflow-screen';
 
 /** Opens the session, then shows the screen the task's state calls for. */
 export function TaskSession() {
@@ -27,10 +29,13 @@ export function TaskSession() {
   // Set when this page saw the task end; undefined after a reload (the end event is not fired twice).
   const [ended, setEnded] = useState<{ status: 'completed' | 'error'; portalNotified: number } | undefined>();
   const [embedded] = useState(() => isEmbedded());
-  useEffect(() => preloadWorkflowViews(), []);
+  useEffect(() => preloadWorkflowViews(client.workflow), [client]);
 
   const notes = [...(embedded ? [] : [texts.standalone]), ...(session.data?.environment.emulator ? [texts.emulator] : [])];
 
+  if (session.isError && !task.data && session.error instanceof ApiError && session.error.code === 'unknown_workflow') {
+    return <UnknownWorkflowScreen workflow={client.workflow ?? ''} notes={notes} />;
+  }
   if (session.isError && !task.data) {
     return (
       <PageShell notes={notes}>

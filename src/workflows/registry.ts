@@ -1,3 +1,4 @@
+import { availability } from './availability/definition';
 import { safetyTraining } from './safety-training/definition';
 import type { WorkflowDefinition } from './workflow-definition';
 
@@ -12,11 +13,20 @@ export interface RegisteredWorkflow {
 
 const workflows: Record<string, RegisteredWorkflow> = {
   [safetyTraining.id]: { definition: safetyTraining },
+  [availability.id]: { definition: availability },
 };
 
-/** The workflow a new task runs. A deployment with several would choose by task flow (wxTaskFlowUuid). */
+/**
+ * The workflow of a new task whose link names none. A link chooses another with the designer variable `workflow=<id>`
+ * appended to the iframe URL (spec 2.4), which the page sends with `POST /api/session`.
+ */
 export const DEFAULT_WORKFLOW_ID = safetyTraining.id;
 
 export function findWorkflow(id: string): RegisteredWorkflow | undefined {
   return Object.hasOwn(workflows, id) ? workflows[id] : undefined;
+}
+
+/** Every registered workflow, in the order above (the preview portal offers them). */
+export function listWorkflows(): readonly WorkflowDefinition[] {
+  return Object.values(workflows).map((registered) => registered.definition);
 }

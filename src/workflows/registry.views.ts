@@ -6,6 +6,7 @@ type StepViewModule = { default: ComponentType<StepViewProps> };
 /** How each workflow's screens load. A module is fetched once: `import()` returns the same promise every time. */
 const loaders: Record<string, () => Promise<StepViewModule>> = {
   'safety-training': () => import('./safety-training/safety-training-step').then((module) => ({ default: module.SafetyTrainingStep })),
+  availability: () => import('./availability/availability-step').then((module) => ({ default: module.AvailabilityStep })),
 };
 
 /**
@@ -18,11 +19,14 @@ export const workflowViews: Record<string, LazyExoticComponent<ComponentType<Ste
 
 /**
  * Starts fetching the screens while the session opens instead of after it (bench/page.ts: the step chunk was requested
- * only once /api/session had answered, one more round trip before the first step could paint). Every registered
- * workflow is fetched: the task's own is known only from the session. A deployment with many workflows would pick
- * by task flow here.
+ * only once /api/session had answered, one more round trip before the first step could paint). The link's
+ * `workflow` variable names the likely one (a task opened before keeps its stored workflow, which the lazy component
+ * then fetches); without it every registered workflow is fetched, since which one is the default is known only to
+ * registry.ts, whose definitions stay out of the page's initial JavaScript.
  */
-export function preloadWorkflowViews(): void {
+export function preloadWorkflowViews(requested: string | undefined): void {
+  // A name this page does not know, the server refuses too (unknown_workflow): nothing to fetch.
+  const loads = requested === undefined ? Object.values(loaders) : Object.hasOwn(loaders, requested) ? [loaders[requested]!] : [];
   // A failed preload is not an error: the lazy component asks again and its failure is shown where it renders.
-  for (const load of Object.values(loaders)) load().catch(() => {});
+  for (const load of loads) load().catch(() => {});
 }

@@ -9,6 +9,8 @@ import { expect, test as base } from './portal-fixtures';
  */
 interface AssignOptions {
   title?: string;
+  /** Picked in the form's "Workflow" select: a workflow id the server offers. */
+  workflow?: string;
   requireReview?: boolean;
   hideTaskCompletedButton?: boolean;
 }
@@ -38,6 +40,7 @@ export const test = base.extend<{ preview: PreviewPortal }>({
       },
       assign: async (options = {}) => {
         if (options.title) await page.getByLabel('Title', { exact: true }).fill(options.title);
+        if (options.workflow) await page.getByLabel('Workflow').selectOption(options.workflow);
         if (options.requireReview) await page.getByLabel('Require review by an admin').check();
         if (options.hideTaskCompletedButton) await page.getByLabel('Hide the “Task Completed” button').check();
         await page.getByRole('button', { name: 'Assign and open' }).click();

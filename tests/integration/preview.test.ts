@@ -37,7 +37,16 @@ describe('the preview portal switch', () => {
     const { app } = await open({ PREVIEW_ENABLED: 'true' });
     expect((await app.inject({ method: 'GET', url: '/preview/tasks/x' })).statusCode).toBe(200);
     const config = previewConfigSchema.parse((await app.inject({ method: 'GET', url: '/api/preview' })).json());
-    expect(config).toEqual({ mode: 'platform', endEvent: { name: 'partner-task-complete', format: 'string' }, emulatorControlPath: null });
+    expect(config).toEqual({
+      mode: 'platform',
+      endEvent: { name: 'partner-task-complete', format: 'string' },
+      emulatorControlPath: null,
+      workflows: [
+        { id: 'safety-training', steps: 4, estimatedMinutes: 10 },
+        { id: 'availability', steps: 3, estimatedMinutes: 3 },
+      ],
+      defaultWorkflow: 'safety-training',
+    });
     expect((await app.inject({ method: 'GET', url: '/emulator/control/assignments' })).statusCode).toBe(404);
   });
 

@@ -57,4 +57,19 @@ describe('the early session request (sent while the app still downloads)', () =>
     expect(takeEarlySession({ ...context, wxAssignedTaskUuid: '55555555-5555-4555-8555-555555555555' })).toBeUndefined();
     expect(takeEarlySession(context)).toBeDefined();
   });
+
+  it('sends the workflow the link names, and hands the answer only to a client asking for that same workflow', async () => {
+    const calls = recordFetch();
+    startEarlySession({ pathname: '/', search: `?workflow=availability&${search.slice(1)}` });
+    expect(calls[0]?.init.body).toBe(JSON.stringify({ ...context, workflow: 'availability' }));
+    expect(takeEarlySession(context)).toBeUndefined();
+    const client = createApiClient({ context, workflow: 'availability', fetch: () => Promise.reject(new Error('must not ask again')) });
+    await expect(client.openSession()).resolves.toMatchObject({ token: 'token-1' });
+  });
+
+  it('sends no workflow for a blank variable (the server then runs its default)', () => {
+    const calls = recordFetch();
+    startEarlySession({ pathname: '/', search: `${search}&workflow=%20` });
+    expect(calls[0]?.init.body).toBe(JSON.stringify(context));
+  });
 });

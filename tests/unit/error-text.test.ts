@@ -5,11 +5,12 @@ import { shellTextsEn } from '../../src/ui/i18n/shell-texts.en';
 import { shellTextsEs } from '../../src/ui/i18n/shell-texts.es';
 
 describe('what the page says about a refused task', () => {
-  it('names the case and what to do for a company not set up, a rejected task and a task bound to other details', () => {
+  it('names the case and what to do for a company not set up, a rejected task, a task bound to other details and a link naming a workflow not offered', () => {
     for (const [code, status] of [
       ['unknown_company', 403],
       ['task_rejected', 410],
       ['context_mismatch', 409],
+      ['unknown_workflow', 400],
     ] as const) {
       const kind = errorKind(new ApiError(status, code, 'server message'));
       expect(kind).toBe(code);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readTaskContext } from '../../src/context/read-task-context';
+import { readWorkflowChoice } from '../../src/context/read-workflow-choice';
 
 const valid = {
   wxWorkerUuid: '11111111-1111-4111-8111-111111111111',
@@ -39,5 +40,21 @@ describe('reading the task context (spec 2.5)', () => {
     const reading = readTaskContext(`?${new URLSearchParams({ ...valid, wxWorkerUuid: 'x'.repeat(500) })}`);
     expect(reading.ok).toBe(false);
     if (!reading.ok) expect(reading.problems[0]?.received).toHaveLength(41);
+  });
+});
+
+describe('reading the workflow the link names (a designer variable, spec 2.4)', () => {
+  it('reads workflow=<id> among the context parameters', () => {
+    expect(readWorkflowChoice(`?workflow=availability&${new URLSearchParams(valid)}`)).toBe('availability');
+  });
+
+  it('reads no workflow when the link names none, or leaves it blank', () => {
+    expect(readWorkflowChoice(`?${new URLSearchParams(valid)}`)).toBeUndefined();
+    expect(readWorkflowChoice('?workflow=&x=1')).toBeUndefined();
+    expect(readWorkflowChoice('?workflow=%20%20')).toBeUndefined();
+  });
+
+  it('passes any other value on as it is, for the server to accept or refuse', () => {
+    expect(readWorkflowChoice('?workflow=no-such-thing')).toBe('no-such-thing');
   });
 });

@@ -17,6 +17,16 @@ export const shellTextsEn: ShellTexts = {
       'Open the preview portal at /preview to launch the task with test values, or turn on “Append task context” in the partner task settings so the portal appends wxWorkerUuid, wxAssignedTaskUuid, wxTaskFlowUuid and wxCompanyUuid to the iframe URL.',
   },
   loadError: { title: 'We could not open your task', retry: 'Try again' },
+  unknownWorkflow: {
+    title: 'This task link asks for something we do not offer',
+    body: (workflow) =>
+      `The link of this task names the workflow “${workflow}”, which this partner does not offer, so the task cannot open here. Nothing was saved.`,
+    workerHint:
+      'If you are a worker: tell the person who assigned you this task, or your employer, that its link names a workflow the partner does not offer. They can correct the task; trying again will not help until then.',
+    developerHintTitle: 'For partner developers',
+    developerHint: (workflow) =>
+      `The iframe URL of the partner task has the variable workflow=${workflow}. Use the id of a workflow registered in src/workflows/registry.ts (the preview portal at /preview lists them), or remove the variable to run the default workflow.`,
+  },
   progress: (step, total) => `Step ${step} of ${total}`,
   progressLabel: 'Progress',
   saving: 'Saving…',
@@ -34,6 +44,8 @@ export const shellTextsEn: ShellTexts = {
       'This task is not known to the portal, so it cannot be done here. Open it again from your task list in the portal; if it happens again, tell the person who assigned it.',
     context_mismatch:
       'This task was already opened with other details. Open it again from your task list in the portal; if it happens again, tell the person who assigned it, who can free it for you.',
+    unknown_workflow:
+      'The link of this task names a workflow this partner does not offer. Tell the person who assigned you this task; nothing was saved.',
     unknown: 'Something unexpected happened. Reload the page to continue where you left off.',
   },
   done: {

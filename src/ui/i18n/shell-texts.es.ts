@@ -17,6 +17,16 @@ export const shellTextsEs: ShellTexts = {
       'Abre el portal de vista previa en /preview para lanzar la tarea con valores de prueba, o activa «Append task context» en la configuración de la tarea para que el portal añada wxWorkerUuid, wxAssignedTaskUuid, wxTaskFlowUuid y wxCompanyUuid a la URL del iframe.',
   },
   loadError: { title: 'No pudimos abrir tu tarea', retry: 'Reintentar' },
+  unknownWorkflow: {
+    title: 'El enlace de esta tarea pide algo que no ofrecemos',
+    body: (workflow) =>
+      `El enlace de esta tarea indica el flujo «${workflow}», que este socio no ofrece, así que la tarea no se puede abrir aquí. No se guardó nada.`,
+    workerHint:
+      'Si eres trabajador: avisa a quien te asignó esta tarea, o a tu empresa, de que su enlace indica un flujo que el socio no ofrece. Pueden corregir la tarea; hasta entonces, reintentar no servirá.',
+    developerHintTitle: 'Para desarrolladores del socio',
+    developerHint: (workflow) =>
+      `La URL del iframe de la tarea tiene la variable workflow=${workflow}. Usa el id de un flujo registrado en src/workflows/registry.ts (el portal de vista previa en /preview los muestra) o quita la variable para usar el flujo predeterminado.`,
+  },
   progress: (step, total) => `Paso ${step} de ${total}`,
   progressLabel: 'Progreso',
   saving: 'Guardando…',
@@ -34,6 +44,8 @@ export const shellTextsEs: ShellTexts = {
       'El portal no reconoce esta tarea, así que no se puede hacer aquí. Ábrela de nuevo desde tu lista de tareas del portal; si vuelve a pasar, avisa a quien te la asignó.',
     context_mismatch:
       'Esta tarea ya se abrió con otros datos. Ábrela de nuevo desde tu lista de tareas del portal; si vuelve a pasar, avisa a quien te la asignó, que puede liberarla para ti.',
+    unknown_workflow:
+      'El enlace de esta tarea indica un flujo que este socio no ofrece. Avisa a quien te asignó esta tarea; no se guardó nada.',
     unknown: 'Ocurrió algo inesperado. Recarga la página para seguir donde lo dejaste.',
   },
   done: {

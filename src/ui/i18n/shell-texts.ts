@@ -17,6 +17,13 @@ export interface ShellTexts {
     developerHint: string;
   };
   loadError: { title: string; retry: string };
+  unknownWorkflow: {
+    title: string;
+    body(workflow: string): string;
+    workerHint: string;
+    developerHintTitle: string;
+    developerHint(workflow: string): string;
+  };
   progress(step: number, total: number): string;
   progressLabel: string;
   saving: string;
@@ -31,6 +38,7 @@ export interface ShellTexts {
     | 'unknown_company'
     | 'task_rejected'
     | 'context_mismatch'
+    | 'unknown_workflow'
     | 'unknown',
     string
   >;

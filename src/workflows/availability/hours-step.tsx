@@ -1,0 +1,105 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../ui/button';
+import { FocusHeading } from '../../ui/focus-heading';
+import { useShellTexts } from '../../ui/i18n/locale-context';
+import type { StepViewProps } from '../step-view-props';
+import { hoursDataSchema, NOTE_MAX_CHARS, WEEKLY_HOURS, type HoursData } from './definition';
+import { invalidFields } from './field-errors';
+import type { AvailabilityTexts } from './texts';
+
+/** Digits only: "8.5", "1e1" or "" are not a whole number of hours, and the schema then says the field is missing. */
+function wholeNumber(text: string): number | undefined {
+  const trimmed = text.trim();
+  return /^\d{1,3}$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/** The last step: the most hours a week and an optional note. Saving it completes the task (the server sends `completed`). */
+export function HoursStep({ texts, headingId, focusHeading, saving, savedData, onSubmit }: StepViewProps & { texts: AvailabilityTexts }) {
+  const savingText = useShellTexts().saving;
+  const saved = hoursDataSchema.safeParse(savedData);
+  const [hours, setHours] = useState(saved.success ? String(saved.data.maxWeeklyHours) : '');
+  const [note, setNote] = useState(saved.success ? (saved.data.note ?? '') : '');
+  const [tried, setTried] = useState(false);
+  const hoursInput = useRef<HTMLInputElement>(null);
+  const noteInput = useRef<HTMLTextAreaElement>(null);
+
+  const maxWeeklyHours = wholeNumber(hours);
+  const trimmedNote = note.trim();
+  const data: Partial<HoursData> = {
+    ...(maxWeeklyHours === undefined ? {} : { maxWeeklyHours }),
+    ...(trimmedNote === '' ? {} : { note: trimmedNote }),
+  };
+  const invalid = invalidFields(hoursDataSchema, data);
+  const hoursError = tried && invalid.has('maxWeeklyHours');
+  const noteError = tried && invalid.has('note');
+  const noteLength = Array.from(note).length;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (invalid.has('maxWeeklyHours')) return hoursInput.current?.focus();
+    if (invalid.has('note')) return noteInput.current?.focus();
+    onSubmit(data);
+  }
+
+  return (
+    <section aria-labelledby={headingId}>
+      <FocusHeading id={headingId} focusOnMount={focusHeading}>
+        {texts.stepTitles.hours}
+      </FocusHeading>
+      <form onSubmit={submit} noValidate>
+        <div className={`field${hoursError ? ' field-invalid' : ''}`}>
+          <label htmlFor="weekly-hours">{texts.hours.hoursLabel}</label>
+          <p id="weekly-hours-hint" className="hint">
+            {texts.hours.hoursHint(WEEKLY_HOURS.min, WEEKLY_HOURS.max)}
+          </p>
+          {hoursError && (
+            <p id="weekly-hours-error" className="field-error">
+              {texts.hours.hoursError(WEEKLY_HOURS.min, WEEKLY_HOURS.max)}
+            </p>
+          )}
+          {/* Text with a numeric keyboard rather than type="number", which changes its value on a scroll and accepts "1e1". */}
+          <input
+            ref={hoursInput}
+            id="weekly-hours"
+            className="input-short"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={hours}
+            aria-invalid={hoursError}
+            aria-describedby={hoursError ? 'weekly-hours-hint weekly-hours-error' : 'weekly-hours-hint'}
+            onChange={(event) => setHours(event.target.value)}
+          />
+        </div>
+        <div className={`field${noteError ? ' field-invalid' : ''}`}>
+          <label htmlFor="availability-note">{texts.hours.noteLabel}</label>
+          <p id="availability-note-hint" className="hint">
+            {texts.hours.noteHint}
+          </p>
+          {noteError && (
+            <p id="availability-note-error" className="field-error">
+              {texts.hours.noteTooLong(NOTE_MAX_CHARS)}
+            </p>
+          )}
+          {/* No maxLength: a pasted note that is too long is shown whole and explained, not silently cut. */}
+          <textarea
+            ref={noteInput}
+            id="availability-note"
+            rows={4}
+            value={note}
+            aria-invalid={noteError}
+            aria-describedby={`availability-note-hint availability-note-count${noteError ? ' availability-note-error' : ''}`}
+            onChange={(event) => setNote(event.target.value)}
+          />
+          <p id="availability-note-count" className="hint">
+            {texts.hours.noteCount(noteLength, NOTE_MAX_CHARS)}
+          </p>
+        </div>
+        <Button type="submit" busy={saving} busyText={savingText}>
+          {texts.hours.submit}
+        </Button>
+      </form>
+    </section>
+  );
+}
