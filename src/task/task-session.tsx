@@ -36,6 +36,17 @@ export function TaskSession() {
   if (session.isError && !task.data && session.error instanceof ApiError && session.error.code === 'unknown_workflow') {
     return <UnknownWorkflowScreen workflow={client.workflow ?? ''} notes={notes} />;
   }
+  const failure = session.isError ? session.error : task.isError ? task.error : undefined;
+  const kind = failure === undefined ? undefined : errorKind(failure);
+  if (failure !== undefined && !task.data && (kind === 'unknown_company' || kind === 'task_rejected' || kind === 'context_mismatch')) {
+    // Trying again cannot help: say why and whom to tell, with no retry button (like a broken link).
+    return (
+      <PageShell notes={notes}>
+        <FocusHeading focusOnMount={false}>{texts.notAvailable.title}</FocusHeading>
+        <Notice tone="error">{texts.errors[kind]}</Notice>
+      </PageShell>
+    );
+  }
   if (session.isError && !task.data) {
     return (
       <PageShell notes={notes}>

@@ -37,3 +37,26 @@ test('a save that fails keeps the answers, says what to do, and succeeds when tr
   await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible();
   consoleErrors.expect(/ERR_INTERNET_DISCONNECTED .*\/api\/task\/steps\/policy\)$/, 'the test cuts the save off on purpose');
 });
+
+for (const [code, status, words] of [
+  ['unknown_company', 403, 'This task is not set up for your company yet'],
+  ['task_rejected', 410, 'This task is not known to the portal'],
+] as const) {
+  test(`a task the server will not run (${code}) gets a plain screen saying whom to tell, with no retry`, async ({
+    portal,
+    page,
+    consoleErrors,
+  }) => {
+    // The server's side of these answers has its own tests (tests/integration/tenants.test.ts); here, the page's.
+    await page.route('**/api/session', (route) =>
+      route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: { code, message: 'refused' } }) }),
+    );
+    await portal.open();
+    const { frame } = portal;
+    await expect(frame.getByRole('heading', { name: 'This task cannot be done here' })).toBeVisible({ timeout: 20_000 });
+    await expect(frame.getByRole('alert')).toContainText(words);
+    await expect(frame.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    await portal.checkAccessibility(`${code} screen`);
+    consoleErrors.expect(new RegExp(`status of ${status} .*\\/api\\/session\\)$`), 'the refusal is what this test simulates');
+  });
+}

@@ -17,6 +17,7 @@ export const shellTextsEn: ShellTexts = {
       'Open the preview portal at /preview to launch the task with test values, or turn on “Append task context” in the partner task settings so the portal appends wxWorkerUuid, wxAssignedTaskUuid, wxTaskFlowUuid and wxCompanyUuid to the iframe URL.',
   },
   loadError: { title: 'We could not open your task', retry: 'Try again' },
+  notAvailable: { title: 'This task cannot be done here' },
   unknownWorkflow: {
     title: 'This task link asks for something we do not offer',
     body: (workflow) =>

@@ -17,6 +17,7 @@ export const shellTextsEs: ShellTexts = {
       'Abre el portal de vista previa en /preview para lanzar la tarea con valores de prueba, o activa «Append task context» en la configuración de la tarea para que el portal añada wxWorkerUuid, wxAssignedTaskUuid, wxTaskFlowUuid y wxCompanyUuid a la URL del iframe.',
   },
   loadError: { title: 'No pudimos abrir tu tarea', retry: 'Reintentar' },
+  notAvailable: { title: 'Esta tarea no se puede hacer aquí' },
   unknownWorkflow: {
     title: 'El enlace de esta tarea pide algo que no ofrecemos',
     body: (workflow) =>

@@ -17,6 +17,8 @@ export interface ShellTexts {
     developerHint: string;
   };
   loadError: { title: string; retry: string };
+  /** The server will not run this task here (company not set up, task unknown to the portal, bound to another worker). */
+  notAvailable: { title: string };
   unknownWorkflow: {
     title: string;
     body(workflow: string): string;
