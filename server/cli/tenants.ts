@@ -4,7 +4,17 @@ import { z } from 'zod';
 import { systemClock } from '../clock';
 import { loadConfigOrExit, type Config } from '../config';
 import { openStore, type Store } from '../store/store';
-import { addTenant, listPending, listTenants, removeTenant, rotateTenant } from '../store/tenants.repository';
+import {
+  addTenant,
+  listFlowWorkflows,
+  listPending,
+  listTenants,
+  removeFlowWorkflow,
+  removeTenant,
+  rotateTenant,
+  setFlowWorkflow,
+} from '../store/tenants.repository';
+import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { companyKey } from '../tenants/company-credentials';
 import { sealSecret } from '../tenants/secret-sealing';
 import { createWorkforceClient } from '../upstream/workforce-client';
@@ -15,10 +25,14 @@ const usage = `Usage: npm run -s tenants -- <command>
   remove --company <uuid>                          its undelivered updates are held until it is added again
   list                                             one line per tenant: company, key, created, rotated
   pending                                          companies refused for lack of a credential: count, last seen
+  map-flow --company <uuid> --flow <uuid> --workflow <id>   the workflow a flow runs when its link names none
+  unmap-flow --company <uuid> --flow <uuid>
+  flows                                            one line per mapped flow: company, flow, workflow
 Runs with the server's environment (CREDENTIALS_KEY, DATABASE_URL, WX_AUTH_URL); a running server applies a change
 within 10 s. add and rotate check the credential with one token request (spec 4.1) unless --no-check.`;
 
 const companySchema = z.uuid();
+const commands = ['add', 'rotate', 'remove', 'list', 'pending', 'map-flow', 'unmap-flow', 'flows'];
 
 /** `npm run tenants`: the client companies this deployment acts for, each with its own credential (spec 2.2). */
 async function main(argv: string[]): Promise<number> {
@@ -26,17 +40,23 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { company: { type: 'string' }, key: { type: 'string' }, 'no-check': { type: 'boolean', default: false } },
+    options: {
+      company: { type: 'string' },
+      key: { type: 'string' },
+      flow: { type: 'string' },
+      workflow: { type: 'string' },
+      'no-check': { type: 'boolean', default: false },
+    },
   });
   const [command] = positionals;
-  if (command === undefined || !['add', 'rotate', 'remove', 'list', 'pending'].includes(command)) return fail(usage, 2);
+  if (command === undefined || !commands.includes(command)) return fail(usage, 2);
   const config = loadConfigOrExit();
   if (config.tenancy.mode !== 'tenants') {
     return fail('tenants: tenant mode is off. Set CREDENTIALS_KEY (base64 of 32 random bytes) and unset WX_API_KEY.', 2);
   }
   const { credentialsKey } = config.tenancy;
   let company: string | undefined;
-  if (command === 'add' || command === 'rotate' || command === 'remove') {
+  if (['add', 'rotate', 'remove', 'map-flow', 'unmap-flow'].includes(command)) {
     const parsed = companySchema.safeParse(values.company?.trim());
     if (!parsed.success) return fail(`${command}: expected --company <uuid>, got ${JSON.stringify(values.company ?? '')}`, 2);
     company = companyKey(parsed.data);
@@ -55,8 +75,38 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
+  let flow: string | undefined;
+  if (command === 'map-flow' || command === 'unmap-flow') {
+    const parsed = companySchema.safeParse(values.flow?.trim());
+    if (!parsed.success) return fail(`${command}: expected --flow <wxTaskFlowUuid>, got ${JSON.stringify(values.flow ?? '')}`, 2);
+    flow = parsed.data.toLowerCase();
+  }
+  const workflow = values.workflow?.trim();
+  if (command === 'map-flow' && (workflow === undefined || !findWorkflow(workflow))) {
+    const offered = listWorkflows()
+      .map((definition) => definition.id)
+      .join(', ');
+    return fail(`map-flow: expected --workflow with one of ${offered}, got ${JSON.stringify(workflow ?? '')}`, 2);
+  }
+
   const store = await openStore(config.database);
   try {
+    if (command === 'map-flow') {
+      await setFlowWorkflow(store.db, { companyUuid: company!, taskFlowUuid: flow!, workflowId: workflow! });
+      print(`flow ${flow} of company ${company} runs ${workflow} when its link names no workflow`);
+      return 0;
+    }
+    if (command === 'unmap-flow') {
+      if (!(await removeFlowWorkflow(store.db, { companyUuid: company!, taskFlowUuid: flow! })))
+        return fail(`unmap-flow: no mapping for flow ${flow}`, 1);
+      print(`flow ${flow} of company ${company} runs the default workflow again`);
+      return 0;
+    }
+    if (command === 'flows') {
+      for (const mapping of await listFlowWorkflows(store.db))
+        print(`${mapping.companyUuid}  flow ${mapping.taskFlowUuid}  ${mapping.workflowId}`);
+      return 0;
+    }
     return await run(store, command, { company, key, secret, credentialsKey });
   } finally {
     await store.close();

@@ -15,6 +15,7 @@ export interface DatabaseSchema {
   tenants_revision: { id: string; revision: number };
   pending_companies: PendingCompaniesTable;
   rate_limits: { key: string; window_start: number; count: number };
+  flow_workflows: { company_uuid: string; task_flow_uuid: string; workflow_id: string };
 }
 
 /**

@@ -110,6 +110,47 @@ export async function recordRefusal(db: StoreDb, input: { companyUuid: string; n
     .execute();
 }
 
+/** The workflow a company's flow runs when its link names none; flows compare without case, like companies. */
+export async function setFlowWorkflow(
+  db: StoreDb,
+  input: { companyUuid: string; taskFlowUuid: string; workflowId: string },
+): Promise<void> {
+  const row = {
+    company_uuid: input.companyUuid.toLowerCase(),
+    task_flow_uuid: input.taskFlowUuid.toLowerCase(),
+    workflow_id: input.workflowId,
+  };
+  await db
+    .insertInto('flow_workflows')
+    .values(row)
+    .onConflict((oc) => oc.columns(['company_uuid', 'task_flow_uuid']).doUpdateSet({ workflow_id: input.workflowId }))
+    .execute();
+}
+
+export async function removeFlowWorkflow(db: StoreDb, input: { companyUuid: string; taskFlowUuid: string }): Promise<boolean> {
+  const result = await db
+    .deleteFrom('flow_workflows')
+    .where('company_uuid', '=', input.companyUuid.toLowerCase())
+    .where('task_flow_uuid', '=', input.taskFlowUuid.toLowerCase())
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function findFlowWorkflow(db: StoreDb, input: { companyUuid: string; taskFlowUuid: string }): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('flow_workflows')
+    .select('workflow_id')
+    .where('company_uuid', '=', input.companyUuid.toLowerCase())
+    .where('task_flow_uuid', '=', input.taskFlowUuid.toLowerCase())
+    .executeTakeFirst();
+  return row?.workflow_id;
+}
+
+export async function listFlowWorkflows(db: StoreDb): Promise<Array<{ companyUuid: string; taskFlowUuid: string; workflowId: string }>> {
+  const rows = await db.selectFrom('flow_workflows').selectAll().orderBy('company_uuid').orderBy('task_flow_uuid').execute();
+  return rows.map((row) => ({ companyUuid: row.company_uuid, taskFlowUuid: row.task_flow_uuid, workflowId: row.workflow_id }));
+}
+
 /** Most recently seen first. */
 export async function listPending(db: StoreDb): Promise<PendingCompany[]> {
   const rows = await db.selectFrom('pending_companies').selectAll().orderBy('last_seen_at', 'desc').execute();

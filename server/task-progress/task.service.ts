@@ -3,18 +3,23 @@ import { enqueueUpdate, listUpdatesForTask } from '../store/outbox.repository';
 import { appendHistory, listHistory } from '../store/task-history.repository';
 import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent, updateTask } from '../store/tasks.repository';
 import type { StoreDb } from '../store/database-schema';
-import { recordRefusal } from '../store/tenants.repository';
+import { findFlowWorkflow, recordRefusal } from '../store/tenants.repository';
 import { companyKey } from '../tenants/company-credentials';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
-import { DEFAULT_WORKFLOW_ID } from '../../src/workflows/registry';
+import { DEFAULT_WORKFLOW_ID, findWorkflow } from '../../src/workflows/registry';
 import { apiError } from '../api-error';
 import { assertNotRejected, hasSameContext, readOwnTask, withLockedTask, workflowOf, type TaskServiceDeps } from './locked-task';
 import { openedUpdate, partnerUrlFor, restartedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
 
 const HOUR_MS = 60 * 60_000;
+
+/** A mapping made before its workflow left this deployment falls back to the default rather than failing the worker. */
+function offeredOrDefault(workflowId: string | undefined): string {
+  return workflowId !== undefined && findWorkflow(workflowId) ? workflowId : DEFAULT_WORKFLOW_ID;
+}
 
 /**
  * Each new task costs a row and a `ready` sent upstream, and anyone can invent one (the context is not signed, spec
@@ -56,7 +61,8 @@ export async function openTask(
   deps: TaskServiceDeps,
   context: TaskContext,
   from: { address: string },
-  workflowId: string = DEFAULT_WORKFLOW_ID,
+  /** The link's `workflow` variable, already checked to be offered; undefined when the link names none. */
+  linkWorkflowId?: string,
 ): Promise<TaskView> {
   if (!deps.companies.serves(context.wxCompanyUuid)) {
     // Default deny (DESIGN decision 8): no task row, nothing sent; the company is counted for the operator.
@@ -77,6 +83,11 @@ export async function openTask(
     const existing = await findTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     const openedFrom = addressHash(from.address);
     if (!existing) await assertMayCreate(trx, deps, { openedFrom, companyUuid: context.wxCompanyUuid, now });
+    // The link's variable wins; else the flow's workflow as its company mapped it (`npm run tenants -- map-flow`).
+    const workflowId =
+      existing || linkWorkflowId !== undefined
+        ? (linkWorkflowId ?? DEFAULT_WORKFLOW_ID)
+        : offeredOrDefault(await findFlowWorkflow(trx, { companyUuid: context.wxCompanyUuid, taskFlowUuid: context.wxTaskFlowUuid }));
     const opened = existing
       ? { task: existing, created: false }
       : await insertTaskIfAbsent(trx, {

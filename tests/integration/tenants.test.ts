@@ -266,6 +266,36 @@ describe('tenant mode', () => {
     for (const secret of [...secrets, ...basicForms]) expect(result.stdout + result.stderr).not.toContain(secret);
   }, 30_000);
 
+  it("runs a flow's mapped workflow when the link names none; the link's variable wins", async () => {
+    await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
+    const flow = randomUUID();
+    expect(await tenants(['map-flow', '--company', companyA.company, '--flow', flow, '--workflow', 'nope'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/expected --workflow with one of .*availability/),
+    });
+    expect(
+      await tenants(['map-flow', '--company', companyA.company, '--flow', flow.toUpperCase(), '--workflow', 'availability']),
+    ).toMatchObject({
+      code: 0,
+    });
+    expect((await tenants(['flows'])).stdout).toBe(`${companyA.company}  flow ${flow}  availability\n`);
+    server = await start();
+    const session = async (body: Record<string, string>) => {
+      const response = await fetch(`${server!.url}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxCompanyUuid: companyA.company, ...body }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as SessionResponse).task.workflow.id;
+    };
+    expect(await session({ wxTaskFlowUuid: flow })).toBe('availability');
+    expect(await session({ wxTaskFlowUuid: flow, workflow: 'safety-training' })).toBe('safety-training');
+    expect(await session({ wxTaskFlowUuid: randomUUID() })).toBe('safety-training');
+    expect(await tenants(['unmap-flow', '--company', companyA.company, '--flow', flow])).toMatchObject({ code: 0 });
+    expect(await session({ wxTaskFlowUuid: flow })).toBe('safety-training');
+  }, 30_000);
+
   it('stops at start, naming CREDENTIALS_KEY, when the key cannot open the stored Secrets', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
     const result = await runNodeScript('server/main.ts', {

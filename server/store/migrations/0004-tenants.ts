@@ -22,6 +22,14 @@ export const tenants: Migration = {
       .addColumn('id', 'text', (col) => col.primaryKey())
       .addColumn('revision', 'bigint', (col) => col.notNull())
       .execute();
+    // A flow designer who cannot edit the iframe URL still gets the right workflow: the tenant maps its flow to one.
+    await db.schema
+      .createTable('flow_workflows')
+      .addColumn('company_uuid', 'text', (col) => col.notNull())
+      .addColumn('task_flow_uuid', 'text', (col) => col.notNull())
+      .addColumn('workflow_id', 'text', (col) => col.notNull())
+      .addPrimaryKeyConstraint('flow_workflows_pk', ['company_uuid', 'task_flow_uuid'])
+      .execute();
     await db.schema
       .createTable('pending_companies')
       .addColumn('company_uuid', 'text', (col) => col.primaryKey())
