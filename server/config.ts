@@ -240,9 +240,10 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       `CREDENTIALS_KEY: expected the base64 of 32 random bytes (e.g. \`openssl rand -base64 32\`), got ${describeValue('CREDENTIALS_KEY', e.CREDENTIALS_KEY)}`,
     );
   }
-  if (e.WX_COMPANY_UUIDS !== undefined && e.WX_API_KEY === undefined) {
+  // In emulator mode it restricts the emulator's credential, so the preview can rehearse a company not set up.
+  if (e.WX_COMPANY_UUIDS !== undefined && tenantMode) {
     problems.push(
-      `WX_COMPANY_UUIDS: expected only with WX_API_KEY (it restricts that one credential to these companies${tenantMode ? '; in tenant mode the tenants are the companies served' : ''}), got a list`,
+      'WX_COMPANY_UUIDS: expected only with one credential (it restricts that credential to these companies; in tenant mode the tenants are the companies served), got a list',
     );
   }
 

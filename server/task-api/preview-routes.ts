@@ -23,6 +23,7 @@ export function registerPreviewRoutes(app: FastifyInstance, deps: { config: Conf
         estimatedMinutes: workflow.estimatedMinutes,
       })),
       defaultWorkflow: DEFAULT_WORKFLOW_ID,
+      companies: config.tenancy.mode === 'single' && config.tenancy.companies ? [...config.tenancy.companies] : null,
     };
   });
 }

@@ -16,5 +16,7 @@ export const previewConfigSchema = z.object({
    */
   workflows: z.array(z.object({ id: z.string(), steps: z.number(), estimatedMinutes: z.number() })),
   defaultWorkflow: z.string(),
+  /** The companies the server acts for (WX_COMPANY_UUIDS), for the launch form; null when any company is served. */
+  companies: z.nullable(z.array(z.string())),
 });
 export type PreviewConfig = z.infer<typeof previewConfigSchema>;

@@ -5,6 +5,9 @@ import { NewAssignmentForm } from './new-assignment-form';
 import { TaskList } from './task-list';
 import { taskPageOrigin } from './task-origin';
 
+/** One company for every task assigned from the preview (a company's tasks share it, as on the platform). */
+const PREVIEW_COMPANY = '5e1c7a9d-2b4f-4c6e-8a0d-3f5b7c9e1a2b';
+
 /** Emulator mode: the worker's task list and task view, driven through the emulator's control API. */
 export function EmulatorPortal({ config }: { config: PreviewConfig }) {
   const controlPath = config.emulatorControlPath ?? '/emulator/control';
@@ -17,6 +20,8 @@ export function EmulatorPortal({ config }: { config: PreviewConfig }) {
     appendTaskContext: true,
     hideTaskCompletedButton: false,
     requireReview: false,
+    // A served company when the server lists them, so a launch works; another can be typed in to see the refusal.
+    companyUuid: config.companies?.[0] ?? PREVIEW_COMPANY,
   };
   return (
     <Routes>

@@ -15,7 +15,7 @@ export function NewAssignmentForm({
 }: {
   controlPath: string;
   defaults: AssignmentOptions;
-  config: Pick<PreviewConfig, 'workflows' | 'defaultWorkflow'>;
+  config: Pick<PreviewConfig, 'workflows' | 'defaultWorkflow' | 'companies'>;
 }) {
   const [options, setOptions] = useState(defaults);
   const create = useCreateAssignment(controlPath);
@@ -30,11 +30,12 @@ export function NewAssignmentForm({
       ...options,
       estimatedCompletionTime: options.estimatedCompletionTime?.trim() || undefined,
       endEvent: options.endEvent?.trim() || undefined,
+      companyUuid: options.companyUuid?.trim() || undefined,
     };
     create.mutate(body, { onSuccess: (created) => void navigate(`/preview/tasks/${created.assignedTaskUuid}`) });
   }
 
-  const text = (key: 'title' | 'estimatedCompletionTime' | 'endEvent' | 'iframeUrl', label: string, hint?: string) => (
+  const text = (key: 'title' | 'estimatedCompletionTime' | 'endEvent' | 'iframeUrl' | 'companyUuid', label: string, hint?: string) => (
     <div className="pv-field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
       {hint && (
@@ -67,6 +68,13 @@ export function NewAssignmentForm({
       {text('endEvent', 'End event name', 'The portal closes the iframe when the task page posts this event (END_EVENT on the server).')}
       <WorkflowSelect id={`${id}-workflow`} config={config} url={options.iframeUrl} onUrlChange={(url) => set('iframeUrl', url)} />
       {text('iframeUrl', 'Iframe URL', 'The task page, from another origin than this portal.')}
+      {text(
+        'companyUuid',
+        'Company (wxCompanyUuid)',
+        config.companies
+          ? `The server acts only for ${config.companies.join(', ')} (WX_COMPANY_UUIDS); any other is refused as not set up.`
+          : 'The server acts for any company (WX_COMPANY_UUIDS is unset). Empty: a new company for this task.',
+      )}
       <fieldset className="pv-fieldset">
         <legend>Options</legend>
         {check('appendTaskContext', 'Append task context (the four wx parameters)')}

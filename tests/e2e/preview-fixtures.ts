@@ -11,6 +11,8 @@ interface AssignOptions {
   title?: string;
   /** Picked in the form's "Workflow" select: a workflow id the server offers. */
   workflow?: string;
+  /** wxCompanyUuid of the assignment. */
+  company?: string;
   requireReview?: boolean;
   hideTaskCompletedButton?: boolean;
 }
@@ -41,6 +43,7 @@ export const test = base.extend<{ preview: PreviewPortal }>({
       assign: async (options = {}) => {
         if (options.title) await page.getByLabel('Title', { exact: true }).fill(options.title);
         if (options.workflow) await page.getByLabel('Workflow').selectOption(options.workflow);
+        if (options.company) await page.getByLabel('Company (wxCompanyUuid)').fill(options.company);
         if (options.requireReview) await page.getByLabel('Require review by an admin').check();
         if (options.hideTaskCompletedButton) await page.getByLabel('Hide the “Task Completed” button').check();
         await page.getByRole('button', { name: 'Assign and open' }).click();

@@ -68,3 +68,13 @@ test('the portal’s own “Task Completed” button completes the task, and is 
   await expect(preview.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Task Completed' })).toHaveCount(0);
 });
+
+test('the launch form picks the company the task is assigned for', async ({ preview, page }) => {
+  await preview.open();
+  const company = '7c3e9a1b-5d2f-4e8a-9b6c-0d1e2f3a4b5c';
+  await preview.assign({ company });
+  await preview.panel.getByText('Assignment options and context').click();
+  await expect(preview.panel.getByText(company, { exact: true })).toBeVisible();
+  await expect(preview.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});

@@ -34,7 +34,8 @@ describe('the preview portal switch', () => {
   });
 
   it('with PREVIEW_ENABLED=true and a real credential says platform mode and offers no emulator', async () => {
-    const { app } = await open({ PREVIEW_ENABLED: 'true' });
+    const served = '0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b';
+    const { app } = await open({ PREVIEW_ENABLED: 'true', WX_COMPANY_UUIDS: served.toUpperCase() });
     expect((await app.inject({ method: 'GET', url: '/preview/tasks/x' })).statusCode).toBe(200);
     const config = previewConfigSchema.parse((await app.inject({ method: 'GET', url: '/api/preview' })).json());
     expect(config).toEqual({
@@ -46,6 +47,8 @@ describe('the preview portal switch', () => {
         { id: 'availability', steps: 3, estimatedMinutes: 3 },
       ],
       defaultWorkflow: 'safety-training',
+      // The launch form offers the companies the server acts for, so a launch is not refused by surprise.
+      companies: [served],
     });
     expect((await app.inject({ method: 'GET', url: '/emulator/control/assignments' })).statusCode).toBe(404);
   });

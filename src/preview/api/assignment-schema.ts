@@ -20,6 +20,8 @@ const assignmentOptionsSchema = z.object({
   appendTaskContext: z.boolean(),
   hideTaskCompletedButton: z.boolean(),
   requireReview: z.boolean(),
+  /** wxCompanyUuid of the assignment; a fresh one when absent. */
+  companyUuid: z.optional(z.string()),
 });
 export type AssignmentOptions = z.infer<typeof assignmentOptionsSchema>;
 
