@@ -16,7 +16,8 @@ const resolver = createTypeScriptImportResolver({ project: path.join(root, 'tsco
 // so a failing lint teaches the design (STYLE "Walls as configuration").
 
 /** Request handlers: they answer a request inside its transaction and never wait on the platform. */
-const requestHandlers = ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/task-progress'];
+// server/tenants is read by the session route (default deny) as much as by the relay: it counts as a handler's room.
+const requestHandlers = ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/task-progress', 'server/tenants'];
 
 /**
  * The part of src/ compiled into both the page and the server: the HTTP contract and the workflow definitions (steps,
@@ -68,7 +69,7 @@ const wallZones = [
     from: ['server/upstream', 'server/delivery'],
     message:
       'A request handler never calls the platform (DESIGN decision 2, outbox not dual writes): it records the update ' +
-      'in its transaction and the outbox relay delivers it. Handlers (http, page, session, task-api, task-progress) ' +
+      'in its transaction and the outbox relay delivers it. Handlers (http, page, session, task-api, task-progress, tenants) ' +
       'import neither server/upstream/ nor server/delivery/; take what you need as a dependency.',
   },
   {
