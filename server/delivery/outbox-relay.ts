@@ -72,6 +72,13 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const random = options.random ?? Math.random;
   const workerId = options.workerId ?? `relay-${randomUUID()}`;
   const refillBatch = Math.max(1, Math.floor(concurrency / 4));
+  /**
+   * Rows claimed ahead of a free slot: a claim is a write transaction that takes milliseconds (on Postgres about as long
+   * as a delivery), and without rows in hand every slot freed during it would sit idle until it commits. Each is the
+   * oldest pending row of its task, leased, so order holds; it starts the moment a delivery ends.
+   */
+  const ahead: OutboxUpdate[] = [];
+  const capacity = concurrency * 4;
 
   const signal = options.wakeSignal ?? new WakeSignal();
   const inFlight = new Set<Promise<void>>();
@@ -209,10 +216,26 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       .catch((error: unknown) => log.error({ err: error, updateId: update.id }, 'could not record a delivery outcome'))
       .finally(() => {
         inFlight.delete(job);
+        const next = running ? ahead.shift() : undefined;
+        if (next) void startAhead(next);
         // The task's next update may now be claimable, and a slot is free.
         signal.wake();
       });
     inFlight.add(job);
+  }
+
+  /**
+   * A row claimed ahead goes now, unless its tenant's circuit opened meanwhile, or it waited so long (a slow platform)
+   * that its lease might run out before its own slowest delivery ends: then it goes back in line, to be claimed anew.
+   */
+  async function startAhead(update: OutboxUpdate): Promise<void> {
+    const tenant = clients.route(update.companyUuid)?.tenant;
+    const waitedMs = clock.now() - ((update.lockedUntil ?? 0) - leaseMs);
+    if ((tenant !== undefined && circuitOf(tenant).isOpen) || waitedMs > AHEAD_MAX_WAIT_MS) {
+      await releaseLease(store.db, update.id, workerId).catch((error: unknown) => log.warn({ err: error }, 'could not release a lease'));
+      return;
+    }
+    track(update);
   }
 
   /**
@@ -257,7 +280,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   async function run(): Promise<void> {
     while (running) {
-      const free = concurrency - inFlight.size;
+      const free = capacity - inFlight.size - ahead.length;
       // Under load, refill in batches: one claim transaction for several free slots instead of one per finished
       // delivery, which is what bounds throughput (each claim is a write transaction). Below the batch size the loop
       // claims at once, so a quiet server delivers a new update without delay.
@@ -265,7 +288,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await signal.wait(pollMs);
         continue;
       }
-      const plan = claimPlan(concurrency - inFlight.size);
+      const plan = claimPlan(free);
       if (plan.companies === null && plan.probes.length === 0) {
         // Every tenant's platform is away: record what did get through, then sleep until the next probe or a wake.
         if (delivered.length > 0)
@@ -283,7 +306,10 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       try {
         const rows = await settleAndClaim(plan);
         claimed = rows.length;
-        for (const row of rows) track(row.update, row.probeOf);
+        for (const row of rows) {
+          if (row.probeOf !== undefined || inFlight.size < concurrency) track(row.update, row.probeOf);
+          else ahead.push(row.update);
+        }
       } catch (error) {
         // The database is away (restarting, network): try again soon, not in a hot loop; say so once, not each second.
         if (claimFailures === 0) log.error({ err: error }, 'could not claim outbox rows; retrying every second until the database answers');
@@ -297,7 +323,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       }
       if (!running) break;
       // Claimed a full batch: there may be more waiting.
-      const freeAfter = concurrency - inFlight.size;
+      const freeAfter = capacity - inFlight.size - ahead.length;
       if (claimed > 0 && freeAfter === 0) continue;
       await signal.wait(await sleepBudget(freeAfter, plan));
     }
@@ -358,6 +384,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       running = false;
       signal.wake();
       await loop;
+      // Rows claimed ahead were never sent: their leases are released below.
+      ahead.length = 0;
       await Promise.allSettled([...inFlight]);
       const nothing: ClaimPlan = { limit: 0, probes: [], companies: null, nextProbeAt: Number.POSITIVE_INFINITY };
       await settleAndClaim(nothing).catch((error: unknown) => log.warn({ err: error }, 'could not record the last deliveries'));
@@ -366,6 +394,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
   };
 }
+
+/** How long a row claimed ahead may wait for a slot: the lease covers its slowest delivery only if it starts soon. */
+const AHEAD_MAX_WAIT_MS = 1_000;
 
 interface ClaimPlan {
   limit: number;

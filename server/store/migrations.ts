@@ -4,6 +4,7 @@ import { initialSchema } from './migrations/0001-initial-schema';
 import { sentAtFromOutbox } from './migrations/0002-sent-at-from-outbox';
 import { readinessHeartbeat } from './migrations/0003-readiness-heartbeat';
 import { tenants } from './migrations/0004-tenants';
+import { pendingIndexes } from './migrations/0005-pending-indexes';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -15,6 +16,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0002_sent_at_from_outbox': sentAtFromOutbox,
     '0003_readiness_heartbeat': readinessHeartbeat,
     '0004_tenants': tenants,
+    '0005_pending_indexes': pendingIndexes,
   };
   return { getMigrations: async () => migrations };
 }

@@ -46,6 +46,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0002_sent_at_from_outbox',
       '0003_readiness_heartbeat',
       '0004_tenants',
+      '0005_pending_indexes',
     ]);
   });
 
