@@ -1,5 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openStore, type Store, type StoreOptions } from '../server/store/store';
 
 /** Figures that make a benchmark's numbers comparable: which machine, which Node, when. */
 export function machine() {
@@ -65,4 +70,32 @@ export async function runPool(count: number, concurrency: number, task: (index: 
       }
     }),
   );
+}
+
+/** Postgres of the benchmarks: BENCH_POSTGRES_URL, or the machine's own. */
+export const benchPostgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh store for one run: a SQLite file in a temporary directory, or a Postgres schema; removed afterwards. */
+export async function withBenchStore<T>(engine: string, run: (store: Store) => Promise<T>, sqliteOptions: StoreOptions = {}): Promise<T> {
+  if (engine === 'sqlite') {
+    const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-'));
+    const store = await openStore({ kind: 'sqlite', filename: join(directory, 'bench.db') }, sqliteOptions);
+    try {
+      return await run(store);
+    } finally {
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+  const schema = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const store = await openStore({ kind: 'postgres', url: benchPostgresUrl }, { schema });
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+    const client = new pg.Client({ connectionString: benchPostgresUrl });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  }
 }

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { systemClock } from '../server/clock';
 import { type UpstreamConfig } from '../server/config';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { createOutboxRelay } from '../server/delivery/outbox-relay';
 import { enqueueUpdate } from '../server/store/outbox.repository';
-import { openStore, type Store, type StoreOptions } from '../server/store/store';
+import type { Store, StoreOptions } from '../server/store/store';
 import { insertTask } from '../server/store/tasks.repository';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
-import { machine, percentile, round, runPool, spawnEmulator } from './bench-support';
+import { machine, percentile, round, runPool, spawnEmulator, withBenchStore } from './bench-support';
 
 /**
  * `npm run bench:delivery`: N updates over M tasks through the real outbox and relay to an emulator in another
@@ -33,7 +29,6 @@ const updates = Number(values.updates);
 const taskCount = Number(values.tasks);
 const concurrency = Number(values.concurrency);
 const pacedRate = Number(values['paced-rate']);
-const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const silent = { info: () => {}, warn: () => {}, error: (o: object, m: string) => console.error(m, o) };
 
 const emulator = await spawnEmulator();
@@ -48,7 +43,7 @@ const upstream: UpstreamConfig = {
 try {
   const ceiling = await measureCeiling();
   for (const engine of values.engines.split(',')) {
-    const result = await withStore(engine, (store) => measureRelay(store));
+    const result = await withBenchStore(engine, (store) => measureRelay(store), benchStoreOptions());
     console.log(
       JSON.stringify({
         suite: 'delivery',
@@ -171,30 +166,6 @@ async function deliveryLatencies(store: Store, from: number): Promise<number[]> 
     .where('state', '=', 'delivered')
     .execute();
   return rows.map((row) => (row.delivered_at ?? 0) - row.created_at).sort((a, b) => a - b);
-}
-
-async function withStore<T>(engine: string, run: (store: Store) => Promise<T>): Promise<T> {
-  if (engine === 'sqlite') {
-    const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-'));
-    const store = await openStore({ kind: 'sqlite', filename: join(directory, 'bench.db') }, benchStoreOptions());
-    try {
-      return await run(store);
-    } finally {
-      await store.close();
-      rmSync(directory, { recursive: true, force: true });
-    }
-  }
-  const schema = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const store = await openStore({ kind: 'postgres', url: postgresUrl }, { schema });
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade`);
-    await client.end();
-  }
 }
 
 function benchStoreOptions(): StoreOptions {

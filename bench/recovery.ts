@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { systemClock } from '../server/clock';
 import { createOutboxRelay } from '../server/delivery/outbox-relay';
 import { defaultRetryPolicy } from '../server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { enqueueUpdate, outboxStats } from '../server/store/outbox.repository';
-import { openStore, type Store } from '../server/store/store';
+import type { Store } from '../server/store/store';
 import { insertTask } from '../server/store/tasks.repository';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
 import { control } from '../tests/helpers/emulator-control';
-import { machine, round, spawnEmulator, type EmulatorProcess } from './bench-support';
+import { machine, round, spawnEmulator, withBenchStore, type EmulatorProcess } from './bench-support';
 
 /**
  * `npm run bench -- --suites recovery`: the drain after an upstream outage, in real time. Updates of N tasks are
@@ -31,13 +27,12 @@ const { values } = parseArgs({
 });
 const outageMs = Number(values['outage-seconds']) * 1000;
 const taskCount = Number(values.tasks);
-const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const silent = process.env.BENCH_VERBOSE
   ? { info: (o: object, m: string) => console.error(m, o), warn: () => {}, error: (o: object, m: string) => console.error(m, o) }
   : { info: () => {}, warn: () => {}, error: () => {} };
 
 try {
-  const results = await Promise.all(values.engines.split(',').map((engine) => withStore(engine, (store) => measure(engine, store))));
+  const results = await Promise.all(values.engines.split(',').map((engine) => withBenchStore(engine, (store) => measure(engine, store))));
   for (const result of results) console.log(JSON.stringify({ suite: 'recovery', ...result, machine: machine() }));
 } catch (error) {
   // The other engine's relay and emulator would keep the process alive: end it here, with the cause.
@@ -96,29 +91,5 @@ async function measure(engine: string, store: Store) {
     };
   } finally {
     await emulator.stop();
-  }
-}
-
-async function withStore<T>(engine: string, run: (store: Store) => Promise<T>): Promise<T> {
-  if (engine === 'sqlite') {
-    const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-recovery-'));
-    const store = await openStore({ kind: 'sqlite', filename: join(directory, 'recovery.db') });
-    try {
-      return await run(store);
-    } finally {
-      await store.close();
-      rmSync(directory, { recursive: true, force: true });
-    }
-  }
-  const schema = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const store = await openStore({ kind: 'postgres', url: postgresUrl }, { schema });
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`drop schema if exists "${schema}" cascade`);
-    await admin.end();
   }
 }
