@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
+import { failureName } from './circuit-reports';
 import { outboxStats, type OutboxStats } from '../store/outbox.repository';
 import type { Store } from '../store/store';
 
@@ -56,7 +57,7 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
     circuit(tenant, openCause) {
       const previous = causes.get(tenant);
       if (previous !== undefined) circuitOpen.remove({ tenant, cause: previous });
-      const cause = openCause === undefined ? 'none' : openCause.kind === 'retryable' ? openCause.reason : openCause.kind;
+      const cause = openCause === undefined ? 'none' : failureName(openCause);
       causes.set(tenant, cause);
       circuitOpen.set({ tenant, cause }, openCause === undefined ? 0 : 1);
     },

@@ -14,10 +14,12 @@ import {
   scheduleRetry,
 } from '../store/outbox.repository';
 import type { UpdateOutcome } from '../upstream/upstream-outcome';
-import { DeliveryCircuit, type CircuitChange } from './delivery-circuit';
+import type { CircuitChange } from './delivery-circuit';
 import { oneClient, type DeliveryClients, type UpdateSender } from './delivery-clients';
 import type { DeliveryMetrics } from './delivery-metrics';
 import { circuitPolicyOf, decideRetry, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+import { failureName, reportOpened } from './circuit-reports';
+import { NOTHING_TO_CLAIM, TenantCircuits, type ClaimPlan } from './tenant-circuits';
 import { WakeSignal } from './wake-signal';
 
 interface RelayLogger {
@@ -89,13 +91,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let lastClaimAt = -Infinity;
   /** Claims that failed in a row (the database away): the first is logged, then the recovery. */
   let claimFailures = 0;
-  /** One circuit per tenant (per credential): one company's outage or missing permission holds only its updates. */
-  const circuits = new Map<string, DeliveryCircuit>();
-  const circuitOf = (tenant: string) => {
-    let circuit = circuits.get(tenant);
-    if (!circuit) circuits.set(tenant, (circuit = new DeliveryCircuit(circuitPolicyOf(policy))));
-    return circuit;
-  };
+  const circuits = new TenantCircuits(circuitPolicyOf(policy));
+  const circuitOf = (tenant: string) => circuits.of(tenant);
   /** How many times a tenant's platform came back after failures; a delivery remembers the count it was sent under. */
   const recoveries = new Map<string, number>();
 
@@ -104,36 +101,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     if (change.kind === 'unchanged') return;
     metrics?.circuit(tenant, circuitOf(tenant).openCause);
     if (change.kind === 'opened') {
-      const { cause } = change;
-      if (cause.kind === 'forbidden') {
-        // spec 5.6: updates need worker-experience permissions, whose names the spec does not show.
-        log.error(
-          { tenant, failure: cause.kind, status: cause.status, detail: cause.detail },
-          "delivery held: the platform answers 403 Forbidden to partner-task updates, so the integration's role most likely lacks the permission to update partner tasks (spec 4.3, 5.6); give the role that permission in the platform's client settings: the held updates then go by themselves",
-        );
-      } else {
-        log.error(
-          {
-            tenant,
-            failure: cause.kind === 'retryable' ? cause.reason : cause.kind,
-            detail: cause.detail,
-            probeEveryMaxMs: policy.probeMaxMs,
-          },
-          'delivery paused: the platform keeps failing; sending one update at a time as a probe until one gets through',
-        );
-      }
+      reportOpened(log, tenant, change.cause, policy.probeMaxMs);
       return;
     }
     // The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency).
     recoveries.set(tenant, (recoveries.get(tenant) ?? 0) + 1);
     const forward = await bringRetriesForward(store.db, now, clients.companiesOf(tenant));
     log.info(
-      {
-        tenant,
-        updates: forward,
-        pausedForMs: change.openForMs,
-        failure: change.cause.kind === 'retryable' ? change.cause.reason : change.cause.kind,
-      },
+      { tenant, updates: forward, pausedForMs: change.openForMs, failure: failureName(change.cause) },
       'delivery resumed: the platform answers again; sending the held updates now',
     );
     signal.wake();
@@ -168,7 +143,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await circuitChanged(tenant, change, now);
       return;
     }
-    metrics?.failed(outcome.kind === 'retryable' ? outcome.reason : outcome.kind);
+    metrics?.failed(failureName(outcome));
     await circuitChanged(tenant, change, now);
     const decision = decideRetry(policy, {
       failure: outcome,
@@ -288,7 +263,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await signal.wait(pollMs);
         continue;
       }
-      const plan = claimPlan(free);
+      const plan = circuits.plan(clock.now(), free, clients.deliverableCompanies());
       if (plan.companies === null && plan.probes.length === 0) {
         // Every tenant's platform is away: record what did get through, then sleep until the next probe or a wake.
         if (delivered.length > 0)
@@ -344,32 +319,6 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     return Math.min(pollMs, untilProbe, Math.max(due - clock.now(), 0));
   }
 
-  /**
-   * What to claim now, from each tenant's circuit: a probe for each tenant whose circuit admits one, and up to `limit`
-   * rows of the companies whose circuit is closed and who have a credential (`companies`: undefined for any company,
-   * null for none).
-   */
-  function claimPlan(limit: number): ClaimPlan {
-    const now = clock.now();
-    const probes: string[] = [];
-    const held = new Set<string>();
-    let nextProbeAt = Number.POSITIVE_INFINITY;
-    for (const [tenant, circuit] of circuits) {
-      const admission = circuit.admit(now);
-      if (admission.kind === 'any') continue;
-      held.add(tenant);
-      if (admission.kind === 'probe' && probes.length < limit) probes.push(tenant);
-      else if (admission.kind === 'none') nextProbeAt = Math.min(nextProbeAt, admission.until);
-    }
-    const deliverable = clients.deliverableCompanies();
-    let companies: readonly string[] | undefined | null;
-    // The single credential's circuit (`default`) holds every company it serves.
-    if (held.has('default')) companies = null;
-    else if (deliverable === undefined) companies = undefined;
-    else companies = [...deliverable].filter((company) => !held.has(company));
-    return { limit, probes, companies, nextProbeAt };
-  }
-
   return {
     workerId,
     start() {
@@ -387,8 +336,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // Rows claimed ahead were never sent: their leases are released below.
       ahead.length = 0;
       await Promise.allSettled([...inFlight]);
-      const nothing: ClaimPlan = { limit: 0, probes: [], companies: null, nextProbeAt: Number.POSITIVE_INFINITY };
-      await settleAndClaim(nothing).catch((error: unknown) => log.warn({ err: error }, 'could not record the last deliveries'));
+      await settleAndClaim(NOTHING_TO_CLAIM).catch((error: unknown) => log.warn({ err: error }, 'could not record the last deliveries'));
       // Leases run out by themselves; releasing them only lets the next process start sooner.
       await releaseLeases(store.db, workerId).catch((error: unknown) => log.warn({ err: error }, 'could not release leases'));
     },
@@ -397,16 +345,6 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
 /** How long a row claimed ahead may wait for a slot: the lease covers its slowest delivery only if it starts soon. */
 const AHEAD_MAX_WAIT_MS = 1_000;
-
-interface ClaimPlan {
-  limit: number;
-  /** Tenants whose circuit admits a probe now: one row each. */
-  probes: string[];
-  /** Whose rows to claim beside the probes: undefined any company, null none (every circuit open). */
-  companies: readonly string[] | undefined | null;
-  /** The soonest probe of a tenant whose circuit is open and not due yet. */
-  nextProbeAt: number;
-}
 
 function listOf(companies: ReadonlySet<string> | undefined): string[] | undefined {
   return companies === undefined ? undefined : [...companies];
