@@ -191,8 +191,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       .catch((error: unknown) => log.error({ err: error, updateId: update.id }, 'could not record a delivery outcome'))
       .finally(() => {
         inFlight.delete(job);
-        const next = running ? ahead.shift() : undefined;
-        if (next) void startAhead(next);
+        fillSlots();
         // The task's next update may now be claimable, and a slot is free.
         signal.wake();
       });
@@ -200,17 +199,21 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   /**
-   * A row claimed ahead goes now, unless its tenant's circuit opened meanwhile, or it waited so long (a slow platform)
-   * that its lease might run out before its own slowest delivery ends: then it goes back in line, to be claimed anew.
+   * Rows claimed ahead go into the free slots. One goes back in line instead (to be claimed anew) when its tenant's
+   * circuit opened meanwhile, or when it waited so long (a slow platform) that its lease might run out before its own
+   * slowest delivery ends.
    */
-  async function startAhead(update: OutboxUpdate): Promise<void> {
-    const tenant = clients.route(update.companyUuid)?.tenant;
-    const waitedMs = clock.now() - ((update.lockedUntil ?? 0) - leaseMs);
-    if ((tenant !== undefined && circuitOf(tenant).isOpen) || waitedMs > AHEAD_MAX_WAIT_MS) {
-      await releaseLease(store.db, update.id, workerId).catch((error: unknown) => log.warn({ err: error }, 'could not release a lease'));
-      return;
+  function fillSlots(): void {
+    while (running && inFlight.size < concurrency && ahead.length > 0) {
+      const update = ahead.shift()!;
+      const tenant = clients.route(update.companyUuid)?.tenant;
+      const waitedMs = clock.now() - ((update.lockedUntil ?? 0) - leaseMs);
+      if ((tenant !== undefined && circuitOf(tenant).isOpen) || waitedMs > AHEAD_MAX_WAIT_MS) {
+        void releaseLease(store.db, update.id, workerId).catch((error: unknown) => log.warn({ err: error }, 'could not release a lease'));
+        continue;
+      }
+      track(update);
     }
-    track(update);
   }
 
   /**
@@ -255,6 +258,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   async function run(): Promise<void> {
     while (running) {
+      fillSlots();
       const free = capacity - inFlight.size - ahead.length;
       // Under load, refill in batches: one claim transaction for several free slots instead of one per finished
       // delivery, which is what bounds throughput (each claim is a write transaction). Below the batch size the loop

@@ -180,6 +180,21 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     expect(await sentFor()).toBe(3);
   });
 
+  it('sends rows claimed ahead as slots free up, and puts back in line those that waited too long for a slow platform', async () => {
+    const tasks = await Promise.all(Array.from({ length: 4 }, () => createTask(store, systemClock)));
+    for (const task of tasks) await enqueue(store, systemClock, task, 0);
+    // Each answer takes 1.2 s: with one slot, the rows claimed ahead wait longer than a lease may allow them to.
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 1_200, count: 4 });
+    startRelay({ concurrency: 1 });
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(1));
+    // Never two at once with one slot, and each sent exactly once.
+    const requests = await control(emulator.url).requests('partnerTask');
+    expect(requests).toHaveLength(4);
+    await expect
+      .poll(async () => (await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute()).length)
+      .toBe(0);
+  }, 30_000);
+
   it('keeps only one update of a task in flight at a time', async () => {
     const task = await createTask(store, systemClock);
     for (let index = 0; index < 4; index += 1) await enqueue(store, systemClock, task, index);
