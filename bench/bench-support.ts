@@ -5,6 +5,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Store, type StoreOptions } from '../server/store/store';
+import { insertTask } from '../server/store/tasks.repository';
 
 /** Figures that make a benchmark's numbers comparable: which machine, which Node, when. */
 export function machine() {
@@ -98,4 +99,16 @@ export async function withBenchStore<T>(engine: string, run: (store: Store) => P
     await client.query(`drop schema if exists "${schema}" cascade`);
     await client.end();
   }
+}
+
+/** A task with a fresh context for a benchmark's updates. */
+export function insertBenchTask(store: Store): Promise<{ id: string }> {
+  return insertTask(store.db, {
+    assignedTaskUuid: randomUUID(),
+    workerUuid: randomUUID(),
+    taskFlowUuid: randomUUID(),
+    companyUuid: randomUUID(),
+    workflowId: 'bench',
+    now: Date.now(),
+  });
 }

@@ -7,9 +7,8 @@ import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { createOutboxRelay } from '../server/delivery/outbox-relay';
 import { enqueueUpdate } from '../server/store/outbox.repository';
 import type { Store, StoreOptions } from '../server/store/store';
-import { insertTask } from '../server/store/tasks.repository';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
-import { machine, percentile, round, runPool, spawnEmulator, withBenchStore } from './bench-support';
+import { machine, percentile, round, runPool, insertBenchTask, spawnEmulator, withBenchStore } from './bench-support';
 
 /**
  * `npm run bench:delivery`: N updates over M tasks through the real outbox and relay to an emulator in another
@@ -83,16 +82,7 @@ async function measureCeiling(): Promise<number> {
 async function measureRelay(store: Store) {
   const tasks: Array<{ id: string }> = [];
   for (let index = 0; index < taskCount; index += 1) {
-    tasks.push(
-      await insertTask(store.db, {
-        assignedTaskUuid: randomUUID(),
-        workerUuid: randomUUID(),
-        taskFlowUuid: randomUUID(),
-        companyUuid: randomUUID(),
-        workflowId: 'bench',
-        now: Date.now(),
-      }),
-    );
+    tasks.push(await insertBenchTask(store));
   }
   const client = createWorkforceClient({ upstream, clock: systemClock });
   const relay = createOutboxRelay({ store, client, clock: systemClock, log: silent, concurrency, pollMs: 1000 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../server/clock';
 import { createOutboxRelay } from '../server/delivery/outbox-relay';
@@ -6,10 +5,9 @@ import { defaultRetryPolicy } from '../server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { enqueueUpdate, outboxStats } from '../server/store/outbox.repository';
 import type { Store } from '../server/store/store';
-import { insertTask } from '../server/store/tasks.repository';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
 import { control } from '../tests/helpers/emulator-control';
-import { machine, round, spawnEmulator, withBenchStore, type EmulatorProcess } from './bench-support';
+import { machine, round, insertBenchTask, spawnEmulator, withBenchStore, type EmulatorProcess } from './bench-support';
 
 /**
  * `npm run bench -- --suites recovery`: the drain after an upstream outage, in real time. Updates of N tasks are
@@ -46,14 +44,7 @@ async function measure(engine: string, store: Store) {
   try {
     await platform.fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 1_000_000 });
     for (let index = 0; index < taskCount; index += 1) {
-      const task = await insertTask(store.db, {
-        assignedTaskUuid: randomUUID(),
-        workerUuid: randomUUID(),
-        taskFlowUuid: randomUUID(),
-        companyUuid: randomUUID(),
-        workflowId: 'bench',
-        now: Date.now(),
-      });
+      const task = await insertBenchTask(store);
       await store.db
         .transaction()
         .execute((trx) => enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'ready' }, now: Date.now() }));
