@@ -62,6 +62,8 @@ async function measure(mode: string) {
       LOG_LEVEL: values['log-level'],
       RATE_LIMIT_PER_ADDRESS: '0',
       RATE_LIMIT_PER_TASK: '0',
+      NEW_TASKS_PER_ADDRESS_PER_HOUR: '0',
+      NEW_TASKS_PER_COMPANY_PER_HOUR: '0',
       WX_API_KEY: EMULATOR_CREDENTIAL.key,
       WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
       WX_AUTH_URL: emulator.url,

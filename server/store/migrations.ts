@@ -5,6 +5,7 @@ import { sentAtFromOutbox } from './migrations/0002-sent-at-from-outbox';
 import { readinessHeartbeat } from './migrations/0003-readiness-heartbeat';
 import { tenants } from './migrations/0004-tenants';
 import { pendingIndexes } from './migrations/0005-pending-indexes';
+import { fewerOutboxIndexes } from './migrations/0006-fewer-outbox-indexes';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -17,6 +18,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0003_readiness_heartbeat': readinessHeartbeat,
     '0004_tenants': tenants,
     '0005_pending_indexes': pendingIndexes,
+    '0006_fewer_outbox_indexes': fewerOutboxIndexes(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,6 +1,7 @@
 import type { StoreDb } from './database-schema';
+import { compileOnce } from './compiled-query';
 import { toTaskHistoryEntry } from './task-history.table';
-import type { TaskHistoryEntry, TaskHistoryKind } from './task-history.table';
+import type { TaskHistoryEntry, TaskHistoryKind, TaskHistoryRow } from './task-history.table';
 
 export interface NewTaskHistoryEntry {
   taskId: string;
@@ -12,23 +13,50 @@ export interface NewTaskHistoryEntry {
 }
 
 export async function appendHistory(db: StoreDb, entry: NewTaskHistoryEntry): Promise<TaskHistoryEntry> {
-  const row = await db
+  const stepId = entry.stepId ?? null;
+  const detail = entry.detail ?? null;
+  const { rows } = await insertHistory(db, {
+    taskId: entry.taskId,
+    attempt: entry.attempt,
+    kind: entry.kind,
+    stepId,
+    detail: detail === null ? null : JSON.stringify(detail),
+    at: entry.at,
+  });
+  const inserted = rows[0];
+  if (!inserted) throw new Error(`no history row was written for task ${entry.taskId}`);
+  return { id: inserted.id, taskId: entry.taskId, attempt: entry.attempt, kind: entry.kind, stepId, detail, at: entry.at };
+}
+
+const insertHistory = compileOnce<
+  { taskId: string; attempt: number; kind: TaskHistoryKind; stepId: string | null; detail: string | null; at: number },
+  { id: number }
+>((db, param) =>
+  db
     .insertInto('task_history')
     .values({
-      task_id: entry.taskId,
-      attempt: entry.attempt,
-      kind: entry.kind,
-      step_id: entry.stepId ?? null,
-      detail: entry.detail == null ? null : JSON.stringify(entry.detail),
-      at: entry.at,
+      task_id: param('taskId'),
+      attempt: param('attempt'),
+      kind: param('kind'),
+      step_id: param('stepId'),
+      detail: param('detail'),
+      at: param('at'),
     })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toTaskHistoryEntry(row);
-}
+    .returning('id'),
+);
 
 /** Oldest first: insertion order, which the clock cannot reorder. */
 export async function listHistory(db: StoreDb, taskId: string): Promise<TaskHistoryEntry[]> {
   const rows = await db.selectFrom('task_history').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
   return rows.map(toTaskHistoryEntry);
 }
+
+/** One attempt's entries, oldest first: what the page is shown, read on every step (so compiled once). */
+export async function listAttemptHistory(db: StoreDb, taskId: string, attempt: number): Promise<TaskHistoryEntry[]> {
+  const { rows } = await selectAttemptHistory(db, { taskId, attempt });
+  return rows.map(toTaskHistoryEntry);
+}
+
+const selectAttemptHistory = compileOnce<{ taskId: string; attempt: number }, TaskHistoryRow>((db, param) =>
+  db.selectFrom('task_history').selectAll().where('task_id', '=', param('taskId')).where('attempt', '=', param('attempt')).orderBy('id'),
+);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { StoreDb } from './database-schema';
 import { toTask } from './tasks.table';
-import type { NewTaskRow, Task, TaskRowUpdate } from './tasks.table';
+import type { NewTaskRow, Task, TaskRow } from './tasks.table';
+import { compileOnce } from './compiled-query';
 
 export interface NewTask {
   /** Defaults to a random UUID; it becomes the `partnerId` of every update (spec 2.6). */
@@ -161,22 +162,57 @@ export async function findTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: 
  * every other writer.
  */
 export async function lockTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: string): Promise<Task | undefined> {
-  const row = await db.selectFrom('tasks').selectAll().where('assigned_task_uuid', '=', assignedTaskUuid).forUpdate().executeTakeFirst();
-  return row && toTask(row);
+  const { rows } = await lockByAssignedTaskUuid(db, { assignedTaskUuid });
+  return rows[0] && toTask(rows[0]);
 }
 
-export async function updateTask(db: StoreDb, id: string, changes: TaskChanges, now: number): Promise<Task | undefined> {
-  const row = await db.updateTable('tasks').set(toRowUpdate(changes, now)).where('id', '=', id).returningAll().executeTakeFirst();
-  return row && toTask(row);
+const lockByAssignedTaskUuid = compileOnce<{ assignedTaskUuid: string }, TaskRow>((db, param) =>
+  db.selectFrom('tasks').selectAll().where('assigned_task_uuid', '=', param('assignedTaskUuid')).forUpdate(),
+);
+
+/**
+ * Writes `changes` to a task the caller holds locked (read in this transaction by lockTaskByAssignedTaskUuid) and
+ * returns it as now stored, without reading it back. Every changeable column is written each time, so the statement
+ * has one shape and is compiled once (the step path's write).
+ */
+export async function saveLockedTask(db: StoreDb, task: Task, changes: TaskChanges, now: number): Promise<Task> {
+  const saved: Task = { ...task, ...changes, updatedAt: now };
+  await saveTaskColumns(db, {
+    id: saved.id,
+    status: saved.status,
+    attempt: saved.attempt,
+    currentStep: saved.currentStep,
+    stepData: JSON.stringify(saved.stepData),
+    attemptStartedAt: saved.attemptStartedAt,
+    failedReason: saved.failedReason,
+    updatedAt: now,
+  });
+  return saved;
 }
 
-function toRowUpdate(changes: TaskChanges, now: number): TaskRowUpdate {
-  const update: TaskRowUpdate = { updated_at: now };
-  if (changes.status !== undefined) update.status = changes.status;
-  if (changes.attempt !== undefined) update.attempt = changes.attempt;
-  if (changes.currentStep !== undefined) update.current_step = changes.currentStep;
-  if (changes.stepData !== undefined) update.step_data = JSON.stringify(changes.stepData);
-  if (changes.attemptStartedAt !== undefined) update.attempt_started_at = changes.attemptStartedAt;
-  if (changes.failedReason !== undefined) update.failed_reason = changes.failedReason;
-  return update;
-}
+const saveTaskColumns = compileOnce<
+  {
+    id: string;
+    status: Task['status'];
+    attempt: number;
+    currentStep: string | null;
+    stepData: string;
+    attemptStartedAt: number | null;
+    failedReason: string | null;
+    updatedAt: number;
+  },
+  never
+>((db, param) =>
+  db
+    .updateTable('tasks')
+    .set({
+      status: param('status'),
+      attempt: param('attempt'),
+      current_step: param('currentStep'),
+      step_data: param('stepData'),
+      attempt_started_at: param('attemptStartedAt'),
+      failed_reason: param('failedReason'),
+      updated_at: param('updatedAt'),
+    })
+    .where('id', '=', param('id')),
+);

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { TaskStatus } from '../../src/contract/partner-task-update';
 
 /** Times are epoch milliseconds (bigint on both engines); JSON is stored as text so one schema serves both. */
@@ -28,7 +28,6 @@ export interface TasksTable {
 
 export type TaskRow = Selectable<TasksTable>;
 export type NewTaskRow = Insertable<TasksTable>;
-export type TaskRowUpdate = Updateable<TasksTable>;
 
 export interface Task {
   id: string;

@@ -2,10 +2,10 @@ import type { Clock } from '../clock';
 import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
 import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox.repository';
-import { appendHistory, listHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
+import { appendHistory, listAttemptHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
 import type { TaskHistoryEntry } from '../store/task-history.table';
 import type { Store } from '../store/store';
-import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid, updateTask } from '../store/tasks.repository';
+import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid, saveLockedTask, type TaskChanges } from '../store/tasks.repository';
 import type { Task } from '../store/tasks.table';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskView } from '../../src/contract/task-view';
@@ -37,8 +37,10 @@ export interface LockedTask {
   now: number;
   /** Writes an update in this transaction (DESIGN decision 2: outbox, never a call upstream from a request). */
   enqueue(record: PartnerTaskUpdateRecord): Promise<void>;
-  /** The task's history, read once per transaction and kept current by `record`. */
+  /** The history of the task's current attempt, read once per transaction and kept current by `record`. */
   history(): Promise<readonly TaskHistoryEntry[]>;
+  /** Writes changes to the locked task; returns it as now stored. */
+  save(current: Task, changes: TaskChanges): Promise<Task>;
   /** Appends to the task's history, at this transaction's time. */
   record(entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): Promise<void>;
   /**
@@ -68,25 +70,31 @@ export async function withLockedTask<T>(
     const now = deps.clock.now();
     const target = { taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) };
     const enqueue = async (record: PartnerTaskUpdateRecord) => {
-      await enqueueUpdate(trx, { taskId: task.id, record, now });
+      await enqueueUpdate(trx, { taskId: task.id, record, now, lockedTask: task });
       enqueued += 1;
     };
-    let history: TaskHistoryEntry[] | undefined;
-    const readHistory = async () => (history ??= await listHistory(trx, task.id));
+    // One attempt's entries at a time: the view shows the attempt the task is in, which a restart moves on.
+    let history: { attempt: number; entries: TaskHistoryEntry[] } | undefined;
+    const historyOf = async (attempt: number) => {
+      if (history?.attempt !== attempt) history = { attempt, entries: await listAttemptHistory(trx, task.id, attempt) };
+      return history.entries;
+    };
+    const readHistory = () => historyOf(task.attempt);
     const record = async (entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>) => {
       const appended = await appendHistory(trx, { ...entry, taskId: task.id, at: now });
-      history?.push(appended);
+      if (history?.attempt === appended.attempt) history.entries.push(appended);
     };
     const workflow = workflowOf(task);
     const startAttempt = async (): Promise<Task> => {
       if (task.attemptStartedAt !== null) return task;
-      const started = (await updateTask(trx, task.id, { status: 'inProgress', attemptStartedAt: now }, now)) ?? task;
+      const started = await saveLockedTask(trx, task, { status: 'inProgress', attemptStartedAt: now }, now);
       await enqueue(startedUpdate(target, workflow, task.attempt));
       await record({ attempt: task.attempt, kind: 'started' });
       return started;
     };
-    const view = async (current: Task) => toTaskView(current, await readHistory(), workflow);
-    return action({ trx, task, workflow, target, now, enqueue, history: readHistory, record, startAttempt, view });
+    const save = (current: Task, changes: TaskChanges) => saveLockedTask(trx, current, changes, now);
+    const view = async (current: Task) => toTaskView(current, await historyOf(current.attempt), workflow);
+    return action({ trx, task, workflow, target, now, enqueue, history: readHistory, save, record, startAttempt, view });
   });
   if (enqueued > 0) deps.onUpdateEnqueued();
   return result;

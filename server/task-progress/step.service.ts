@@ -1,4 +1,3 @@
-import { updateTask } from '../store/tasks.repository';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { GradingResult } from '../../src/contract/step-submission';
 import type { TaskView } from '../../src/contract/task-view';
@@ -21,7 +20,7 @@ export interface StepSubmissionOutcome {
  */
 export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: string, data: unknown): Promise<StepSubmissionOutcome> {
   return withLockedTask(deps, context, async (locked) => {
-    const { trx, workflow, target, now } = locked;
+    const { workflow, target } = locked;
     let task = locked.task;
     const history = await locked.history();
     const decision = decideStepSubmission({
@@ -40,14 +39,14 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
     switch (decision.kind) {
       case 'advanced': {
         const nextStep = workflow.steps[decision.nextIndex]?.id ?? null;
-        task = (await updateTask(trx, task.id, { stepData: decision.stepData, currentStep: nextStep }, now)) ?? task;
+        task = await locked.save(task, { stepData: decision.stepData, currentStep: nextStep });
         await locked.enqueue(stepSavedUpdate(target, workflow, decision.nextIndex, decision.report));
         await locked.record({ attempt, kind: 'step_saved', stepId, ...scoreDetail(decision.grade) });
         grading = decision.grade && toGradingResult(decision.grade);
         break;
       }
       case 'completed': {
-        task = (await updateTask(trx, task.id, { stepData: decision.stepData, currentStep: null, status: 'completed' }, now)) ?? task;
+        task = await locked.save(task, { stepData: decision.stepData, currentStep: null, status: 'completed' });
         await locked.enqueue(completedUpdate(target, decision.report));
         await locked.record({ attempt, kind: 'step_saved', stepId });
         await locked.record({ attempt, kind: 'completed' });
@@ -56,7 +55,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       case 'retry': {
         // The answers are kept so the worker resumes with them after a reload.
         const { grade } = decision;
-        task = (await updateTask(trx, task.id, { stepData: decision.stepData }, now)) ?? task;
+        task = await locked.save(task, { stepData: decision.stepData });
         const rules = { used: grade.used, max: grade.rules.maxAttempts, passMark: grade.rules.passMark };
         await locked.enqueue(gradedRetryUpdate(target, workflow, decision.stepIndex, grade, rules));
         await locked.record({ attempt, kind: 'quiz_failed', stepId, ...scoreDetail(grade) });
@@ -66,7 +65,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       case 'failed': {
         const { grade } = decision;
         const failure = formatFailure({ reason: 'attempts_exhausted', stepId });
-        task = (await updateTask(trx, task.id, { stepData: decision.stepData, status: 'error', failedReason: failure }, now)) ?? task;
+        task = await locked.save(task, { stepData: decision.stepData, status: 'error', failedReason: failure });
         const scores = [...failedTries(history, attempt, stepId), grade];
         const stepName = workflow.steps[decision.stepIndex]?.shortName ?? stepId;
         await locked.enqueue(failedUpdate(target, stepName, scores, grade.rules));

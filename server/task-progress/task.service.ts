@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { enqueueUpdate, listUpdatesForTask } from '../store/outbox.repository';
-import { appendHistory, listHistory } from '../store/task-history.repository';
-import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent, updateTask } from '../store/tasks.repository';
+import { appendHistory, listAttemptHistory } from '../store/task-history.repository';
+import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent } from '../store/tasks.repository';
 import type { StoreDb } from '../store/database-schema';
 import { findFlowWorkflow, recordRefusal } from '../store/tenants.repository';
 import { companyKey } from '../tenants/company-credentials';
@@ -133,7 +133,7 @@ export async function openTask(
       });
       await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'opened', at: now });
     }
-    return toTaskView(task, await listHistory(trx, task.id), workflowOf(task));
+    return toTaskView(task, await listAttemptHistory(trx, task.id, task.attempt), workflowOf(task));
   });
   if (created) deps.onUpdateEnqueued();
   return view;
@@ -142,7 +142,7 @@ export async function openTask(
 /** Reads need no lock nor transaction: a view may be a moment old, never inconsistent with itself. */
 export async function getTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
   const task = await readOwnTask(deps.store.db, context);
-  return toTaskView(task, await listHistory(deps.store.db, task.id), workflowOf(task));
+  return toTaskView(task, await listAttemptHistory(deps.store.db, task.id, task.attempt), workflowOf(task));
 }
 
 /** The first interaction of an attempt sends `inProgress` (spec 3); later calls change nothing (idempotent). */
@@ -162,20 +162,22 @@ export function startTask(deps: TaskServiceDeps, context: TaskContext): Promise<
  */
 export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
   return withLockedTask(deps, context, async (locked) => {
-    const { trx, task, now } = locked;
+    const { task } = locked;
     if (task.status === 'ready' && task.attemptStartedAt === null) {
       throw apiError('nothing_to_restart', 'This attempt has not started yet; there is nothing to restart.');
     }
     const attempt = task.attempt + 1;
-    const restarted = await updateTask(
-      trx,
-      task.id,
-      { status: 'ready', attempt, currentStep: null, stepData: {}, attemptStartedAt: null, failedReason: null },
-      now,
-    );
+    const restarted = await locked.save(task, {
+      status: 'ready',
+      attempt,
+      currentStep: null,
+      stepData: {},
+      attemptStartedAt: null,
+      failedReason: null,
+    });
     await locked.enqueue(restartedUpdate(locked.target, attempt));
     await locked.record({ attempt, kind: 'restarted' });
-    return locked.view(restarted ?? task);
+    return locked.view(restarted);
   });
 }
 

@@ -34,6 +34,7 @@ export const taskViewSchema = z.object({
   /** For graded steps: tries used in this task attempt and how many are allowed. */
   gradedAttempts: z.record(z.string(), z.object({ used: nonNegativeInt, max: positiveInt })),
   failure: z.nullable(taskFailureSchema),
+  /** What happened during this attempt, oldest first (a restart begins a new attempt and a new history). */
   history: z.array(
     z.object({
       kind: z.enum(historyKinds),

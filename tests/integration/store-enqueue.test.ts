@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueUpdate, listUpdatesForTask } from '../../server/store/outbox.repository';
 import type { PartnerTaskUpdateRecord } from '../../server/store/outbox.repository';
 import type { StoreDb } from '../../server/store/database-schema';
-import { findTaskById, insertTask, updateTask } from '../../server/store/tasks.repository';
+import { findTaskById, insertTask, saveLockedTask } from '../../server/store/tasks.repository';
 import type { Task } from '../../server/store/tasks.table';
 import { testDatabases } from '../helpers/test-databases';
 import type { TestDatabase } from '../helpers/test-databases';
@@ -61,7 +61,7 @@ describe.each(testDatabases)('enqueueing updates on $name', (engine) => {
   it('writes nothing when the caller transaction throws: neither the task change nor the outbox row', async () => {
     const task = await addTask(t.store.db);
     const failing = t.store.db.transaction().execute(async (trx) => {
-      await updateTask(trx, task.id, { status: 'inProgress', currentStep: 'intro' }, t0 + 1);
+      await saveLockedTask(trx, task, { status: 'inProgress', currentStep: 'intro' }, t0 + 1);
       await enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress' }, now: t0 + 1 });
       throw new Error('the handler failed after enqueueing');
     });

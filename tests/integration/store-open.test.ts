@@ -47,6 +47,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0003_readiness_heartbeat',
       '0004_tenants',
       '0005_pending_indexes',
+      '0006_fewer_outbox_indexes',
     ]);
   });
 

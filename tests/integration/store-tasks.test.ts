@@ -8,7 +8,7 @@ import {
   insertTaskIfAbsent,
   lockTaskByAssignedTaskUuid,
   purgeUnconfirmedTasks,
-  updateTask,
+  saveLockedTask,
 } from '../../server/store/tasks.repository';
 import type { NewTask } from '../../server/store/tasks.repository';
 import { enqueue } from '../helpers/outbox-fixtures';
@@ -62,15 +62,19 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
     await expect(insertTask(t.store.db, input)).rejects.toThrow();
   });
 
-  it('updates only the given fields and the update time', async () => {
+  it('saves only the given changes and the update time, and returns the task exactly as it is then stored', async () => {
     const task = await insertTask(t.store.db, newTask());
-    const updated = await updateTask(
-      t.store.db,
-      task.id,
-      { status: 'inProgress', currentStep: 'quiz', stepData: { intro: { agreed: true } }, attemptStartedAt: t0 + 1 },
-      t0 + 2,
-    );
-    expect(updated).toEqual({
+    const saved = await t.store.db.transaction().execute(async (trx) => {
+      const locked = await lockTaskByAssignedTaskUuid(trx, task.assignedTaskUuid);
+      const changes = {
+        status: 'inProgress',
+        currentStep: 'quiz',
+        stepData: { intro: { agreed: true } },
+        attemptStartedAt: t0 + 1,
+      } as const;
+      return saveLockedTask(trx, locked!, changes, t0 + 2);
+    });
+    expect(saved).toEqual({
       ...task,
       status: 'inProgress',
       currentStep: 'quiz',
@@ -78,9 +82,10 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
       attemptStartedAt: t0 + 1,
       updatedAt: t0 + 2,
     });
-    const cleared = await updateTask(t.store.db, task.id, { currentStep: null, failedReason: 'quiz failed twice' }, t0 + 3);
+    expect(await findTaskById(t.store.db, task.id)).toEqual(saved);
+    const cleared = await saveLockedTask(t.store.db, saved, { currentStep: null, failedReason: 'quiz failed twice' }, t0 + 3);
     expect(cleared).toMatchObject({ currentStep: null, failedReason: 'quiz failed twice', status: 'inProgress' });
-    expect(await updateTask(t.store.db, randomUUID(), { status: 'error' }, t0)).toBeUndefined();
+    expect(await findTaskById(t.store.db, task.id)).toEqual(cleared);
   });
 
   it('lockTaskByAssignedTaskUuid makes concurrent read-modify-write transactions apply one after the other', async () => {
@@ -91,7 +96,7 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
       db.transaction().execute(async (trx) => {
         const current = await lockTaskByAssignedTaskUuid(trx, task.assignedTaskUuid);
         await new Promise((resolve) => setTimeout(resolve, 20));
-        await updateTask(trx, task.id, { attempt: current!.attempt + 1 }, t0);
+        await saveLockedTask(trx, current!, { attempt: current!.attempt + 1 }, t0);
       });
     await Promise.all([bump(t.store.db), bump(other), bump(t.store.db), bump(other)]);
     expect((await findTaskById(t.store.db, task.id))?.attempt).toBe(5);
