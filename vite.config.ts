@@ -1,6 +1,10 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { tsImport } from 'tsx/esm/api';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import type * as FirstScreenPrerender from './src/task/prerender-first-screen';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 /** Where `npm run dev` (scripts/dev.ts) forwards API and emulator calls: the server it starts on the default PORT. */
@@ -71,6 +75,67 @@ function preloadTaskPageChunks(): Plugin {
 }
 
 /**
+ * Writes, beside index.html, one page per prerendered workflow and language with its first step already in #root
+ * (src/task/prerender-first-screen.tsx), which the server sends to a link with a valid context
+ * (server/page/first-screen-file.ts). The step is painted once the HTML and the stylesheet are in, before any script
+ * has run: bench/page.ts measured the first step's paint waiting on the app chunk, the session's answer and the
+ * step's chunk, one after the other. Each such page also preloads its workflow's screens, which hydrating the step
+ * needs. Emitted in generateBundle, so compressPage writes their .br and .gz like index.html's.
+ */
+function prerenderFirstScreens(): Plugin {
+  let root = process.cwd();
+  return {
+    name: 'prerender-first-screens',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      root = config.root;
+    },
+    async generateBundle(_options, bundle) {
+      const page = bundle['index.html'];
+      // A build of another entry (tests/helpers/page-build.ts input) has no page to prerender into.
+      if (page?.type !== 'asset' || typeof page.source !== 'string') return;
+      const template = page.source;
+      // Through tsx with the page's tsconfig (its JSX setting): the screens are page modules, not part of this config.
+      const prerender = (await tsImport(pathToFileURL(join(root, 'src/task/prerender-first-screen.tsx')).href, {
+        parentURL: import.meta.url,
+        tsconfig: join(root, 'tsconfig.page.json'),
+      })) as typeof FirstScreenPrerender;
+      for (const screen of await prerender.prerenderFirstScreens()) {
+        const preloads = workflowChunks(bundle, screen.workflowId)
+          .filter((fileName) => !template.includes(`/${fileName}"`))
+          .map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}">`);
+        const html = template
+          .replace(/<html lang="[^"]*"/, `<html lang="${screen.locale}"`)
+          .replace(/<title>[^<]*<\/title>/, `<title>${prerender.escapeHtml(screen.documentTitle)}</title>`)
+          .replace('</head>', `${preloads.join('')}</head>`)
+          .replace('<div id="root"></div>', `${screen.rootTag}${screen.markup}</div>`);
+        if (!html.includes(screen.rootTag)) this.error('index.html has no empty <div id="root"></div> to prerender into');
+        this.emitFile({ type: 'asset', fileName: screen.fileName, source: html });
+      }
+    },
+  };
+}
+
+/** The chunk of a workflow's screens (its dynamic import in registry.views.ts) and the chunks it imports statically. */
+function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): string[] {
+  const folder = `/src/workflows/${workflowId}/`;
+  const files = new Set<string>();
+  const add = (fileName: string) => {
+    const chunk = bundle[fileName];
+    if (files.has(fileName) || chunk?.type !== 'chunk') return;
+    files.add(fileName);
+    for (const imported of chunk.imports) add(imported);
+  };
+  for (const item of Object.values(bundle)) {
+    if (item.type === 'chunk' && item.isDynamicEntry && (item.facadeModuleId ?? '').replaceAll('\\', '/').includes(folder)) {
+      add(item.fileName);
+    }
+  }
+  return [...files];
+}
+
+/**
  * The page's text files compressed once, at build time, at the highest levels (bench/page.ts: on Slow 4G the
  * uncompressed entry chunk alone took about 1.8 s to download, most of the LCP). The server sends `<file>.br` or
  * `<file>.gz` by Accept-Encoding (@fastify/static preCompressed, server/page/page-routes.ts) and the original to a
@@ -89,7 +154,7 @@ function compressPage(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), refuseServerModules(), preloadTaskPageChunks(), compressPage()],
+  plugins: [react(), refuseServerModules(), preloadTaskPageChunks(), prerenderFirstScreens(), compressPage()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -16,8 +16,9 @@ interface BenchWindow {
 
 /**
  * Runs at document start in every frame (Playwright init script) and records, in the task page's frame only, its LCP,
- * its CLS (shifts without recent input) and when the first step's primary button is there and enabled: React renders
- * on the client, so a rendered button has its handler. Times are from the frame's own navigation start.
+ * its CLS (shifts without recent input) and when the first step's primary button is there, enabled and React's: a
+ * prerendered page paints the button before any script has run, and a click does nothing until React has hydrated it
+ * (attached its props, and so its handler). Times are from the frame's own navigation start.
  */
 export function observePageMetrics(taskOrigin: string): void {
   if (location.origin !== taskOrigin) return;
@@ -38,15 +39,21 @@ export function observePageMetrics(taskOrigin: string): void {
   }).observe({ type: 'layout-shift', buffered: true });
   const check = () => {
     const ready = [...document.querySelectorAll('button')].some(
-      (button) => button.textContent?.trim() === 'Begin the training' && !button.disabled,
+      (button) =>
+        button.textContent?.trim() === 'Begin the training' &&
+        !button.disabled &&
+        Object.keys(button).some((key) => key.startsWith('__reactProps')),
     );
     if (ready && metrics.interactiveMs === null) {
       metrics.interactiveMs = performance.now();
       observer.disconnect();
+      clearInterval(poll);
     }
   };
   const observer = new MutationObserver(check);
   observer.observe(document, { subtree: true, childList: true, attributes: true });
+  // Hydration changes no node, so no mutation announces it: look again every few milliseconds too.
+  const poll = setInterval(check, 20);
 }
 
 /** The metrics, and the frame's requests (path, start and end, ms) to tell where the time before LCP went. */

@@ -1,13 +1,15 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/api-error';
 import { AppRoutes } from './app-routes';
+import { FirstScreenProvider, readFirstScreen } from './task/first-screen';
 import { pickLocale } from './ui/i18n/locale';
 import { LocaleProvider } from './ui/i18n/locale-context';
 import { shellTextsEn } from './ui/i18n/shell-texts.en';
 import { shellTextsEs } from './ui/i18n/shell-texts.es';
+import { preloadWorkflowViews } from './workflows/registry.views';
 
 const locale = pickLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
 // WCAG 3.1.1: the page's language is the one it speaks, set before the first paint.
@@ -22,17 +24,33 @@ const queryClient = new QueryClient({
   },
 });
 
-/** Renders the page into #root. Loaded by main.tsx once the session request is on its way. */
+/**
+ * Renders the page into #root. Loaded by main.tsx once the session request is on its way. A first step prerendered in
+ * the browser's language is hydrated: React adopts the markup the worker already sees instead of painting it again.
+ * Any other markup (prerendered in another language than this browser's first choice) is replaced.
+ */
 export function renderApp(root: HTMLElement): void {
-  createRoot(root).render(
+  const prerendered = readFirstScreen(root);
+  const firstScreen = prerendered?.locale === locale ? prerendered : undefined;
+  const app = (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <LocaleProvider locale={locale}>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
+          <FirstScreenProvider value={firstScreen}>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </FirstScreenProvider>
         </LocaleProvider>
       </QueryClientProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+  if (firstScreen) {
+    // The step's screens first (the page preloads them): hydrated with its screen already in, the step never suspends,
+    // so the session's answer cannot reach a boundary still waiting to hydrate, which React would render anew.
+    void preloadWorkflowViews(firstScreen.workflow.id).then(() => hydrateRoot(root, app));
+    return;
+  }
+  root.replaceChildren();
+  createRoot(root).render(app);
 }

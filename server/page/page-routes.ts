@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../api-error';
+import { firstScreenPicker } from './first-screen-file';
 
 /** Client-side routes that answer with the page itself (src/main.tsx): the task page and, when enabled, the preview. */
 const taskPageRoutes = ['/'];
@@ -63,7 +64,16 @@ export async function registerPageRoutes(app: FastifyInstance, pageDirectory: st
       if (typeof type === 'string' && type.startsWith(LEGACY_JAVASCRIPT))
         reply.type(`text/javascript${type.slice(LEGACY_JAVASCRIPT.length)}`);
     });
-    for (const url of pageRoutes) {
+    const pickFirstScreen = firstScreenPicker(pageDirectory);
+    for (const url of taskPageRoutes) {
+      page.get(url, (request, reply) => {
+        const firstScreen = pickFirstScreen(request.query, request.headers['accept-language']);
+        // The answer depends on the language too: a shared cache must not hand a Spanish first step to an English page.
+        if (firstScreen) reply.header('vary', 'accept-encoding, accept-language');
+        return reply.sendFile(firstScreen ?? 'index.html');
+      });
+    }
+    for (const url of options.preview ? previewRoutes : []) {
       page.get(url, (_request, reply) => reply.sendFile('index.html'));
     }
   });

@@ -33,7 +33,10 @@ export function StepRunner({
   const [grading, setGrading] = useState<{ stepId: string; result: GradingResult } | undefined>();
   // Focus goes to the step's heading when the step changes after a save, and on arrival when nothing holds focus (the
   // previous screen's button is gone, e.g. after "Start again"): keyboard and screen-reader users start from the top.
-  const [focusHeading, setFocusHeading] = useState(() => document.activeElement === null || document.activeElement === document.body);
+  // At build time (the prerendered first step) there is no document; the value only drives an effect, never markup.
+  const [focusHeading, setFocusHeading] = useState(
+    () => typeof document === 'undefined' || document.activeElement === null || document.activeElement === document.body,
+  );
 
   const stepId = task.currentStep ?? task.workflow.steps[0]?.id ?? '';
   const index = Math.max(

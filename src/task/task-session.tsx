@@ -12,11 +12,10 @@ import { FocusHeading } from '../ui/focus-heading';
 import { useShellTexts } from '../ui/i18n/locale-context';
 import { Notice } from '../ui/notice';
 import { PageShell } from '../ui/page-shell';
-import { DoneScreen } from './done-screen';
-import { errorKind } from './error-text';
-import { FailedScreen } from './failed-screen';
 import { preloadWorkflowViews } from '../workflows/registry.views';
-import { StepRunner } from './step-runner';
+import { errorKind } from './error-text';
+import { unopenedTaskView, useFirstScreen } from './first-screen';
+import { taskScreen } from './task-screen';
 import { UnknownWorkflowScreen } from './unknown-workflow-screen';
 
 /** Opens the session, then shows the screen the task's state calls for. */
@@ -29,7 +28,24 @@ export function TaskSession() {
   // Set when this page saw the task end; undefined after a reload (the end event is not fired twice).
   const [ended, setEnded] = useState<{ status: 'completed' | 'error'; portalNotified: number } | undefined>();
   const [embedded] = useState(() => isEmbedded());
-  useEffect(() => preloadWorkflowViews(client.workflow), [client]);
+  // The prerendered first step this page was hydrated from (first-screen.tsx), shown until the session answers: for a
+  // new task it is the very screen the session's view renders, so nothing moves when it arrives. Only for the workflow
+  // the link names (the server picked the prerender by the same link).
+  const firstScreen = useFirstScreen();
+  const [unopened] = useState(() =>
+    firstScreen && (client.workflow === undefined || client.workflow === firstScreen.workflow.id)
+      ? unopenedTaskView(firstScreen.workflow)
+      : undefined,
+  );
+  // A prerendered page names the workflow the server assumed (and already preloads its screens): fetch no other.
+  const likelyWorkflow = client.workflow ?? firstScreen?.workflow.id;
+  useEffect(() => void preloadWorkflowViews(likelyWorkflow), [likelyWorkflow]);
+
+  function handleEnded(status: 'completed' | 'error', event: EndEvent | undefined) {
+    // Fired only now, once the server answered that the completion is stored: the portal closes the iframe on it.
+    const posted = event ? postEndEvent(event, client.context, embedded ? window.parent : null, embedded ? parentOrigin() : undefined) : 0;
+    setEnded({ status, portalNotified: posted });
+  }
 
   const notes = [...(embedded ? [] : [texts.standalone]), ...(session.data?.environment.emulator ? [texts.emulator] : [])];
 
@@ -58,6 +74,10 @@ export function TaskSession() {
       </PageShell>
     );
   }
+  if (!task.data && unopened) {
+    // A step submitted before the session has answered waits for it (api-client.ts: one session request in flight).
+    return taskScreen({ view: unopened, notes: [], ended: undefined, onEnded: handleEnded });
+  }
   if (!task.data) {
     return (
       <PageShell notes={notes}>
@@ -68,22 +88,5 @@ export function TaskSession() {
     );
   }
 
-  function handleEnded(status: 'completed' | 'error', event: EndEvent | undefined) {
-    // Fired only now, once the server answered that the completion is stored: the portal closes the iframe on it.
-    const posted = event ? postEndEvent(event, client.context, embedded ? window.parent : null, embedded ? parentOrigin() : undefined) : 0;
-    setEnded({ status, portalNotified: posted });
-  }
-
-  const view = task.data;
-  return (
-    <PageShell notes={notes}>
-      {view.status === 'completed' ? (
-        <DoneScreen task={view} portalNotified={ended?.portalNotified} justFinished={ended?.status === 'completed'} />
-      ) : view.status === 'error' ? (
-        <FailedScreen task={view} justFailed={ended?.status === 'error'} />
-      ) : (
-        <StepRunner task={view} onEnded={handleEnded} />
-      )}
-    </PageShell>
-  );
+  return taskScreen({ view: task.data, notes, ended, onEnded: handleEnded });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPage, initialScripts } from '../helpers/page-build';
-import { openTaskApp, type TaskApp } from '../helpers/task-app';
+import { newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 
 /** A page directory laid out as the build writes it: originals, and `.br`/`.gz` beside those worth compressing. */
 function writePage(files: Record<string, string>, variants: Record<string, Array<'br' | 'gz'>>): string {
@@ -175,6 +175,43 @@ describe('the production build, served', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-encoding'], url).toBe('br');
       expect(brotliDecompressSync(response.rawPayload).equals(readFileSync(join(outDir, file))), url).toBe(true);
+    }
+  });
+
+  const link = (extra: Record<string, string> = {}) => `/?${new URLSearchParams({ ...extra, ...newContext() }).toString()}`;
+
+  it('answers a link with its context with the first step already in the HTML, in the browser language', async () => {
+    const english = await t.app.inject({ method: 'GET', url: link(), headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    expect(english.statusCode).toBe(200);
+    expect(english.body).toContain('<html lang="en"');
+    expect(english.body).toMatch(/<div id="root" data-first-screen="[^"]+"><div class="shell">/);
+    expect(english.body).toContain('<h1 id="step-title" tabindex="-1" class="screen-title">Workplace safety training</h1>');
+    expect(english.body).toContain('>Begin the training</button>');
+    expect(english.headers.vary).toMatch(/accept-language/i);
+    expect(english.headers['content-security-policy']).toContain("script-src 'self'");
+
+    const spanish = await t.app.inject({ method: 'GET', url: link(), headers: { 'accept-language': 'es-MX,es;q=0.9' } });
+    expect(spanish.body).toContain('<html lang="es"');
+    expect(spanish.body).toContain('>Formación en seguridad laboral</h1>');
+    expect(spanish.body).toContain('<title>Tarea de incorporación</title>');
+  });
+
+  it('creates no task and enqueues no update on a GET of the page (a link scanner changes nothing)', async () => {
+    for (const url of [link(), link({ workflow: 'availability' }), link({ workflow: 'safety-training' })]) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(response.statusCode, url).toBe(200);
+    }
+    expect(await t.database.store.db.selectFrom('tasks').select('id').execute()).toEqual([]);
+    expect(await t.database.store.db.selectFrom('outbox').select('id').execute()).toEqual([]);
+    expect(t.wakes()).toBe(0);
+  });
+
+  it('answers with the plain page when it has no first screen for the link: no valid context, or a workflow not prerendered', async () => {
+    const plain = readFileSync(join(outDir, 'index.html'), 'utf8');
+    const broken = new URLSearchParams({ ...newContext(), wxWorkerUuid: 'not-a-uuid' }).toString();
+    for (const url of ['/', `/?${broken}`, link({ workflow: 'availability' })]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.body, url).toBe(plain);
     }
   });
 });

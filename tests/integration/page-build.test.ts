@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
@@ -39,13 +39,43 @@ describe('the production build of the page', () => {
     }
   });
 
-  it('has no inline script, so the strict script-src of the CSP holds', () => {
-    const html = builtTexts(outDir).find((f) => f.file.endsWith('index.html'))!.text;
-    for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
-      expect(match[1]).toMatch(/\bsrc=/);
-      expect(match[2]?.trim()).toBe('');
+  it('has no inline script in any page, prerendered ones included, so the strict script-src of the CSP holds', () => {
+    const pages = builtTexts(outDir).filter((f) => f.file.endsWith('.html'));
+    expect(pages.map((f) => relative(outDir, f.file)).sort()).toEqual([
+      'first-screens/safety-training.en.html',
+      'first-screens/safety-training.es.html',
+      'index.html',
+    ]);
+    for (const { text: html } of pages) {
+      for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+        expect(match[1]).toMatch(/\bsrc=/);
+        expect(match[2]?.trim()).toBe('');
+      }
+      expect(html).not.toMatch(/\son[a-z]+=/i);
     }
-    expect(html).not.toMatch(/\son[a-z]+=/i);
+  });
+
+  it('prerenders the first step of the safety training into a copy of the page per language, preloading its screens', () => {
+    const plain = readFileSync(join(outDir, 'index.html'), 'utf8');
+    const page = readFileSync(join(outDir, 'first-screens/safety-training.en.html'), 'utf8');
+    expect(plain).toContain('<div id="root"></div>');
+    // The same scripts as the plain page, so the initial JavaScript is the same, plus the workflow's screens.
+    for (const script of initialScripts(outDir)) expect(page).toContain(`"${script}"`);
+    expect(page).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/safety-training-step-[\w-]+\.js">/);
+    const root = /<div id="root" data-first-screen="([^"]+)">([\s\S]*)<\/div>\s*<\/body>/.exec(page);
+    expect(JSON.parse(root![1]!.replaceAll('&quot;', '"'))).toEqual({
+      locale: 'en',
+      workflow: {
+        id: 'safety-training',
+        estimatedMinutes: 10,
+        steps: [{ id: 'welcome' }, { id: 'policy' }, { id: 'quiz' }, { id: 'signature' }],
+      },
+    });
+    expect(root![2]).toContain('<p class="progress-text" id="progress-text">Step 1 of 4</p>');
+    expect(root![2]).toContain('<p class="estimate">It takes about 10 minutes.');
+    expect(root![2]).toContain('<button type="button" class="button button-primary">Begin the training</button>');
+    // The step itself, not the loading fallback of its lazy screen.
+    expect(root![2]).not.toContain('Loading');
   });
 
   it('contains no secret: configured credentials, the answer key or its rationales', () => {

@@ -1,5 +1,5 @@
 /** The languages the page speaks; a workflow ships its texts in each. */
-const locales = ['en', 'es'] as const;
+export const locales = ['en', 'es'] as const;
 export type Locale = (typeof locales)[number];
 
 /** The first of the browser's preferred languages that we speak; English otherwise. */

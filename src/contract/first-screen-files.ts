@@ -1,0 +1,10 @@
+/**
+ * Where the build writes each prerendered first screen (the task page's HTML with the first step of one workflow in
+ * one language, vite.config.ts) and where the server looks for it when a link opens the page. Shared, so the two
+ * cannot name it differently.
+ */
+export const FIRST_SCREENS_DIRECTORY = 'first-screens';
+
+export function firstScreenFile(workflowId: string, locale: string): string {
+  return `${FIRST_SCREENS_DIRECTORY}/${workflowId}.${locale}.html`;
+}

@@ -1,0 +1,80 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { prerender } from 'react-dom/static';
+import { ApiClientProvider } from '../api/api-client-context';
+import { firstScreenFile } from '../contract/first-screen-files';
+import type { TaskContext } from '../contract/task-context';
+import { locales, type Locale } from '../ui/i18n/locale';
+import { LocaleProvider } from '../ui/i18n/locale-context';
+import { shellTextsEn } from '../ui/i18n/shell-texts.en';
+import { shellTextsEs } from '../ui/i18n/shell-texts.es';
+import { findWorkflow } from '../workflows/registry';
+import { prerenderedWorkflows } from '../workflows/registry.views';
+import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen';
+import { taskScreen } from './task-screen';
+
+export interface PrerenderedFirstScreen {
+  /** Where in the build it goes; the server looks for it there (server/page/first-screen-file.ts). */
+  fileName: string;
+  workflowId: string;
+  locale: Locale;
+  documentTitle: string;
+  /** #root's opening tag, naming what it holds (first-screen.tsx reads it back). */
+  rootTag: string;
+  /** The #root markup; React hydrates it (src/app-root.tsx). */
+  markup: string;
+}
+
+/** Build time only, never requested: the markup names no task, and no API call runs while rendering. */
+const noContext: TaskContext = {
+  wxWorkerUuid: '00000000-0000-4000-8000-000000000000',
+  wxAssignedTaskUuid: '00000000-0000-4000-8000-000000000000',
+  wxTaskFlowUuid: '00000000-0000-4000-8000-000000000000',
+  wxCompanyUuid: '00000000-0000-4000-8000-000000000000',
+};
+
+/**
+ * Build time (vite.config.ts): the first step of each prerendered workflow in each language, as the task page renders
+ * it for a new task before its session has answered (task-session.tsx). `prerender` waits for the lazy step screen,
+ * so the markup holds the step itself, not the Suspense fallback.
+ */
+export async function prerenderFirstScreens(): Promise<PrerenderedFirstScreen[]> {
+  const screens: PrerenderedFirstScreen[] = [];
+  for (const id of prerenderedWorkflows) {
+    const definition = findWorkflow(id)?.definition;
+    if (!definition) throw new Error(`prerenderedWorkflows names ${id}, which registry.ts does not register`);
+    const workflow = { id, estimatedMinutes: definition.estimatedMinutes, steps: definition.steps.map((step) => ({ id: step.id })) };
+    for (const locale of locales) {
+      const firstScreen = { locale, workflow };
+      screens.push({
+        fileName: firstScreenFile(id, locale),
+        workflowId: id,
+        locale,
+        documentTitle: documentTitle(locale),
+        rootTag: `<div id="root" ${FIRST_SCREEN_ATTRIBUTE}="${escapeHtml(JSON.stringify(firstScreen))}">`,
+        markup: await render(firstScreen),
+      });
+    }
+  }
+  return screens;
+}
+
+async function render(firstScreen: FirstScreen): Promise<string> {
+  const { prelude } = await prerender(
+    <QueryClientProvider client={new QueryClient()}>
+      <LocaleProvider locale={firstScreen.locale}>
+        <ApiClientProvider context={noContext} workflow={undefined}>
+          {taskScreen({ view: unopenedTaskView(firstScreen.workflow), notes: [], ended: undefined, onEnded: () => {} })}
+        </ApiClientProvider>
+      </LocaleProvider>
+    </QueryClientProvider>,
+  );
+  return new Response(prelude).text();
+}
+
+function documentTitle(locale: Locale): string {
+  return (locale === 'es' ? shellTextsEs : shellTextsEn).documentTitle;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
