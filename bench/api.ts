@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { runBare, runPaced, runSteps } from './api-load';
-import { machine, round, runPool, spawnEmulator } from './bench-support';
+import { createBenchDatabase, machine, round, runPool, spawnEmulator } from './bench-support';
 import { sampleServer, startServerProcess } from './bench-server-process';
 
 /**
  * `node --import tsx bench/api.ts`: the step endpoint beside a bare route of the same Fastify, same connections, same
  * run, once per SQLITE_SYNCHRONOUS mode. The server runs as in production (a real credential, the emulator in another
  * process as the platform, the relay delivering every update the load writes), in a child process so that its RSS
- * is measured alone; rate limits are off, logs at `info` go to /dev/null.
+ * is measured alone; rate limits are off, logs at `info` go to /dev/null. `--modes FULL,NORMAL,postgres` picks the stores.
  */
 const { values } = parseArgs({
   options: {
@@ -38,7 +38,7 @@ try {
     console.log(
       JSON.stringify({
         suite: 'api',
-        sqliteSynchronous: mode,
+        ...(mode === 'postgres' ? { database: 'postgres' } : { database: 'sqlite', sqliteSynchronous: mode }),
         server: values.server,
         ...result,
         connections,
@@ -52,12 +52,13 @@ try {
   await emulator.stop();
 }
 
+/** `postgres`: a database of its own on the benchmarks' Postgres; otherwise a SQLite file with that synchronous mode. */
 async function measure(mode: string) {
   const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-api-'));
+  const database = mode === 'postgres' ? await createBenchDatabase() : undefined;
   const server = await startServerProcess(
     {
-      DATABASE_URL: join(directory, 'api.db'),
-      SQLITE_SYNCHRONOUS: mode,
+      ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: join(directory, 'api.db'), SQLITE_SYNCHRONOUS: mode }),
       PORT: '0',
       LOG_LEVEL: values['log-level'],
       RATE_LIMIT_PER_ADDRESS: '0',
@@ -116,6 +117,7 @@ async function measure(mode: string) {
   } finally {
     rss.stop();
     await server.stop();
+    await database?.drop();
     rmSync(directory, { recursive: true, force: true });
   }
 }

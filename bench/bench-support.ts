@@ -101,6 +101,24 @@ export async function withBenchStore<T>(engine: string, run: (store: Store) => P
   }
 }
 
+/** A database of its own on the benchmarks' Postgres, for a server process to use as its DATABASE_URL; dropped after. */
+export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: benchPostgresUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(benchPostgresUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
+}
+
 /** A task with a fresh context for a benchmark's updates. */
 export function insertBenchTask(store: Store): Promise<{ id: string }> {
   return insertTask(store.db, {

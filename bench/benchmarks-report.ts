@@ -47,7 +47,8 @@ export function renderBenchmarks(results: SuiteResult[], run: RunContext): strin
 type P50P99 = { p50: number; p99: number };
 type Size = { rawKb: number; gzipKb: number };
 interface ApiResult {
-  sqliteSynchronous: string;
+  database?: 'sqlite' | 'postgres';
+  sqliteSynchronous?: string;
   server: string;
   stepRequestsPerSecond: number;
   bareRequestsPerSecond: number;
@@ -103,15 +104,18 @@ function rowsOf(result: SuiteResult): Row[] {
   switch (result.suite) {
     case 'api': {
       const r = result as unknown as ApiResult;
-      const mode = `API, SQLite ${r.sqliteSynchronous}${r.server === 'tsx' ? ', server under tsx (npm run dev)' : ''}`;
+      const store = r.database === 'postgres' ? 'Postgres' : `SQLite ${r.sqliteSynchronous}`;
+      const mode = `API, ${store}${r.server === 'tsx' ? ', server under tsx (npm run dev)' : ''}`;
+      // The targets are those of the production setup measured: SQLite NORMAL, the compiled server; the rest compare.
+      const targeted = r.database !== 'postgres' && r.sqliteSynchronous === 'NORMAL' && r.server !== 'tsx';
+      const target = (text: string, met: boolean) => (targeted ? { target: text, met } : { target: '' });
       const latency = r.stepLatencyMs;
       const cpu = r.serverCpuMsPerRequest;
       return [
         {
           figure: `${mode}: step endpoint / bare route throughput`,
           value: `${r.ratioStepToBare} (${r.stepRequestsPerSecond} / ${r.bareRequestsPerSecond} req/s)`,
-          target: '≥ 0.25',
-          met: r.ratioStepToBare >= 0.25,
+          ...target('≥ 0.25', r.ratioStepToBare >= 0.25),
         },
         {
           figure: `${mode}: step latency p50 / p99 at full load, ${r.connections} connections`,
@@ -122,8 +126,7 @@ function rowsOf(result: SuiteResult): Row[] {
         {
           figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (paced)`,
           value: `${r.stepP99AtRateMs} ms (p50 ${r.stepP50AtRateMs})`,
-          target: '< 25 ms',
-          met: r.stepP99AtRateMs < 25,
+          ...target('< 25 ms', r.stepP99AtRateMs < 25),
         },
         {
           figure: `${mode}: step p99 at ${r.ratePerSecond / 2} req/s (paced)`,
@@ -135,7 +138,7 @@ function rowsOf(result: SuiteResult): Row[] {
           value: `${r.stepP99AtAutocannonOverallRateMs} ms`,
           target: '',
         },
-        { figure: `${mode}: server RSS under load`, value: `${r.peakServerRssMb} MB`, target: '< 150 MB', met: r.peakServerRssMb < 150 },
+        { figure: `${mode}: server RSS under load`, value: `${r.peakServerRssMb} MB`, ...target('< 150 MB', r.peakServerRssMb < 150) },
       ];
     }
     case 'delivery': {
@@ -148,8 +151,9 @@ function rowsOf(result: SuiteResult): Row[] {
         {
           figure: `Delivery, ${r.engine}: deliveries/s (emulator ceiling ${r.emulatorCeilingPerSecond}/s)`,
           value: `${perSecond} (ratio ${ratio})`,
-          target: sqlite ? '≥ 2000 and ≥ 0.5 of the ceiling' : '',
-          ...(sqlite ? { met: perSecond >= 2000 && ratio >= 0.5 } : {}),
+          // SQLite's relay shares no round trips with a database server, so more of the ceiling is asked of it.
+          target: sqlite ? '≥ 2000 and ≥ 0.5 of the ceiling' : '≥ 2000 and ≥ 0.35 of the ceiling',
+          met: perSecond >= 2000 && ratio >= (sqlite ? 0.5 : 0.35),
         },
         {
           figure: `Delivery, ${r.engine}: enqueue-to-delivered p50 / p99 at ${r.pacedRatePerSecond}/s`,
@@ -183,7 +187,7 @@ function rowsOf(result: SuiteResult): Row[] {
       const css = r.initialCss;
       const where = `Page (Slow 4G, CPU ×4, median of ${r.loads})`;
       return [
-        { figure: `${where}: LCP (${r.lcpElement})`, value: `${r.lcpMs} ms`, target: '≤ 1500 ms', met: r.lcpMs <= 1500 },
+        { figure: `${where}: LCP (${r.lcpElement})`, value: `${r.lcpMs} ms`, target: '≤ 1000 ms', met: r.lcpMs <= 1000 },
         { figure: `${where}: CLS`, value: String(r.cls), target: '≤ 0.02', met: r.cls <= 0.02 },
         { figure: `${where}: first step interactive`, value: `${r.firstStepInteractiveMs} ms`, target: '' },
         {

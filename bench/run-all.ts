@@ -10,10 +10,14 @@ import { machine } from './bench-support';
  * would measure each other), each printing one JSON line per result; the lines are echoed and BENCHMARKS.md is
  * rewritten from them. `npm run bench -- --suites api,token` runs some; BENCHMARKS.md is rewritten only for all.
  */
-/** Each suite's script and arguments. `api-tsx`: the same API load on the server as `npm run dev` runs it, for its RSS. */
+/**
+ * Each suite's script and arguments. `api-tsx`: the same API load on the server as `npm run dev` runs it, for its RSS;
+ * `api-postgres`: on Postgres.
+ */
 const commands: Record<string, string[]> = {
   api: ['bench/api.ts'],
   'api-tsx': ['bench/api.ts', '--server', 'tsx', '--modes', 'NORMAL'],
+  'api-postgres': ['bench/api.ts', '--modes', 'postgres'],
   delivery: ['bench/delivery.ts'],
   page: ['bench/page.ts'],
   recovery: ['bench/recovery.ts'],

@@ -38,6 +38,15 @@ export const emulatorPlugin: FastifyPluginAsync<EmulatorPluginOptions> = async (
     { logLevel: 'warn' },
   );
 
-  // The preview portal polls the control API; its requests are not worth a log line each either.
-  await app.register(async (control) => registerControlRoutes(control, state), { prefix: '/control', logLevel: 'warn' });
+  // The preview portal polls the control API: its reads write no line (at any level: the host app may log
+  // without this server's access-log controller); its actions (assign, approve, a fault) are logged like any request.
+  await app.register(
+    async (control) => {
+      control.addHook('onRoute', (route) => {
+        if (route.method === 'GET' || route.method === 'HEAD') route.logLevel = 'warn';
+      });
+      registerControlRoutes(control, state);
+    },
+    { prefix: '/control' },
+  );
 };

@@ -24,9 +24,9 @@ export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = asy
     return last.probe;
   };
 
-  app.get('/healthz', { logLevel: 'debug' }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { routine: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { logLevel: 'debug' }, async (request, reply) => {
+  app.get('/readyz', { config: { routine: true } }, async (request, reply) => {
     const result = await probe();
     // One line when the state changes, not one per poll.
     if (result.ok !== wasReady) {
@@ -49,7 +49,7 @@ export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = asy
     });
   });
 
-  app.get('/metrics', { logLevel: 'debug' }, async (_request, reply) => {
+  app.get('/metrics', { config: { routine: true } }, async (_request, reply) => {
     reply.type(metrics.contentType);
     return metrics.metrics();
   });

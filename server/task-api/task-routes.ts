@@ -122,7 +122,9 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
     (request) => restartTask(service, contextOf(request)),
   );
 
-  api.get('/api/task/updates', { schema: { response: { 200: taskUpdatesResponseSchema } }, onRequest: sessionHooks }, async (request) => ({
+  // The preview polls it while updates are pending.
+  const updatesRoute = { schema: { response: { 200: taskUpdatesResponseSchema } }, onRequest: sessionHooks, config: { routine: true } };
+  api.get('/api/task/updates', updatesRoute, async (request) => ({
     updates: await listTaskUpdates(service, contextOf(request), { withErrors: config.previewEnabled }),
   }));
 }

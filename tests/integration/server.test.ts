@@ -40,6 +40,25 @@ describe('the server in emulator mode', () => {
     expect(await ready.json()).toEqual({ status: 'ready', database: 'sqlite' });
   });
 
+  it('logs routine polls at debug and every other request at info, one line each', async () => {
+    await fetch(`${server.url}/healthz`);
+    await fetch(`${server.url}/metrics`);
+    await fetch(`${server.url}/api/task`);
+    await server.store.close();
+    await fetch(`${server.url}/readyz`);
+    const levels = logLines
+      .map((line) => JSON.parse(line) as { level: number; msg: string; req?: { method: string; url: string } })
+      .filter((line) => line.msg === 'request completed')
+      .map((line) => `${line.level} ${line.req?.method} ${line.req?.url}`);
+    expect(levels).toEqual([
+      '20 GET /healthz',
+      '20 GET /metrics',
+      // Not routine: a refusal, and a routine route that failed.
+      '30 GET /api/task',
+      '30 GET /readyz',
+    ]);
+  });
+
   it('reports not ready once the database is gone', async () => {
     await server.store.close();
     const ready = await fetch(`${server.url}/readyz`);
