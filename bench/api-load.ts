@@ -1,10 +1,8 @@
 import http from 'node:http';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { POLICY_VERSION } from '../src/workflows/safety-training/definition';
+import { BARE_ROUTE } from './bare-route';
 import { percentile, round, runPool } from './bench-support';
-
-/** Answered by bench/api-server.ts only: a constant from the same Fastify, the floor of the step endpoint. */
-export const BARE_ROUTE = '/bench/bare';
 
 /**
  * No step of the example workflow can be saved twice: the engine accepts only the current step (step-engine.ts,

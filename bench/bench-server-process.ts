@@ -32,6 +32,9 @@ export async function startServerProcess(
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written when it exits (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  // BENCH_HEAP_SNAPSHOTS=<dir>: `kill -USR2 <server pid>` writes a heap snapshot of the server there, under load.
+  if (process.env.BENCH_HEAP_SNAPSHOTS)
+    profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOTS}`);
   const entry = options.compiled ? bundleServer() : 'bench/bench-server.ts';
   const child = fork(entry, {
     execArgv: [...(options.compiled ? serveNodeFlags() : ['--import', 'tsx']), ...profile],

@@ -1,7 +1,8 @@
 import { loadConfigOrExit } from '../server/config';
 import { createLogger } from '../server/logger';
 import { startServer } from '../server/server';
-import { BARE_ROUTE } from './api-load';
+// Not from api-load.ts: that imports autocannon, which would then count in the server's RSS.
+import { BARE_ROUTE } from './bare-route';
 
 /**
  * The server of the API and page benchmarks, in a process of its own so its RSS is the server's alone: `startServer`

@@ -74,7 +74,7 @@ function postgresLocation(url: string): string {
 
 async function openPostgres(url: string, options: StoreOptions): Promise<OpenedDatabase> {
   const { schema } = options;
-  const pool = createPostgresPool(url, schema);
+  const pool = await createPostgresPool(url, schema);
   const onError = (error: Error) => options.onConnectionError?.(error);
   // Idle connections report to the pool; a connection checked out between two statements of a transaction reports
   // to its client, which needs a listener of its own (node-postgres ends the process on an unheard 'error').
