@@ -54,6 +54,13 @@ export const shellTextsEn: ShellTexts = {
     body: (date) => `You completed this task on ${date}. You can now continue in the portal.`,
     portalNotified: 'The portal has been told that you finished.',
     standaloneNotice: 'This page is not inside the worker portal, so no portal was told.',
+    reopened: {
+      title: 'You completed this task',
+      completedOn: (date) => `Completed on ${date}.`,
+      redo: 'Were you asked to do it again, for example because it was reset or not approved? Start again from the beginning.',
+      keep: 'Keep it as it is',
+      kept: 'Nothing was changed: the task stays completed. You can go back to the portal.',
+    },
   },
   failed: {
     title: 'This task could not be completed',

@@ -54,6 +54,13 @@ export const shellTextsEs: ShellTexts = {
     body: (date) => `Completaste esta tarea el ${date}. Ya puedes continuar en el portal.`,
     portalNotified: 'Se ha avisado al portal de que terminaste.',
     standaloneNotice: 'Esta página no está dentro del portal del trabajador, así que no se avisó a ningún portal.',
+    reopened: {
+      title: 'Ya completaste esta tarea',
+      completedOn: (date) => `Completada el ${date}.`,
+      redo: '¿Te pidieron que la hicieras de nuevo, por ejemplo porque se reinició o no se aprobó? Empieza de nuevo desde el principio.',
+      keep: 'Dejarla como está',
+      kept: 'No se cambió nada: la tarea sigue completada. Puedes volver al portal.',
+    },
   },
   failed: {
     title: 'No se pudo completar esta tarea',

@@ -44,7 +44,14 @@ export interface ShellTexts {
     | 'unknown',
     string
   >;
-  done: { title: string; body(date: string): string; portalNotified: string; standaloneNotice: string };
+  done: {
+    title: string;
+    body(date: string): string;
+    portalNotified: string;
+    standaloneNotice: string;
+    /** The done screen of a task that was already completed when the page loaded: the worker may have been sent back. */
+    reopened: { title: string; completedOn(date: string): string; redo: string; keep: string; kept: string };
+  };
   failed: { title: string; attemptsExhausted(max: number): string; other: string };
   restart: { startAgain: string; startOver: string; confirm: string; yes: string; cancel: string };
   loadingStep: string;
