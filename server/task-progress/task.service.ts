@@ -145,13 +145,17 @@ export async function getTask(deps: TaskServiceDeps, context: TaskContext): Prom
   return toTaskView(task, await listAttemptHistory(deps.store.db, task.id, task.attempt), workflowOf(task));
 }
 
-/** The first interaction of an attempt sends `inProgress` (spec 3); later calls change nothing (idempotent). */
+/**
+ * The first interaction of an attempt sends `inProgress` (spec 3); later calls change nothing (idempotent). A task
+ * completed or in error had its first interaction already, so `start` answers it as it is, without an error and without
+ * an update: spec 3 moves such a task only by a new attempt (`restartTask`), and a page that reopens it (a worker sent
+ * back after a reset or a rejected review, which the platform does not tell us) must not meet an error on the way to
+ * "Start again".
+ */
 export function startTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
   return withLockedTask(deps, context, async (locked) => {
     const { task } = locked;
-    if (task.status === 'completed' || task.status === 'error') {
-      throw apiError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
-    }
+    if (task.status === 'completed' || task.status === 'error') return locked.view(task);
     return locked.view(await locked.startAttempt());
   });
 }
