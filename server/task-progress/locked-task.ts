@@ -44,10 +44,12 @@ export interface LockedTask {
   /** Appends to the task's history, at this transaction's time. */
   record(entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): Promise<void>;
   /**
-   * Marks the attempt started and sends `inProgress` (spec 3: ready -> inProgress on the first interaction), once per
-   * attempt: a step saved before `start` is that first interaction too. Returns the task as it now is.
+   * Marks the attempt started (spec 3: ready -> inProgress on the first interaction), once per attempt, and sends
+   * `inProgress` for it unless `carriedBy` says the caller's own update, written in this transaction, carries the
+   * new status: a step saved before `start` is that first interaction too, and one click sends one update. Returns
+   * the task as it now is.
    */
-  startAttempt(): Promise<Task>;
+  startAttempt(options?: { carriedBy: 'step update' }): Promise<Task>;
   /** What the page sees of `task` (this transaction's task, as changed), with its history. */
   view(task: Task): Promise<TaskView>;
 }
@@ -85,10 +87,10 @@ export async function withLockedTask<T>(
       if (history?.attempt === appended.attempt) history.entries.push(appended);
     };
     const workflow = workflowOf(task);
-    const startAttempt = async (): Promise<Task> => {
+    const startAttempt = async (options?: { carriedBy: 'step update' }): Promise<Task> => {
       if (task.attemptStartedAt !== null) return task;
       const started = await saveLockedTask(trx, task, { status: 'inProgress', attemptStartedAt: now }, now);
-      await enqueue(startedUpdate(target, workflow, task.attempt));
+      if (options === undefined) await enqueue(startedUpdate(target, workflow, task.attempt));
       await record({ attempt: task.attempt, kind: 'started' });
       return started;
     };

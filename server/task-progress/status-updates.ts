@@ -44,14 +44,20 @@ export function startedUpdate(target: UpdateTarget, workflow: WorkflowDefinition
   return record(target, 'started', updateLabels.started(positionOf(workflow, 0)), details);
 }
 
-/** A step was saved: the label names the step the worker is on now, the details what was just done. */
+/**
+ * A step was saved: the label names the step the worker is on now, and the details say what was just done, then
+ * that same step, so that the two read as one statement on the admin's panel (spec 2.6: the latest update appears
+ * prominently) rather than a label about one step over details about the one before it.
+ */
 export function stepSavedUpdate(
   target: UpdateTarget,
   workflow: WorkflowDefinition,
   nextIndex: number,
   report: StepReport,
 ): PartnerTaskUpdateRecord {
-  return record(target, 'stepSaved', updateLabels.stepSaved(positionOf(workflow, nextIndex)), report.details, report.color);
+  const next = positionOf(workflow, nextIndex);
+  const details = `${report.details} Now on step ${next.index + 1} of ${next.count}${next.name ? ` (${next.name})` : ''}.`;
+  return record(target, 'stepSaved', updateLabels.stepSaved(next), details, report.color);
 }
 
 export function completedUpdate(target: UpdateTarget, report: StepReport): PartnerTaskUpdateRecord {

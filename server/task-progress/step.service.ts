@@ -31,8 +31,10 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       data,
       earlierFailures: failedTries(history, task.attempt, stepId),
     });
-    // A step saved before `start` is still the attempt's first interaction: inProgress goes out first (spec 3).
-    task = await locked.startAttempt();
+    // A step saved before `start` is still the attempt's first interaction (spec 3: ready -> inProgress). The step's
+    // own update below says so: every one has taskStatus inProgress or the end state it reached, which spec 3 accepts
+    // from any state. A separate "started" before it would be a second update for one click.
+    task = await locked.startAttempt({ carriedBy: 'step update' });
     const attempt = task.attempt;
 
     let grading: GradingResult | undefined;

@@ -5,7 +5,7 @@ import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign, wro
 
 const expectedUpdates = [
   ['ready', 'Opened', 'neutral'],
-  ['inProgress', 'Step 1 of 4 · Welcome', 'neutral'],
+  // One update for the first click: the step's own inProgress is the attempt's start (spec 3).
   ['inProgress', 'Step 2 of 4 · Policy', 'neutral'],
   ['inProgress', 'Step 3 of 4 · Quiz', 'neutral'],
   ['inProgress', 'Step 3 of 4 · Quiz retry', 'warning'],

@@ -61,13 +61,13 @@ describe.each(testDatabases)('statements of the step transaction on $name', (eng
     expect(statements).toHaveLength(6);
   });
 
-  it('the first step of an attempt not yet started adds the start: three more (task, last sentAt and update, entry)', async () => {
+  it('the first step of an attempt not yet started adds the start: two more (task, entry), and no update of its own', async () => {
     const task = context();
     await openTask(deps, task, { address: '127.0.0.1' });
     statements.length = 0;
     await submitStep(deps, task, 'welcome', {});
-    // The start is the attempt's first interaction (spec 3): its own task write, update and entry, before the step's.
-    expect(statements).toHaveLength(10);
+    // The start is the attempt's first interaction (spec 3): its task write and entry; the step's update says inProgress.
+    expect(statements).toHaveLength(8);
   });
 
   it("a restart runs six: lock, task, last sentAt, update, history entry, and the new attempt's history for its view", async () => {

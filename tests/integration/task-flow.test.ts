@@ -85,9 +85,26 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
     });
   });
 
-  it('sends inProgress before the first step when start was never called', async () => {
+  it('sends one update for a first step saved without start: inProgress, on the step the worker is on now', async () => {
     await step('welcome', {});
-    expect((await summary()).slice(0, 3).map((row) => row[1])).toEqual(['Opened', 'Step 1 of 4 · Welcome', 'Step 2 of 4 · Policy']);
+    expect(await summary()).toEqual([
+      ['ready', 'Opened', 'neutral'],
+      ['inProgress', 'Step 2 of 4 · Policy', 'neutral'],
+    ]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/task', headers })).json()).toMatchObject({
+      status: 'inProgress',
+      started: true,
+    });
+  });
+
+  it('says in the details of a saved step what was done and the step the label names', async () => {
+    await step('welcome', {});
+    await step('policy', { acknowledged: true, policyVersion: POLICY_VERSION });
+    const saved = (await updates()).slice(1).map((u) => [u.record.partnerStatus?.label, u.record.partnerStatus?.details]);
+    expect(saved).toEqual([
+      ['Step 2 of 4 · Policy', 'The worker read the introduction and began the training. Now on step 2 of 4 (Policy).'],
+      ['Step 3 of 4 · Quiz', `Safety policy ${POLICY_VERSION} read and acknowledged. Now on step 3 of 4 (Quiz).`],
+    ]);
   });
 
   it('ends in error with details for the admin when the quiz fails on every attempt', async () => {
@@ -157,6 +174,6 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
     const oldPolicy = await step('policy', { acknowledged: true, policyVersion: 'SP-1999.1' });
     expect(oldPolicy.json().error).toMatchObject({ code: 'invalid_step_data', field: 'data.policyVersion' });
     // A rejected submission changes nothing and sends nothing.
-    expect((await summary()).map((row) => row[1])).toEqual(['Opened', 'Step 1 of 4 · Welcome', 'Step 2 of 4 · Policy']);
+    expect((await summary()).map((row) => row[1])).toEqual(['Opened', 'Step 2 of 4 · Policy']);
   });
 });

@@ -153,9 +153,12 @@ describe.each(testDatabases)('the availability workflow through the API on $name
       updates.map((update) => [update.record.taskStatus, update.record.partnerStatus?.label, update.record.partnerStatus?.details]),
     ).toEqual([
       ['ready', 'Opened', 'The worker opened the task.'],
-      ['inProgress', 'Step 1 of 3 · Start date', 'The worker started the task.'],
-      ['inProgress', 'Step 2 of 3 · Shifts', `The worker can start on ${today}.`],
-      ['inProgress', 'Step 3 of 3 · Hours', 'Shifts: mornings, nights (transport home after midnight: no), weekends (2 a month).'],
+      ['inProgress', 'Step 2 of 3 · Shifts', `The worker can start on ${today}. Now on step 2 of 3 (Shifts).`],
+      [
+        'inProgress',
+        'Step 3 of 3 · Hours',
+        'Shifts: mornings, nights (transport home after midnight: no), weekends (2 a month). Now on step 3 of 3 (Hours).',
+      ],
       ['completed', 'Completed', 'Availability complete: at most 30 hours a week; the worker added a note.'],
     ]);
   });
