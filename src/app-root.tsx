@@ -20,7 +20,10 @@ const queryClient = new QueryClient({
   defaultOptions: {
     // A 4xx will not change by asking again; a network error or a 5xx may.
     queries: { retry: (failures, error) => !(error instanceof ApiError && error.isClientError) && failures < 2 },
-    mutations: { retry: false },
+    // A mutation is sent even when the browser says it is offline ('always'), so that it fails at once and the page
+    // says so and keeps the answers to try again (src/task/step-runner.tsx). TanStack Query's default ('online')
+    // holds it unsent while offline: the page showed "Saving…" with no end and no word of why.
+    mutations: { retry: false, networkMode: 'always' },
   },
 });
 

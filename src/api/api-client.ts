@@ -9,6 +9,13 @@ import { sessionRequest } from './session-request';
 /** Renew when less than this is left, so no request ever leaves with a token about to expire. */
 const RENEW_MARGIN_MS = 5 * 60 * 1000;
 
+/**
+ * A request with no answer by then has failed: a stalled mobile network or a captive portal keeps a request open for
+ * minutes, and the worker would watch "Saving…" all that time. The bodies are small, so a slow 3G link answers well
+ * within it; a save given up here is tried again (src/task/step-runner.tsx).
+ */
+const REQUEST_TIMEOUT_MS = 8_000;
+
 export interface ApiClient {
   readonly context: TaskContext;
   /** The workflow the link names, when it names one. */
@@ -34,24 +41,29 @@ export function createApiClient(options: {
   workflow?: string | undefined;
   fetch?: typeof fetch;
   now?: () => number;
+  /** How long a request may wait for its answer (REQUEST_TIMEOUT_MS). */
+  timeoutMs?: number;
 }): ApiClient {
   const { context } = options;
   const request = sessionRequest(context, options.workflow);
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? (() => Date.now());
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   let held: HeldToken | undefined;
   let opening: Promise<SessionResponse> | undefined;
 
   /** `pending`: a response already on its way for this request (early-session.ts). */
   async function send(method: string, path: string, body: unknown, token?: string, pending?: Promise<Response>): Promise<unknown> {
+    // The timeout covers the body too: a response whose body stalls is no answer either.
+    const signal = timeoutSignal(timeoutMs);
     let response: Response;
     try {
-      response = await (pending ?? doFetch(path, apiRequestInit(context, method, body, token)));
+      response = await (pending ?? doFetch(path, { ...apiRequestInit(context, method, body, token), signal }));
+      if (!response.ok) throw await apiErrorFrom(response);
+      return await response.json();
     } catch (cause) {
-      throw networkError(cause);
+      throw cause instanceof ApiError || cause instanceof SyntaxError ? cause : networkError(cause);
     }
-    if (!response.ok) throw await apiErrorFrom(response);
-    return response.json();
   }
 
   /** Single flight: a burst of calls during renewal shares one POST /api/session. */
@@ -86,4 +98,12 @@ export function createApiClient(options: {
   }
 
   return { context, workflow: options.workflow, openSession, call };
+}
+
+/** AbortSignal.timeout where the browser has it (Safari 16+, Chrome 103+); an AbortController otherwise. */
+function timeoutSignal(ms: number): AbortSignal {
+  if (typeof AbortSignal.timeout === 'function') return AbortSignal.timeout(ms);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), ms);
+  return controller.signal;
 }

@@ -19,3 +19,14 @@ export interface StepViewProps {
   focusHeading: boolean;
   onSubmit(data: unknown): void;
 }
+
+/**
+ * Thrown by a workflow's screens for a step id they have no screen for (the definition gained a step its screens do
+ * not render yet). The step runner catches it and shows a screen saying so, with what to do, instead of a blank page.
+ */
+export class MissingStepScreenError extends Error {
+  constructor(readonly stepId: string) {
+    super(`this workflow's screens render no step "${stepId}"`);
+    this.name = 'MissingStepScreenError';
+  }
+}

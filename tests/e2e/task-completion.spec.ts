@@ -37,7 +37,9 @@ test('a worker completes the training inside the portal iframe; the platform get
   await answerQuiz(frame, correctAnswers);
   await portal.checkAccessibility('signature');
   await sign(frame, 'Ana López');
-  await expect(frame.getByText('The portal has been told that you finished.')).toBeVisible();
+  // Sent, not received: the portal acknowledges nothing (spec 6: the end event's name and format are not shown), and
+  // a wrongly named event is dropped without a word, so the page claims only what it did.
+  await expect(frame.getByText('We sent the portal word that you finished.')).toBeVisible();
   await portal.checkAccessibility('done');
 
   // The end event reaches the parent, at its exact origin, once, after the completion was stored.

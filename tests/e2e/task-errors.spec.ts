@@ -21,20 +21,25 @@ test('when the session cannot be opened, the page says so and a retry recovers',
   consoleErrors.expect(/status of 503 .*\/api\/session\)$/, 'the three refused session requests are what this test simulates');
 });
 
-test('a save that fails keeps the answers, says what to do, and succeeds when tried again', async ({ portal, page, consoleErrors }) => {
+test('a save that fails keeps the answers, says what to do, and is saved by itself once the server answers again', async ({
+  portal,
+  page,
+  consoleErrors,
+}) => {
   await portal.open();
   const { frame } = portal;
   await beginTraining(frame);
+  // The browser believes it is online (no `online` event will come): the page's periodic retry has to find out.
   let offline = true;
   await page.route('**/api/task/steps/policy', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
   await frame.getByLabel('I have read and understood the safety policy.').check();
   await frame.getByRole('button', { name: 'Continue to the quiz' }).click();
-  await expect(frame.getByRole('alert')).toContainText('We could not reach the server. Check your connection');
+  await expect(frame.getByRole('alert')).toContainText('Not saved yet: we cannot reach the server right now');
   await expect(frame.getByLabel('I have read and understood the safety policy.')).toBeChecked();
   await portal.checkAccessibility('save failed');
   offline = false;
-  await frame.getByRole('button', { name: 'Continue to the quiz' }).click();
-  await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible({ timeout: 20_000 });
+  await expect(frame.getByRole('alert').filter({ hasText: 'Not saved yet' })).toHaveCount(0);
   consoleErrors.expect(/ERR_INTERNET_DISCONNECTED .*\/api\/task\/steps\/policy\)$/, 'the test cuts the save off on purpose');
 });
 
@@ -60,3 +65,22 @@ for (const [code, status, words] of [
     consoleErrors.expect(new RegExp(`status of ${status} .*\\/api\\/session\\)$`), 'the refusal is what this test simulates');
   });
 }
+
+test('a task on a step this page has no screen for shows the error screen with what to do, not a blank page', async ({ portal, page }) => {
+  // As after a deployment that renamed or removed a step while a worker was on it: the server names a current step
+  // the workflow the page runs does not have.
+  await page.route(/\/api\/(session|task)$/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { task?: { currentStep: string | null }; currentStep?: string | null };
+    if (body.task) body.task.currentStep = 'payroll';
+    else body.currentStep = 'payroll';
+    await route.fulfill({ response, json: body });
+  });
+  await portal.open();
+  const { frame } = portal;
+  await expect(frame.getByRole('heading', { name: 'This step cannot be shown' })).toBeVisible();
+  await expect(frame.getByRole('main')).toContainText('Reload the page');
+  await expect(frame.getByRole('main')).toContainText('“payroll”');
+  await expect(frame.getByRole('button', { name: 'Reload the page' })).toBeVisible();
+  await portal.checkAccessibility('unknown step');
+});

@@ -99,4 +99,15 @@ describe('the API client (DESIGN decision 5)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'network', status: 0 });
   });
+
+  it('gives up on a request that gets no answer, as a network failure the page can retry', async () => {
+    // A connection that stays open with nothing coming back: only the request's own signal ends it.
+    const silent = (_input: RequestInfo | URL, init: RequestInit = {}) =>
+      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    const client = createApiClient({ context, fetch: silent, now: () => 0, timeoutMs: 50 });
+    const started = Date.now();
+    const error = await client.openSession().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'network', status: 0 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });

@@ -28,6 +28,22 @@ export const shellTextsEn: ShellTexts = {
     developerHint: (workflow) =>
       `The iframe URL of the partner task has the variable workflow=${workflow}. Use the id of a workflow registered in src/workflows/registry.ts (the preview portal at /preview lists them), or remove the variable to run the default workflow.`,
   },
+  unknownStep: {
+    title: 'This step cannot be shown',
+    body: (step) =>
+      `Your task is on a step (“${step}”) that this page has no screen for, so there is nothing to fill in here. What you saved before is kept.`,
+    workerHint:
+      'Reload the page: the task may have changed while it was open. If this screen comes back, tell the person who assigned you this task.',
+    reload: 'Reload the page',
+    developerHintTitle: 'For partner developers',
+    developerHint: (workflow, step) =>
+      `The task's current step is “${step}”, which the workflow “${workflow}” as this page knows it does not have, or which its screens (src/workflows/registry.views.ts) do not render. Deploy the page and the server together, give the step a screen, or restart the task so that it begins at the first step.`,
+  },
+  unsaved: {
+    message:
+      'Not saved yet: we cannot reach the server right now (you may be offline). What you entered is still here, and we will save it as soon as the connection is back.',
+    retryNow: 'Try again now',
+  },
   progress: (step, total) => `Step ${step} of ${total}`,
   progressLabel: 'Progress',
   saving: 'Saving…',
@@ -52,7 +68,7 @@ export const shellTextsEn: ShellTexts = {
   done: {
     title: 'All done',
     body: (date) => `You completed this task on ${date}. You can now continue in the portal.`,
-    portalNotified: 'The portal has been told that you finished.',
+    portalNotified: 'We sent the portal word that you finished. If it does not move on by itself, go back to your task list in the portal.',
     standaloneNotice: 'This page is not inside the worker portal, so no portal was told.',
     reopened: {
       title: 'You completed this task',

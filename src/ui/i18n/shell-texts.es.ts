@@ -28,6 +28,22 @@ export const shellTextsEs: ShellTexts = {
     developerHint: (workflow) =>
       `La URL del iframe de la tarea tiene la variable workflow=${workflow}. Usa el id de un flujo registrado en src/workflows/registry.ts (el portal de vista previa en /preview los muestra) o quita la variable para usar el flujo predeterminado.`,
   },
+  unknownStep: {
+    title: 'Este paso no se puede mostrar',
+    body: (step) =>
+      `Tu tarea está en un paso («${step}») que esta página no sabe mostrar, así que aquí no hay nada que rellenar. Lo que guardaste antes se conserva.`,
+    workerHint:
+      'Recarga la página: puede que la tarea haya cambiado mientras estaba abierta. Si vuelve a aparecer esta pantalla, avisa a quien te asignó esta tarea.',
+    reload: 'Recargar la página',
+    developerHintTitle: 'Para desarrolladores del socio',
+    developerHint: (workflow, step) =>
+      `El paso actual de la tarea es «${step}», que el flujo «${workflow}» tal como lo conoce esta página no tiene, o que sus pantallas (src/workflows/registry.views.ts) no muestran. Despliega la página y el servidor juntos, dale una pantalla al paso o reinicia la tarea para que empiece en el primer paso.`,
+  },
+  unsaved: {
+    message:
+      'Todavía no se guardó: ahora no podemos conectar con el servidor (puede que no tengas conexión). Lo que escribiste sigue aquí y lo guardaremos en cuanto vuelva la conexión.',
+    retryNow: 'Reintentar ahora',
+  },
   progress: (step, total) => `Paso ${step} de ${total}`,
   progressLabel: 'Progreso',
   saving: 'Guardando…',
@@ -52,7 +68,7 @@ export const shellTextsEs: ShellTexts = {
   done: {
     title: 'Terminado',
     body: (date) => `Completaste esta tarea el ${date}. Ya puedes continuar en el portal.`,
-    portalNotified: 'Se ha avisado al portal de que terminaste.',
+    portalNotified: 'Enviamos al portal el aviso de que terminaste. Si no avanza solo, vuelve a tu lista de tareas en el portal.',
     standaloneNotice: 'Esta página no está dentro del portal del trabajador, así que no se avisó a ningún portal.',
     reopened: {
       title: 'Ya completaste esta tarea',

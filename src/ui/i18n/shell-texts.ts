@@ -26,6 +26,17 @@ export interface ShellTexts {
     developerHintTitle: string;
     developerHint(workflow: string): string;
   };
+  /** The task is on a step this page has no screen for (a workflow changed under a task in progress). */
+  unknownStep: {
+    title: string;
+    body(step: string): string;
+    workerHint: string;
+    reload: string;
+    developerHintTitle: string;
+    developerHint(workflow: string, step: string): string;
+  };
+  /** A save that got no answer (offline, timed out, a server fault): kept on screen and tried again by itself. */
+  unsaved: { message: string; retryNow: string };
   progress(step: number, total: number): string;
   progressLabel: string;
   saving: string;

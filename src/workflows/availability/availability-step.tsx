@@ -1,5 +1,5 @@
 import type { Locale } from '../../ui/i18n/locale';
-import type { StepViewProps } from '../step-view-props';
+import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
 import { HoursStep } from './hours-step';
 import { ShiftsStep } from './shifts-step';
 import { StartStep } from './start-step';
@@ -21,6 +21,6 @@ export function AvailabilityStep(props: StepViewProps) {
     case 'hours':
       return <HoursStep {...props} texts={texts} />;
     default:
-      return null;
+      throw new MissingStepScreenError(props.stepId);
   }
 }

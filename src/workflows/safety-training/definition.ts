@@ -40,6 +40,9 @@ export const signatureDataSchema = z.strictObject({
   confirmed: z.literal(true, { error: 'the statement must be confirmed' }),
 });
 
+/** The ids of the steps below: each has a screen and texts in this folder. */
+export type SafetyTrainingStepId = 'welcome' | 'policy' | 'quiz' | 'signature';
+
 export const QUIZ_RULES = { passMark: 4, maxAttempts: 3 } as const;
 
 export const safetyTraining: WorkflowDefinition = {

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
@@ -26,6 +26,14 @@ export function QuizStep({
   const [showMissing, setShowMissing] = useState(false);
   const unanswered = quizQuestionIds.filter((id) => answers[id] === undefined);
   const used = task.gradedAttempts.quiz?.used ?? 0;
+  const failedAttempt = grading && !grading.passed ? grading : undefined;
+  const result = useRef<HTMLDivElement>(null);
+  // A failed attempt's result goes where the worker is: beside the button just pressed (at the foot of a long form on
+  // a phone, far below the heading), and focus moves to it, so it is read out and in view without scrolling. Each
+  // answer is a new object, so a second failure with the same score takes the focus again.
+  useEffect(() => {
+    if (failedAttempt) result.current?.focus();
+  }, [failedAttempt]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -44,9 +52,6 @@ export function QuizStep({
       </FocusHeading>
       <p>{texts.quiz.intro(QUIZ_RULES.passMark, quizQuestionIds.length, QUIZ_RULES.maxAttempts)}</p>
       <p className="muted">{texts.quiz.attemptsUsed(used, QUIZ_RULES.maxAttempts)}</p>
-      <Notice tone="error">
-        {grading && !grading.passed ? texts.quiz.failed(grading.score, grading.total, grading.passMark, grading.attemptsLeft) : undefined}
-      </Notice>
       <form onSubmit={submit} noValidate>
         {quizQuestionIds.map((id, index) => {
           const question = texts.quiz.questions[id];
@@ -81,6 +86,11 @@ export function QuizStep({
             {texts.quiz.unanswered(unanswered.length)}
           </p>
         )}
+        <Notice tone="error" ref={result} focusable>
+          {failedAttempt
+            ? texts.quiz.failed(failedAttempt.score, failedAttempt.total, failedAttempt.passMark, failedAttempt.attemptsLeft)
+            : undefined}
+        </Notice>
         <Button type="submit" busy={saving} busyText={savingText}>
           {texts.quiz.submit}
         </Button>

@@ -1,5 +1,5 @@
 import type { Locale } from '../../ui/i18n/locale';
-import type { StepViewProps } from '../step-view-props';
+import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
 import { PolicyStep } from './policy-step';
 import { QuizStep } from './quiz-step';
 import { SignatureStep } from './signature-step';
@@ -25,6 +25,6 @@ export function SafetyTrainingStep(props: StepViewProps) {
     case 'signature':
       return <SignatureStep {...props} texts={texts} />;
     default:
-      return null;
+      throw new MissingStepScreenError(props.stepId);
   }
 }

@@ -10,7 +10,13 @@ export const safetyTrainingTextsEn: SafetyTrainingTexts = {
   welcome: {
     intro: 'Before your first shift, this short training covers how we keep each other safe at work.',
     estimate: (minutes) => `It takes about ${minutes} minutes. Your progress is saved after each step, so you can stop and come back.`,
-    steps: ['Read the safety policy', 'Answer five questions', 'Sign with your name'],
+    stepCount: (count) => `The training has ${count} steps:`,
+    outline: {
+      welcome: 'Read this introduction',
+      policy: 'Read the safety policy',
+      quiz: 'Answer five questions',
+      signature: 'Sign with your name',
+    },
     begin: 'Begin the training',
   },
   policy: {

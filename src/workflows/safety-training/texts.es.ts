@@ -10,7 +10,13 @@ export const safetyTrainingTextsEs: SafetyTrainingTexts = {
   welcome: {
     intro: 'Antes de tu primer turno, esta breve formación explica cómo nos cuidamos unos a otros en el trabajo.',
     estimate: (minutes) => `Dura unos ${minutes} minutos. Tu progreso se guarda después de cada paso, así que puedes parar y volver.`,
-    steps: ['Leer la política de seguridad', 'Responder cinco preguntas', 'Firmar con tu nombre'],
+    stepCount: (count) => `La formación tiene ${count} pasos:`,
+    outline: {
+      welcome: 'Leer esta introducción',
+      policy: 'Leer la política de seguridad',
+      quiz: 'Responder cinco preguntas',
+      signature: 'Firmar con tu nombre',
+    },
     begin: 'Empezar la formación',
   },
   policy: {

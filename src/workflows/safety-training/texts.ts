@@ -1,9 +1,17 @@
-import type { QuizOptionId, QuizQuestionId } from './definition';
+import type { QuizOptionId, QuizQuestionId, SafetyTrainingStepId } from './definition';
 
 /** Every text the worker sees in this workflow; one file per language. */
 export interface SafetyTrainingTexts {
-  stepTitles: Record<'welcome' | 'policy' | 'quiz' | 'signature', string>;
-  welcome: { intro: string; estimate(minutes: number): string; steps: readonly string[]; begin: string };
+  stepTitles: Record<SafetyTrainingStepId, string>;
+  welcome: {
+    intro: string;
+    estimate(minutes: number): string;
+    /** Introduces the outline; the count is the definition's, the one the progress header counts too. */
+    stepCount(count: number): string;
+    /** One line per step of definition.ts, this introduction included, as the worker will meet them. */
+    outline: Record<SafetyTrainingStepId, string>;
+    begin: string;
+  };
   policy: {
     version(version: string): string;
     sections: readonly { title: string; body: string }[];

@@ -2,11 +2,13 @@ import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import type { StepViewProps } from '../step-view-props';
-import { safetyTraining } from './definition';
+import { safetyTraining, type SafetyTrainingStepId } from './definition';
 import type { SafetyTrainingTexts } from './texts';
 
-export function WelcomeStep({ texts, headingId, focusHeading, saving, onSubmit }: StepViewProps & { texts: SafetyTrainingTexts }) {
+export function WelcomeStep({ task, texts, headingId, focusHeading, saving, onSubmit }: StepViewProps & { texts: SafetyTrainingTexts }) {
   const savingText = useShellTexts().saving;
+  // The task's steps, as the progress header counts them ("Step 1 of 4"): the outline can never promise another number.
+  const steps = task.workflow.steps.filter((step): step is { id: SafetyTrainingStepId } => Object.hasOwn(texts.welcome.outline, step.id));
   return (
     <section aria-labelledby={headingId}>
       <FocusHeading id={headingId} focusOnMount={focusHeading}>
@@ -14,9 +16,10 @@ export function WelcomeStep({ texts, headingId, focusHeading, saving, onSubmit }
       </FocusHeading>
       <p>{texts.welcome.intro}</p>
       <p className="estimate">{texts.welcome.estimate(safetyTraining.estimatedMinutes)}</p>
-      <ol className="outline">
-        {texts.welcome.steps.map((step) => (
-          <li key={step}>{step}</li>
+      <p id="welcome-outline">{texts.welcome.stepCount(task.workflow.steps.length)}</p>
+      <ol className="outline" aria-labelledby="welcome-outline">
+        {steps.map((step) => (
+          <li key={step.id}>{texts.welcome.outline[step.id]}</li>
         ))}
       </ol>
       <Button busy={saving} busyText={savingText} onClick={() => onSubmit({})}>
