@@ -7,7 +7,10 @@ import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import type * as FirstScreenPrerender from './src/task/prerender-first-screen';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
-/** Where `npm run dev` (scripts/dev.ts) forwards API and emulator calls: the server it starts on the default PORT. */
+/**
+ * Where `vite` run alone forwards API and emulator calls: a server on the default PORT. `npm run dev` (scripts/dev.ts)
+ * replaces it with the port of the server it starts behind Vite.
+ */
 const serverUrl = 'http://127.0.0.1:8787';
 
 /**

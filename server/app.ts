@@ -83,6 +83,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // As the platform does: only tasks assigned (the preview's launch, or the control API) can be updated.
       unknownTasks: 'reject',
       ...(deps.emulatorClock ? { clock: deps.emulatorClock } : {}),
+      // npm run dev: the assigned tasks outlive a restart made by a code change, as the platform's would.
+      ...(deps.config.emulatorStateFile === undefined ? {} : { stateFile: deps.config.emulatorStateFile }),
     });
   }
   return app;

@@ -93,6 +93,12 @@ const environmentSchema = z.object({
       )
       .optional(),
   ),
+  // pretty: one coloured line per event for a person at a terminal (pino-pretty); json: one JSON object per line for
+  // a log collector. Unset: pretty when standard output is a terminal, json otherwise and always with NODE_ENV=production.
+  LOG_FORMAT: z.preprocess(blankToUndefined, z.enum(['pretty', 'json'], { error: 'one of: pretty, json' }).optional()),
+  // Emulator mode only: a SQLite file that keeps the emulator's assigned tasks across restarts. `npm run dev` sets it
+  // (data/emulator-<PORT>.db), so a server restarted by a code change still knows the tasks the preview opened.
+  EMULATOR_STATE_FILE: z.preprocess(blankToUndefined, z.string().optional()),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
     z
@@ -196,6 +202,10 @@ export interface Config {
   sessionSecret: string | undefined;
   partnerUrlTemplate: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
+  /** `auto`: pretty when standard output is a terminal (decided by main.ts, which owns the process), json otherwise. */
+  logFormat: 'pretty' | 'json' | 'auto';
+  /** Emulator mode only: where the emulator keeps its state across restarts; undefined keeps it in memory. */
+  emulatorStateFile: string | undefined;
   /** The preview portal at /preview: on by default in emulator mode only (PREVIEW_ENABLED). */
   previewEnabled: boolean;
   /** Backoff of failed deliveries: the n-th retry waits a random time up to min(maxDelayMs, baseDelayMs * 2^n). */
@@ -287,6 +297,17 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     problems.push(`HEADERS_TIMEOUT_MS: expected at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}), got ${e.HEADERS_TIMEOUT_MS}`);
   }
+  const databaseScheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(e.DATABASE_URL)?.[1]?.toLowerCase();
+  if (databaseScheme !== undefined && !supportedDatabaseSchemes.has(databaseScheme)) {
+    // DESIGN decision 4: SQLite or Postgres only. Said at start, rather than opening a SQLite file named after the URL.
+    // Only the scheme is echoed: the rest of a URL may hold a password.
+    problems.push(
+      `DATABASE_URL: expected a SQLite file path (e.g. ./data/partner-task.db) or a postgres:// URL, got a ${databaseScheme}:// URL, which is not supported`,
+    );
+  }
+  if (e.EMULATOR_STATE_FILE !== undefined && !emulatorMode) {
+    warnings.push('EMULATOR_STATE_FILE is ignored: the emulator runs only in emulator mode (no WX_API_KEY, no CREDENTIALS_KEY)');
+  }
   if (e.DELIVERY_RETRY_MAX_MS < e.DELIVERY_RETRY_BASE_MS) {
     problems.push(
       `DELIVERY_RETRY_MAX_MS: expected at least DELIVERY_RETRY_BASE_MS (${e.DELIVERY_RETRY_BASE_MS}), got ${e.DELIVERY_RETRY_MAX_MS}`,
@@ -337,6 +358,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     sessionSecret: e.SESSION_SECRET,
     partnerUrlTemplate: e.PARTNER_URL_TEMPLATE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'auto'),
+    emulatorStateFile: emulatorMode ? e.EMULATOR_STATE_FILE : undefined,
     previewEnabled: e.PREVIEW_ENABLED === undefined ? emulatorMode : e.PREVIEW_ENABLED === 'true',
     deliveryRetry: {
       baseDelayMs: e.DELIVERY_RETRY_BASE_MS,
@@ -349,6 +372,9 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   };
   return { ok: true, config };
 }
+
+/** What DATABASE_URL may start with; `sqlite:` and `file:` name a SQLite file, as a bare path does. */
+const supportedDatabaseSchemes = new Set(['postgres', 'postgresql', 'sqlite', 'file']);
 
 const requiredWhy = {
   WX_AUTH_URL: 'the token endpoint address, spec 4.1',

@@ -35,6 +35,37 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
   return destination ? pino(options, destination) : pino(options);
 }
 
+/**
+ * Where a person at a terminal reads the logs: pino-pretty, one coloured line per event with the time and level, and
+ * an access line shortened to `GET /api/task 200 3.1 ms`. Undefined means pino's JSON lines on standard output, for a
+ * log collector: with LOG_FORMAT=json, with NODE_ENV=production unless LOG_FORMAT=pretty (config.ts), or when the
+ * output is not a terminal. pino-pretty is loaded only when used, so a production server never pays for it.
+ */
+export async function logDestination(
+  format: Config['logFormat'],
+  outputIsTerminal: boolean,
+  /** Where pretty lines go; standard output by default (tests pass a stream of their own). */
+  output?: NodeJS.WritableStream,
+): Promise<DestinationStream | undefined> {
+  if (format === 'json' || (format === 'auto' && !outputIsTerminal)) return undefined;
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
+    ...(output === undefined ? {} : { destination: output }),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,responseTime,reqId',
+    messageFormat: (line, messageKey) => {
+      const message = String(line[messageKey] ?? '');
+      const req = line.req as { method?: string; url?: string } | undefined;
+      if (req?.method === undefined) return message;
+      const res = line.res as { statusCode?: number } | undefined;
+      return `${req.method} ${req.url ?? ''} ${res?.statusCode ?? ''} ${String(line.responseTime ?? '?')} ms${message === 'request completed' ? '' : ` · ${message}`}`;
+    },
+    // Written by the main thread as each line is logged: a development server's volume does not need a worker thread,
+    // and a line is never lost when the process exits on a fatal start failure.
+    sync: true,
+  });
+}
+
 /** For code that takes a logger and runs where nothing should be printed (tools, tests). */
 export const silentLogger: Logger = pino({ level: 'silent' });
 

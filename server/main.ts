@@ -1,14 +1,17 @@
 import { loadConfigOrExit } from './config';
-import { createLogger } from './logger';
+import { createLogger, logDestination } from './logger';
 import { startServer } from './server';
+import { describeStartFailure } from './start-failure';
 
 /** Runs the server: the only module that reads the environment at start and handles signals. */
 const config = loadConfigOrExit();
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel, await logDestination(config.logFormat, process.stdout.isTTY === true));
 for (const warning of config.warnings) log.warn(warning);
 const server = await startServer(config, { log }).catch((error: unknown) => {
-  // One line a person can act on (a wrong CREDENTIALS_KEY, a database that never came), not a stack trace.
-  log.fatal({ err: error }, `could not start: ${error instanceof Error ? error.message : String(error)}`);
+  // One line a person can act on (a port in use, a database that never came, a wrong CREDENTIALS_KEY), not a stack
+  // trace; the error itself only at debug, for whoever asks with LOG_LEVEL=debug.
+  log.debug({ err: error }, 'start failure in detail');
+  log.fatal(`could not start: ${describeStartFailure(error, config)}`);
   process.exit(1);
 });
 const { url } = server;

@@ -10,6 +10,7 @@ import { defaultRetryPolicy } from './delivery/retry-policy';
 import { WakeSignal } from './delivery/wake-signal';
 import { OffsetClock } from './emulator/emulator-clock';
 import { silentLogger, type Logger } from './logger';
+import { StartFailure } from './start-failure';
 import { openStoreWhenReachable, type Store, type StoreOptions } from './store/store';
 import { purgeUnconfirmedTasks } from './store/tasks.repository';
 import { clientsPerTenant, type TenantClients } from './delivery/delivery-clients';
@@ -70,7 +71,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
           'waiting for the database: it does not answer yet',
         ),
     },
-  );
+  ).catch((error: unknown) => {
+    throw new StartFailure('database', error);
+  });
   registerOutboxGauges(metrics, store, clock);
   let credentials: CompanyCredentials;
   try {
@@ -97,9 +100,12 @@ export async function startServer(config: Config, options: StartServerOptions = 
   });
   try {
     await options.extendApp?.(app);
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw new StartFailure('listen', error);
+    });
   } catch (error) {
     credentials.stop();
+    await app.close();
     await store.close();
     throw error;
   }

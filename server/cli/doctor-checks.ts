@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import type { WorkforceClient } from '../upstream/workforce-client';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
+import { describeDatabaseFailure } from '../start-failure';
+import type { DatabaseInspection } from '../store/database-inspection';
 
 export interface CheckResult {
   name: string;
@@ -63,6 +65,75 @@ export async function checkUpdatePermission(client: WorkforceClient, now: number
     };
   }
   return { name, ok: false, summary: outcome.detail || outcome.kind, nextStep: nextStepFor(outcome, 'WX_TASK_BASE_URL') };
+}
+
+/**
+ * The database in three checks, each naming its problem: can it be opened (DATABASE_URL), is its schema the one this
+ * code expects (migrations run when the server starts, DESIGN decision 4), and does it take a write (the same write
+ * as GET /readyz).
+ */
+export function checkDatabase(inspection: DatabaseInspection, database: Config['database']): CheckResult[] {
+  const where = database.kind === 'sqlite' ? `SQLite file ${inspection.location}` : `Postgres at ${inspection.location}`;
+  if (inspection.state === 'no-file') {
+    return [
+      inspection.folderWritable
+        ? { name: 'database', ok: true, summary: `${where} does not exist yet: the server creates it when it first starts` }
+        : {
+            name: 'database',
+            ok: false,
+            summary: `${where} does not exist and its folder cannot be written, so the server could not create it`,
+            nextStep: 'Give this user write access to the folder, or set DATABASE_URL to a file in a folder it can write.',
+          },
+    ];
+  }
+  if (inspection.state === 'unreachable') {
+    return [
+      {
+        name: 'database reachable',
+        ok: false,
+        summary: describeDatabaseFailure(inspection.error, database, 0),
+        nextStep: 'Correct DATABASE_URL or start the database, then run `npm run doctor` again.',
+      },
+    ];
+  }
+  const results: CheckResult[] = [{ name: 'database reachable', ok: true, summary: `${where} answers` }];
+  if (inspection.unknown.length > 0) {
+    results.push({
+      name: 'database migrations',
+      ok: false,
+      summary: `the database has migrations this version does not know (${inspection.unknown.join(', ')}): a newer version migrated it`,
+      nextStep: 'Run the newer version of the server against this database, or point DATABASE_URL at another one.',
+    });
+  } else if (inspection.pending.length > 0) {
+    results.push({
+      name: 'database migrations',
+      ok: true,
+      summary: `${inspection.pending.length} pending (${inspection.pending.join(', ')}): the server applies them when it starts`,
+    });
+  } else {
+    results.push({ name: 'database migrations', ok: true, summary: 'current: every migration of this version is applied' });
+  }
+  const write = inspection.write;
+  if (write === 'no-tables') {
+    results.push({ name: 'database writable', ok: true, summary: 'not checked yet: the server creates its tables when it starts' });
+  } else if (write.ok) {
+    results.push({ name: 'database writable', ok: true, summary: 'a write succeeded (the readiness heartbeat)' });
+  } else {
+    results.push({
+      name: 'database writable',
+      ok: false,
+      summary: `${write.reason}: ${write.detail}`,
+      nextStep:
+        write.reason === 'read-only'
+          ? database.kind === 'sqlite'
+            ? 'Give this user write access to the SQLite file and its folder (SQLite also writes -wal and -shm files beside it).'
+            : 'Point DATABASE_URL at the primary, not a read-only replica, and give its user write rights on the schema.'
+          : write.reason === 'disk full'
+            ? 'Free space on the disk that holds the database.'
+            : 'The database stopped answering during the check: look at its logs, then run `npm run doctor` again.',
+    });
+  }
+  return results;
 }
 
 /** Updates the relay holds because the platform answered 403: the server's side of the same problem. */

@@ -5,7 +5,9 @@ import { createWorkforceClient } from '../upstream/workforce-client';
 import { heldForPermission } from '../store/outbox.repository';
 import { openStore } from '../store/store';
 import { openCompanyCredentials } from '../tenants/company-credentials';
+import { inspectDatabase } from '../store/database-inspection';
 import {
+  checkDatabase,
   checkHeldUpdates,
   checkToken,
   checkUpdatePermission,
@@ -16,7 +18,7 @@ import {
 } from './doctor-checks';
 
 /**
- * `npm run doctor`: checks the configuration, obtains a token, lists workers, and says what to do about each failure;
+ * `npm run doctor`: checks the configuration and the database (reachable, migrations current, writable), obtains a token, lists workers, and says what to do about each failure;
  * in tenant mode it does so for every tenant's credential and names the failing ones. In emulator mode it starts a
  * private emulator, so it passes without the server running.
  */
@@ -26,7 +28,9 @@ async function main(): Promise<number> {
   if (emulator) config = pointAt(config, emulator.url);
   try {
     process.stdout.write(`${describeTarget(config)}\n`);
-    const results: CheckResult[] = [];
+    const database = checkDatabase(await inspectDatabase(config.database, systemClock.now()), config.database);
+    const results: CheckResult[] = [...database];
+    const databaseUsable = database.every((result) => result.ok);
     for (const { label, credential } of await credentialsToCheck(config, results)) {
       const client = createWorkforceClient({ upstream: { ...config.upstream, credential }, clock: systemClock });
       const named = (result: CheckResult): CheckResult => (label ? { ...result, name: `${label}: ${result.name}` } : result);
@@ -35,7 +39,7 @@ async function main(): Promise<number> {
       if (token.ok) results.push(named(await checkWorkers(client)), named(await checkUpdatePermission(client, systemClock.now())));
       client.close();
     }
-    if (!config.emulatorMode) results.push(await checkHeld(config));
+    if (!config.emulatorMode && databaseUsable) results.push(await checkHeld(config));
     process.stdout.write(`${formatReport(results)}\n`);
     return results.every((result) => result.ok) ? 0 : 1;
   } finally {

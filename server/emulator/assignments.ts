@@ -36,6 +36,8 @@ export class AssignedTask {
   latest: AppliedUpdate | null = null;
   readonly trail: TrailEntry[] = [];
   trailDropped = 0;
+  /** Grows with every trail entry, so a saved copy (emulator-state-file.ts) can tell which tasks changed since. */
+  revision = 0;
   readonly launchUrl: string;
   readonly createdAt: string;
   updatedAt: string;
@@ -131,7 +133,39 @@ export class AssignedTask {
     };
   }
 
+  /** Everything a restarted emulator needs to carry on with this task as if it had never stopped. */
+  snapshot(): AssignedTaskSnapshot {
+    return {
+      context: this.context,
+      options: this.options,
+      origin: this.origin,
+      createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
+      status: this.status,
+      review: this.review,
+      workerActed: this.workerActed,
+      latest: this.latest,
+      trail: this.trail,
+      trailDropped: this.trailDropped,
+      lastApplied: this.lastApplied,
+    };
+  }
+
+  static restore(snapshot: AssignedTaskSnapshot): AssignedTask {
+    const task = new AssignedTask(snapshot.context, snapshot.options, snapshot.origin, Date.parse(snapshot.createdAt));
+    task.updatedAt = snapshot.updatedAt;
+    task.status = snapshot.status;
+    task.review = snapshot.review;
+    task.workerActed = snapshot.workerActed;
+    task.latest = snapshot.latest;
+    task.trail.push(...snapshot.trail);
+    task.trailDropped = snapshot.trailDropped;
+    task.lastApplied = snapshot.lastApplied;
+    return task;
+  }
+
   private record(entry: TrailEntry): void {
+    this.revision += 1;
     this.trail.push(entry);
     if (this.trail.length > TRAIL_LIMIT) {
       this.trail.shift();
@@ -139,6 +173,22 @@ export class AssignedTask {
     }
     this.updatedAt = entry.at;
   }
+}
+
+/** An assigned task as plain JSON: what emulator-state-file.ts writes and reads back. */
+export interface AssignedTaskSnapshot {
+  context: AssignmentContext;
+  options: AssignmentOptions;
+  origin: AssignmentOrigin;
+  createdAt: string;
+  updatedAt: string;
+  status: EmulatorTaskStatus;
+  review: Review;
+  workerActed: boolean;
+  latest: AppliedUpdate | null;
+  trail: readonly TrailEntry[];
+  trailDropped: number;
+  lastApplied: { instant: SentAtInstant; key: string } | null;
 }
 
 /** A key that is equal for two records with identical content, whatever the order of their JSON keys. */
@@ -203,6 +253,11 @@ export class AssignmentRegistry {
     const created = this.create({ context: { assignedTaskUuid, companyUuid }, options: implicitOptions }, 'partnerUpdate', nowMs);
     if (created === undefined) throw new Error('unreachable: the task was just found missing');
     return created;
+  }
+
+  /** Puts back a task saved before a restart, after those already restored (list() keeps creation order). */
+  restore(task: AssignedTask): void {
+    this.tasks.set(task.context.assignedTaskUuid, task);
   }
 
   get(assignedTaskUuid: string): AssignedTask | undefined {

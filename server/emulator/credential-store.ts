@@ -40,6 +40,11 @@ export class CredentialStore {
     return credential?.secret === secret ? credential : undefined;
   }
 
+  /** With their Secrets: only for the emulator's own state file (emulator-state-file.ts), never for an answer. */
+  all(): EmulatorCredential[] {
+    return [...this.byKey.values()].map((credential) => ({ ...credential }));
+  }
+
   list(): CredentialView[] {
     return [...this.byKey.values()].map(viewOf);
   }

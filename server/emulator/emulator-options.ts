@@ -39,6 +39,11 @@ export interface EmulatorOptions {
   requestLogLimit?: number;
   /** Default 'oauth'. */
   tokenShape?: TokenShape;
+  /**
+   * A SQLite file that keeps the assigned tasks, credentials and settings across restarts (emulator-state-file.ts).
+   * Default none: everything in memory, as tests want it.
+   */
+  stateFile?: string;
 }
 
 /** The settings the control API may change at run time (PUT /control/settings). */

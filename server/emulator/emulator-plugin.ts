@@ -20,8 +20,23 @@ export interface EmulatorPluginOptions extends EmulatorOptions {
  * handler stay inside, so it can be mounted under a prefix (e.g. /emulator) in an app that has its own.
  */
 export const emulatorPlugin: FastifyPluginAsync<EmulatorPluginOptions> = async (app, options) => {
+  const ownState = options.state === undefined;
   const state = options.state ?? new EmulatorState(options);
+  if (ownState) app.addHook('onClose', async () => state.close());
   installErrorHandling(app);
+  if (state.persistent) {
+    // Every change (an update applied, an assignment, an admin action, a setting) is made by a request that is not a
+    // read; saving before its answer leaves means nothing answered is lost when the server restarts.
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (request.method === 'GET' || request.method === 'HEAD') return payload;
+      try {
+        state.save();
+      } catch (error) {
+        request.log.warn({ err: error }, 'could not save the emulator state; a restart will forget the latest changes');
+      }
+      return payload;
+    });
+  }
 
   await app.register(
     async (upstream) => {

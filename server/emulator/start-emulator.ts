@@ -32,7 +32,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     url: `http://${urlHost(host, address.family)}:${address.port}`,
     state,
     clock: state.clock,
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      state.close();
+    },
   };
 }
 

@@ -32,21 +32,33 @@ export interface Store {
  * at module level, so two stores can be open side by side (STYLE habit 3).
  */
 export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
+  const { store, migrationSchema } = await openUnmigrated(database, options);
+  try {
+    await migrate(store.db, store.dialect, migrationSchema);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+/**
+ * Opens the database as openStore does but changes nothing in its schema: for `npm run doctor`, which looks at the
+ * migrations without applying them. `migrationSchema` is where Kysely's migration table is (Postgres).
+ */
+export async function openUnmigrated(
+  database: Config['database'],
+  options: StoreOptions = {},
+): Promise<{ store: Store; migrationSchema: string | undefined }> {
   const opened = database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options);
   const { db, dialect, migrationSchema } = opened;
   const destroy = async () => {
     await db.destroy();
     await opened.checkpointer?.stop();
   };
-  try {
-    await migrate(db, dialect, migrationSchema);
-  } catch (error) {
-    await destroy();
-    throw error;
-  }
   let closing: Promise<void> | undefined;
   const location = database.kind === 'sqlite' ? database.filename : postgresLocation(database.url);
-  return { db, dialect, location, close: () => (closing ??= destroy()) };
+  return { store: { db, dialect, location, close: () => (closing ??= destroy()) }, migrationSchema };
 }
 
 interface OpenedDatabase {
@@ -63,7 +75,7 @@ function openSqlite(filename: string, options: SqliteStoreOptions): OpenedDataba
 }
 
 /** host:port/database: enough for an operator to tell which database, and never the user's password. */
-function postgresLocation(url: string): string {
+export function postgresLocation(url: string): string {
   try {
     const { hostname, port, pathname } = new URL(url);
     return `${hostname || 'localhost'}:${port || 5432}${pathname}`;

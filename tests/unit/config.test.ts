@@ -159,6 +159,43 @@ describe('configuration', () => {
     expect(wrong.problems).toEqual([expect.stringMatching(/^HEADERS_TIMEOUT_MS: expected at most REQUEST_TIMEOUT_MS/)]);
   });
 
+  it('refuses a DATABASE_URL of an unsupported engine, naming the variable and never echoing the URL', () => {
+    for (const url of ['mysql://admin:hunter2@db.example.com/app', 'mongodb+srv://admin:hunter2@cluster.example.net/app']) {
+      const result = parseConfig({ DATABASE_URL: url });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      const scheme = url.slice(0, url.indexOf('://'));
+      expect(result.problems).toEqual([
+        `DATABASE_URL: expected a SQLite file path (e.g. ./data/partner-task.db) or a postgres:// URL, got a ${scheme}:// URL, which is not supported`,
+      ]);
+      expect(result.problems.join('\n')).not.toMatch(/hunter2|admin|example/);
+    }
+  });
+
+  it('takes a file path, a sqlite: or file: URL, or a postgres:// URL as DATABASE_URL', () => {
+    const database = (url: string) => {
+      const result = parseConfig({ DATABASE_URL: url });
+      return result.ok ? result.config.database : result.problems;
+    };
+    expect(database('./data/x.db')).toEqual({ kind: 'sqlite', filename: './data/x.db' });
+    expect(database('sqlite:./data/x.db')).toEqual({ kind: 'sqlite', filename: './data/x.db' });
+    expect(database('file:///tmp/x.db')).toEqual({ kind: 'sqlite', filename: '/tmp/x.db' });
+    expect(database('postgresql://u@db/app')).toEqual({ kind: 'postgres', url: 'postgresql://u@db/app' });
+  });
+
+  it('keeps the emulator state file in emulator mode only, and chooses the log format', () => {
+    const emulator = parseConfig({ EMULATOR_STATE_FILE: 'data/emulator-9000.db' });
+    expect(emulator.ok && emulator.config.emulatorStateFile).toBe('data/emulator-9000.db');
+    expect(emulator.ok && emulator.config.logFormat).toBe('auto');
+    const withKey = parseConfig({ ...platform, EMULATOR_STATE_FILE: 'data/emulator-9000.db' });
+    expect(withKey.ok && withKey.config.emulatorStateFile).toBeUndefined();
+    expect(withKey.ok && withKey.config.warnings).toContainEqual(expect.stringMatching(/^EMULATOR_STATE_FILE is ignored/));
+    const production = parseConfig({ ...platform, NODE_ENV: 'production' });
+    expect(production.ok && production.config.logFormat).toBe('json');
+    const asked = parseConfig({ ...platform, NODE_ENV: 'production', LOG_FORMAT: 'pretty' });
+    expect(asked.ok && asked.config.logFormat).toBe('pretty');
+  });
+
   describe('whose credential acts for a company', () => {
     const { WX_API_KEY: _key, WX_API_SECRET: _secret, WX_COMPANY_UUIDS: _companies, ...addresses } = platform;
 

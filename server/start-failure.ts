@@ -1,0 +1,100 @@
+import type { Config } from './config';
+import { postgresLocation } from './store/store';
+
+/** The step of the start that failed: each has its own causes and its own advice. */
+type StartStage = 'database' | 'listen';
+
+/** A failure of the start, tagged with its stage by server.ts so main.ts can say what to do in one line. */
+export class StartFailure extends Error {
+  constructor(
+    readonly stage: StartStage,
+    cause: unknown,
+  ) {
+    super(messageOf(cause), { cause });
+    this.name = 'StartFailure';
+  }
+}
+
+type FailureContext = Pick<Config, 'port' | 'host' | 'database' | 'databaseStartupTimeoutMs'>;
+
+/**
+ * One line a person can act on, instead of a stack trace (DESIGN decision 9: one clear log line). Never the
+ * DATABASE_URL itself: it may hold a password; Postgres is named by host, port and database only.
+ */
+export function describeStartFailure(error: unknown, config: FailureContext): string {
+  if (error instanceof StartFailure) {
+    return error.stage === 'listen'
+      ? describeListenFailure(error.cause, config)
+      : describeDatabaseFailure(error.cause, config.database, config.databaseStartupTimeoutMs);
+  }
+  return messageOf(error);
+}
+
+function describeListenFailure(error: unknown, { port, host }: FailureContext): string {
+  switch (codeOf(error)) {
+    case 'EADDRINUSE':
+      return `PORT ${port} is already in use on ${host}: stop the program that holds it (another server or \`npm run dev\`?) or set PORT to a free port, e.g. PORT=${port === 65535 ? port - 10 : port + 10}`;
+    case 'EACCES':
+      return `PORT ${port} on ${host} needs privileges this process does not have: set PORT to a port above 1023`;
+    case 'EADDRNOTAVAIL':
+      return `HOST ${host} is not an address of this machine: set HOST to one of its addresses, 127.0.0.1 for this machine only or 0.0.0.0 for all`;
+    case 'ENOTFOUND':
+      return `HOST ${host} is not a known host name: set HOST to an address of this machine, e.g. 127.0.0.1`;
+    default:
+      return `could not listen on ${host}:${port}: ${messageOf(error)}`;
+  }
+}
+
+/** Why the database could not be opened and what to do; `waitedMs` is how long the start kept trying (0: once). */
+export function describeDatabaseFailure(error: unknown, database: Config['database'], waitedMs: number): string {
+  const code = codeOf(error);
+  if (database.kind === 'sqlite') {
+    const file = database.filename;
+    if (code === 'SQLITE_CANTOPEN')
+      return `could not open the SQLite file ${file}: check that its folder exists and can be written, or set DATABASE_URL`;
+    if (code?.startsWith('SQLITE_READONLY'))
+      return `the SQLite file ${file} is read-only: give this user write access to it and its folder`;
+    if (code === 'SQLITE_NOTADB') return `${file} is not a SQLite database: set DATABASE_URL to another file, or move this one away`;
+    if (code === 'SQLITE_FULL') return `the disk holding ${file} is full: free some space, then start again`;
+    return `could not open the SQLite file ${file}: ${messageOf(error)}`;
+  }
+  const where = `the Postgres database at ${postgresLocation(database.url)}`;
+  const waited = waitedMs > 0 ? ` (tried for ${Math.round(waitedMs / 1000)} s, DATABASE_STARTUP_TIMEOUT_MS)` : '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `${where} refused the connection${waited}: nothing listens there; start Postgres or correct the host and port in DATABASE_URL`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${where} could not be found: the host name in DATABASE_URL does not resolve; correct it`;
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+      return `${where} did not answer${waited}: check the host in DATABASE_URL, the network and any firewall`;
+    case '28P01':
+    case '28000':
+      return `${where} refused the user or password in DATABASE_URL: correct them (the password is not shown here)`;
+    case '3D000':
+      return `${where} does not exist: create it (e.g. \`createdb\`) or correct the database name in DATABASE_URL`;
+    case '42501':
+      return `${where} refused a permission the server needs (to create its tables): grant the user of DATABASE_URL rights on its schema`;
+    default:
+      return `${where} could not be opened${waited}: ${messageOf(error) || code || 'unknown error'}`;
+  }
+}
+
+/**
+ * The error's code, or that of the first error inside it: node-postgres reports a refused connection to `localhost`
+ * as an AggregateError (one per address tried) whose own message is empty.
+ */
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code !== '') return code;
+  if (error instanceof AggregateError) for (const inner of error.errors) if (codeOf(inner) !== undefined) return codeOf(inner);
+  if (error instanceof Error && error.cause !== undefined) return codeOf(error.cause);
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') return error.errors.map(messageOf).join('; ');
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,89 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Migrator, sql } from 'kysely';
+import type { Config } from '../config';
+import type { StoreDb } from './database-schema';
+import { probeWrite, type WriteProbe } from './health.repository';
+import { storeMigrations } from './migrations';
+import { openUnmigrated, postgresLocation } from './store';
+
+/** What `npm run doctor` learns about the database, without changing it (no migration runs, no file is created). */
+export type DatabaseInspection =
+  | { state: 'no-file'; location: string; folderWritable: boolean }
+  | { state: 'unreachable'; location: string; error: unknown }
+  | {
+      state: 'open';
+      location: string;
+      /** Migrations of this code the database has not had yet: the server applies them when it starts. */
+      pending: string[];
+      /** Migrations the database has had that this code does not know: it was migrated by a newer version. */
+      unknown: string[];
+      /** The readiness probe's own write; `no-tables` before the server has created its tables. */
+      write: WriteProbe | 'no-tables';
+    };
+
+export async function inspectDatabase(database: Config['database'], now: number): Promise<DatabaseInspection> {
+  if (database.kind === 'sqlite' && database.filename !== ':memory:' && !existsSync(database.filename)) {
+    // Opening would create it: say what the server would do instead.
+    return { state: 'no-file', location: database.filename, folderWritable: writableFolder(dirname(resolve(database.filename))) };
+  }
+  let opened: Awaited<ReturnType<typeof openUnmigrated>>;
+  try {
+    opened = await openUnmigrated(database);
+  } catch (error) {
+    return { state: 'unreachable', location: locationOf(database), error };
+  }
+  const { store, migrationSchema } = opened;
+  try {
+    // A query that touches no table: a file that is not a database, or a server that refuses, fails here.
+    await sql`select 1`.execute(store.db);
+  } catch (error) {
+    await store.close();
+    return { state: 'unreachable', location: store.location, error };
+  }
+  try {
+    const migrator = new Migrator({
+      db: store.db,
+      provider: storeMigrations(store.dialect),
+      ...(migrationSchema === undefined ? {} : { migrationTableSchema: migrationSchema }),
+    });
+    const known = await migrator.getMigrations();
+    const pending = known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+    const applied = await appliedMigrations(store.db);
+    const names = new Set(known.map((migration) => migration.name));
+    const unknown = applied.filter((name) => !names.has(name));
+    const write = pending.includes('0003_readiness_heartbeat') ? 'no-tables' : await probeWrite(store.db, now);
+    return { state: 'open', location: store.location, pending, unknown, write };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The names in Kysely's migration table; none when the table does not exist yet (a database never started on). */
+async function appliedMigrations(db: StoreDb): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    return rows.map((row) => row.name);
+  } catch {
+    return [];
+  }
+}
+
+/** The nearest existing folder on the way to `folder` can be written: the server could create the file there. */
+function writableFolder(folder: string): boolean {
+  for (let current = folder; ; current = dirname(current)) {
+    if (existsSync(current)) {
+      try {
+        accessSync(current, constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(current) === current) return false;
+  }
+}
+
+function locationOf(database: Config['database']): string {
+  return database.kind === 'sqlite' ? database.filename : postgresLocation(database.url);
+}
