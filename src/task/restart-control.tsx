@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useApiClient } from '../api/api-client-context';
 import { useRestartTask } from '../api/restart-task';
 import { Button } from '../ui/button';
@@ -10,7 +10,16 @@ import { errorKind } from './error-text';
  * spec 3: any task the worker acted on can be restarted with the same parameters. Restarting clears the attempt's
  * answers, so it asks once before doing it.
  */
-export function RestartControl({ label, variant }: { label: string; variant: 'primary' | 'link' }) {
+export function RestartControl({
+  label,
+  variant,
+  children,
+}: {
+  label: string;
+  variant: 'primary' | 'link';
+  /** Other choices shown beside the button; hidden while the restart is being confirmed (one question at a time). */
+  children?: ReactNode;
+}) {
   const texts = useShellTexts();
   const client = useApiClient();
   const restart = useRestartTask(client);
@@ -22,6 +31,7 @@ export function RestartControl({ label, variant }: { label: string; variant: 'pr
         <Button variant={variant} onClick={() => setConfirming(true)}>
           {label}
         </Button>
+        {children}
       </div>
     );
   }

@@ -48,9 +48,9 @@ test('a developer assigns the task; the worker completes it in the cross-origin 
   await expect(preview.deliveries.getByTestId('delivery-summary')).toHaveText('5 delivered · 0 waiting · 0 dead letters');
   await preview.checkAccessibility('task finished');
 
-  // Reopening shows the same task, with the same parameters: the page knows it is done.
+  // Reopening shows the same task, with the same parameters: the page knows it is done, and offers to start again.
   await page.getByRole('button', { name: 'Open this task again' }).click();
-  await expect(preview.frame.getByRole('heading', { name: 'All done' })).toBeVisible();
+  await expect(preview.frame.getByRole('heading', { name: 'You completed this task' })).toBeVisible();
   expect(await preview.iframe.getAttribute('src')).toBe(src.toString());
 });
 

@@ -57,7 +57,7 @@ test('an admin reset lets the worker restart the task with the same parameters',
   await expect(preview.status).toHaveText('Ready');
   await expect(preview.panel.getByTestId('audit-trail')).toContainText('Admin reset the task');
   // The reset task is back in the worker's hands: the portal opens it again with the same launch URL.
-  await expect(preview.frame.getByRole('heading', { name: 'All done' })).toBeVisible();
+  await expect(preview.frame.getByRole('heading', { name: 'You completed this task' })).toBeVisible();
   const launchUrl = (await preview.iframe.getAttribute('src'))!;
   await preview.frame.getByRole('button', { name: 'Start again' }).click();
   await preview.frame.getByRole('button', { name: 'Yes, start again' }).click();
