@@ -2,6 +2,7 @@ import type { Assignment } from './api/assignment-schema';
 import { useAssignmentAction } from './api/assignments';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
+import { TimeStamp } from './time-stamp';
 
 /**
  * The back office's admin actions of spec 3: approve and reject a completed task whose review is required, reset any
@@ -14,9 +15,7 @@ export function AdminActions({ controlPath, assignment, onReset }: { controlPath
   return (
     <section aria-labelledby="admin-title" className="pv-admin">
       <h3 id="admin-title">Admin (back office)</h3>
-      {assignment.review.required && !reviewPending && (
-        <p className="pv-muted">Approve and reject apply once the worker completed the task.</p>
-      )}
+      {assignment.review.required && <ReviewCopy review={assignment.review} />}
       <div className="pv-actions">
         {reviewPending && (
           <>
@@ -50,5 +49,29 @@ export function AdminActions({ controlPath, assignment, onReset }: { controlPath
       </div>
       <Notice tone="error">{action.isError ? action.error.message : undefined}</Notice>
     </section>
+  );
+}
+
+/**
+ * What the admin can do about the review now, from the emulator's state (polled, and set from each action's answer),
+ * so the sentence changes with approve, reject and the worker's restart. spec 3: a decided review is cleared when the
+ * partner sends ready, viewed or inProgress (the worker starting again), and the next completion awaits review again.
+ */
+function ReviewCopy({ review }: { review: Assignment['review'] }) {
+  const when = review.decidedAt === undefined ? null : <TimeStamp iso={review.decidedAt} />;
+  return (
+    <p className="pv-muted">
+      {review.state === 'pending' && 'The worker completed the task: approve or reject it.'}
+      {review.state === 'none' && 'Approve and reject apply once the worker completed the task.'}
+      {review.state === 'approved' && (
+        <>Approved at {when}. Nothing is left to review unless the worker starts the task again, which clears the review.</>
+      )}
+      {review.state === 'rejected' && (
+        <>
+          Rejected at {when}. The worker is expected to start the task again; that clears the review, and the next completion awaits review
+          again.
+        </>
+      )}
+    </p>
   );
 }

@@ -2,6 +2,11 @@ import type { Page } from '@playwright/test';
 import { expect, signAndFinish, test, type PreviewPortal } from './preview-fixtures';
 import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from './task-steps';
 
+/** The admin section's sentence about the review: what the admin can do now. */
+function adminCopy(preview: PreviewPortal) {
+  return preview.panel.getByRole('region', { name: 'Admin (back office)' }).locator('p.pv-muted');
+}
+
 async function completeTraining(preview: PreviewPortal, page: Page): Promise<void> {
   await beginTraining(preview.frame);
   await acknowledgePolicy(preview.frame);
@@ -16,9 +21,12 @@ test('with review required, the completed task awaits the admin, who approves it
   await completeTraining(preview, page);
   await expect(preview.status).toHaveText('Completed');
   await expect(preview.review).toHaveText('Awaiting admin review');
+  await expect(adminCopy(preview)).toHaveText('The worker completed the task: approve or reject it.');
   await preview.checkAccessibility('review pending');
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(preview.review).toHaveText('Approved');
+  // The admin's copy follows the emulator's state: no sentence from before the decision stays.
+  await expect(adminCopy(preview)).toHaveText(/^Approved at \d\d:\d\d:\d\d\. Nothing is left to review/);
   await expect(preview.panel.getByTestId('audit-trail')).toContainText('Admin approved the task');
   await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
 });
@@ -30,6 +38,7 @@ test('with review required, a rejected task is restarted by the worker and await
   await expect(preview.review).toHaveText('Awaiting admin review');
   await page.getByRole('button', { name: 'Reject' }).click();
   await expect(preview.review).toHaveText('Rejected');
+  await expect(adminCopy(preview)).toHaveText(/^Rejected at \d\d:\d\d:\d\d\. The worker is expected to start the task again/);
 
   // The worker opens the task again and starts over: `ready` clears the earlier review (spec 3, 4.3 rule 5).
   await page.getByRole('button', { name: 'Open this task again' }).click();
@@ -38,6 +47,7 @@ test('with review required, a rejected task is restarted by the worker and await
   await expect(preview.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
   await expect(preview.status).toHaveText('Ready');
   await expect(preview.review).toHaveText('Required after completion');
+  await expect(adminCopy(preview)).toHaveText('Approve and reject apply once the worker completed the task.');
   await expect(preview.panel.getByTestId('latest-label')).toHaveText('Restarted · attempt 2');
 
   await completeTraining(preview, page);

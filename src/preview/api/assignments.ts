@@ -45,6 +45,11 @@ export function useAssignmentAction(controlPath: string, uuid: string) {
   return useMutation({
     mutationFn: (action: AssignmentAction) =>
       jsonRequest('POST', `${controlPath}/assignments/${encodeURIComponent(uuid)}/actions/${action}`, assignmentSchema),
-    onSuccess: (updated: Assignment) => queryClient.setQueryData(previewKeys.assignment(uuid), updated),
+    // The answer is the emulator's state after the action: the task view shows it at once, and the task list (polled
+    // less often) is read again so no copy of the task shows the state from before.
+    onSuccess: (updated: Assignment) => {
+      queryClient.setQueryData(previewKeys.assignment(uuid), updated);
+      void queryClient.invalidateQueries({ queryKey: previewKeys.assignments, exact: true });
+    },
   });
 }
