@@ -92,3 +92,36 @@ test.describe('in Spanish', () => {
     await expect(frame.getByRole('heading', { name: 'Formación en seguridad laboral' })).toBeVisible();
   });
 });
+
+test('a click on the prerendered first step of a completed task, before the session answers, sends nothing', async ({
+  portal,
+  page,
+  baseURL,
+}) => {
+  const conflicts = watchConflicts(page);
+  const stepRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/task/steps/')) stepRequests.push(request.url());
+  });
+  await taskApi(baseURL!, portal.assignment).completeTraining();
+  // A slow network: the session's answer is held until the worker has acted on the first screen the HTML carries,
+  // which is a new task's first step (the server picks it from the link alone).
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/session', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await portal.open();
+  const begin = portal.frame.getByRole('button', { name: /^(Begin the training|Saving…)$/ });
+  // Clicked until the page has hydrated and takes it: the step then waits, busy, for the session.
+  await expect(async () => {
+    await begin.click({ timeout: 1_000 });
+    await expect(begin).toHaveAttribute('aria-busy', 'true', { timeout: 500 });
+  }).toPass();
+  release();
+  await expect(portal.frame.getByRole('heading', { name: 'You completed this task' })).toBeVisible();
+  await expect(portal.frame.getByRole('button', { name: 'Start again' })).toBeVisible();
+  expect(stepRequests).toEqual([]);
+  expect(conflicts).toEqual([]);
+});
