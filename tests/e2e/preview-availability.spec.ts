@@ -92,7 +92,7 @@ test.describe('on a 375 × 667 phone', () => {
     await expect(preview.status).toHaveText('Completed');
     await expect
       .poll(async () => (await preview.panel.getByTestId('audit-trail').locator('.pv-label').allInnerTexts()).reverse())
-      .toEqual(['Opened', 'Step 1 of 3 · Start date', 'Step 2 of 3 · Shifts', 'Step 3 of 3 · Hours', 'Completed']);
+      .toEqual(['Opened', 'Step 2 of 3 · Shifts', 'Step 3 of 3 · Hours', 'Completed']);
     await expect(preview.panel).toContainText('Availability complete: at most 30 hours a week; the worker added a note.');
     await preview.checkAccessibility('availability finished');
   });
