@@ -112,14 +112,15 @@ export function StepRunner({
       <ProgressHeader index={index} total={task.workflow.steps.length} />
       <StepScreenBoundary
         resetKey={`${task.attempt}:${stepId}`}
-        fallback={(error, retry) =>
+        fallback={(error) =>
           error instanceof MissingStepScreenError ? (
             <UnknownStepScreen workflowId={task.workflow.id} stepId={stepId} started={task.started} />
           ) : (
-            // The step's screens could not be fetched (offline on arrival): they are fetched again on retry.
+            // The step's screens could not be fetched (offline on arrival). React.lazy keeps a failed load for good,
+            // so only a reload fetches them again; the saved answers come back with the task.
             <>
               <Notice tone="error">{texts.errors.network}</Notice>
-              <Button onClick={retry}>{texts.loadError.retry}</Button>
+              <Button onClick={() => window.location.reload()}>{texts.unknownStep.reload}</Button>
             </>
           )
         }

@@ -3,7 +3,7 @@ import { Component, type ReactNode } from 'react';
 interface Props {
   /** A new value (another step, another attempt) clears a caught error: the next screen gets its own chance. */
   resetKey: string;
-  fallback: (error: unknown, retry: () => void) => ReactNode;
+  fallback: (error: unknown) => ReactNode;
   children: ReactNode;
 }
 
@@ -30,6 +30,6 @@ export class StepScreenBoundary extends Component<Props, State> {
 
   override render(): ReactNode {
     const { caught } = this.state;
-    return caught ? this.props.fallback(caught.error, () => this.setState({ caught: undefined })) : this.props.children;
+    return caught ? this.props.fallback(caught.error) : this.props.children;
   }
 }

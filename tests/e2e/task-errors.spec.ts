@@ -84,3 +84,19 @@ test('a task on a step this page has no screen for shows the error screen with w
   await expect(frame.getByRole('button', { name: 'Reload the page' })).toBeVisible();
   await portal.checkAccessibility('unknown step');
 });
+
+test('when the step screens cannot be downloaded, the page says so and offers a reload instead of going blank', async ({
+  portal,
+  page,
+  consoleErrors,
+}) => {
+  consoleErrors.expect(/ERR_INTERNET_DISCONNECTED .*safety-training-step-/, 'the test cuts the download off on purpose');
+  consoleErrors.expect(/Failed to fetch dynamically imported module/, 'React reports the error its boundary caught');
+  await page.route('**/assets/safety-training-step-*.js', (route) => route.abort('internetdisconnected'));
+  await portal.open();
+  const { frame } = portal;
+  await expect(frame.getByRole('alert').filter({ hasText: 'We could not reach the server. Check your connection' })).toBeVisible();
+  await expect(frame.getByRole('button', { name: 'Reload the page' })).toBeVisible();
+  await expect(frame.getByText('Step 1 of 4')).toBeVisible();
+  await portal.checkAccessibility('step screens not downloaded');
+});
