@@ -51,3 +51,21 @@ test('a save that gets no answer is given up after seconds, said so, and saved b
   await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible();
   await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeFocused();
 });
+
+test.describe('in Spanish', () => {
+  test.use({ locale: 'es-ES' });
+
+  test('the unsaved step says so in Spanish, offers a retry, and is saved by itself', async ({ portal, page, consoleErrors }) => {
+    await portal.open();
+    const { frame } = portal;
+    await expect(frame.getByText('La formación tiene 4 pasos:')).toBeVisible();
+    let cut = true;
+    await page.route('**/api/task/steps/welcome', (route) => (cut ? route.abort('internetdisconnected') : route.continue()));
+    await frame.getByRole('button', { name: 'Empezar la formación' }).click();
+    await expect(frame.getByRole('alert').filter({ hasText: 'Todavía no se guardó' })).toBeVisible({ timeout: 10_000 });
+    await expect(frame.getByRole('button', { name: 'Reintentar ahora' })).toBeVisible();
+    cut = false;
+    await expect(frame.getByRole('heading', { name: 'Lee la política de seguridad' })).toBeVisible({ timeout: 20_000 });
+    consoleErrors.expect(/ERR_INTERNET_DISCONNECTED .*\/api\/task\/steps\/welcome\)$/, 'the test cuts the save off on purpose');
+  });
+});
