@@ -6,15 +6,22 @@ import { freePort } from './server-process';
 interface DevProcess {
   port: number;
   output: () => string;
+  /** Stops the dev script and everything it started. */
+  stop: () => Promise<void>;
 }
 
 /**
  * `npm run dev` as a developer runs it, with PORT and files of its own (in `directory`), until it prints the address to
  * open and its server answers through it. The child is added to `children` at once, so a failed start is still stopped.
  */
-export async function startDev(directory: string, name: string, children: ChildProcess[]): Promise<DevProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
+export async function startDev(
+  directory: string,
+  name: string,
+  children: ChildProcess[],
+  options: { port?: number; args?: string[] } = {},
+): Promise<DevProcess> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts', ...(options.args ?? [])], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: String(port),
@@ -43,7 +50,7 @@ export async function startDev(directory: string, name: string, children: ChildP
       { timeout: 45_000, interval: 200 },
     )
     .toBe(200);
-  return { port, output: () => output };
+  return { port, output: () => output, stop: () => stopGroup(child) };
 }
 
 export function stopGroup(child: ChildProcess): Promise<void> {

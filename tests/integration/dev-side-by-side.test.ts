@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('npm run dev', () => {
-  it('runs twice side by side with different PORTs, each page with its own server and emulator', async () => {
+  it('runs twice side by side with different PORTs, each page with its own server and emulator, which --reset-emulator empties', async () => {
     const [a, b] = await Promise.all([startDev(directory, 'a', children), startDev(directory, 'b', children)]);
 
     for (const dev of [a, b]) {
@@ -36,5 +36,14 @@ describe('npm run dev', () => {
     expect((await fetch(`http://127.0.0.1:${a.port}/emulator/control/assignments/${uuid}`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${b.port}/emulator/control/assignments/${uuid}`)).status).toBe(404);
     expect(existsSync(join(directory, 'a-emulator.db'))).toBe(true);
-  }, 120_000);
+
+    // Started again, the emulator still knows the task; started with --reset-emulator, it has forgotten it.
+    await a.stop();
+    const again = await startDev(directory, 'a', children, { port: a.port });
+    expect((await fetch(`http://127.0.0.1:${again.port}/emulator/control/assignments/${uuid}`)).status).toBe(200);
+    await again.stop();
+    const reset = await startDev(directory, 'a', children, { port: a.port, args: ['--reset-emulator'] });
+    expect(reset.output()).toContain('emulator state reset');
+    expect((await fetch(`http://127.0.0.1:${reset.port}/emulator/control/assignments/${uuid}`)).status).toBe(404);
+  }, 180_000);
 });
