@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../server/store/store';
 import { runNodeScript } from '../helpers/run-command';
+import { freePort } from '../helpers/server-process';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-doctor-db-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -26,6 +27,7 @@ describe('npm run doctor: the database', () => {
     const filename = join(directory, 'not-yet', 'fresh.db');
     const result = await doctor(filename);
     expect(result.stdout).toMatch(/^ok {3}database: SQLite file .*fresh\.db does not exist yet: the server creates it/m);
+    expect(existsSync(filename)).toBe(false);
     expect(result.code).toBe(0);
   });
 
@@ -47,6 +49,16 @@ describe('npm run doctor: the database', () => {
     expect(result.stdout).toMatch(
       /^FAIL database migrations: the database has migrations this version does not know \(0099_from_the_future\)/m,
     );
+    expect(result.code).toBe(1);
+  });
+
+  it('names a Postgres that refuses the connection, without its password', async () => {
+    const closedPort = await freePort();
+    const result = await doctor(`postgres://partner:pa55word-not-shown@127.0.0.1:${closedPort}/tasks`);
+    expect(result.stdout).toContain(
+      `FAIL database reachable: the Postgres database at 127.0.0.1:${closedPort}/tasks refused the connection: nothing listens there`,
+    );
+    expect(result.stdout + result.stderr).not.toContain('pa55word-not-shown');
     expect(result.code).toBe(1);
   });
 });
