@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
@@ -27,6 +27,15 @@ const queryClient = new QueryClient({
   },
 });
 
+/** Marks the page as handling input once React has committed it (hydrated or rendered): styles.css lets its buttons
+ * take clicks from then on. */
+function MarkInteractive() {
+  useEffect(() => {
+    document.documentElement.dataset.interactive = '';
+  }, []);
+  return null;
+}
+
 /**
  * Renders the page into #root. Loaded by main.tsx once the session request is on its way. A first step prerendered in
  * the browser's language is hydrated: React adopts the markup the worker already sees instead of painting it again.
@@ -37,6 +46,7 @@ export function renderApp(root: HTMLElement): void {
   const firstScreen = prerendered?.locale === locale ? prerendered : undefined;
   const app = (
     <StrictMode>
+      <MarkInteractive />
       <QueryClientProvider client={queryClient}>
         <LocaleProvider locale={locale}>
           <FirstScreenProvider value={firstScreen}>

@@ -21,6 +21,8 @@ export const wrongAnswers: QuizAnswers = [
 
 export async function beginTraining(frame: FrameLocator): Promise<void> {
   await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  // The first step may be the prerendered HTML: its button takes clicks once the app has the page.
+  await expect(frame.locator('html')).toHaveAttribute('data-interactive', '');
   await frame.getByRole('button', { name: 'Begin the training' }).click();
   await expect(frame.getByRole('heading', { name: 'Read the safety policy' })).toBeVisible();
 }
