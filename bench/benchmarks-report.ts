@@ -143,7 +143,6 @@ function rowsOf(result: SuiteResult): Row[] {
     }
     case 'delivery': {
       const r = result as unknown as DeliveryResult;
-      const sqlite = r.engine === 'sqlite';
       const latency = r.enqueueToDeliveredMs;
       const perSecond = r.deliveriesPerSecond;
       const ratio = r.ratioToCeiling;
@@ -151,9 +150,9 @@ function rowsOf(result: SuiteResult): Row[] {
         {
           figure: `Delivery, ${r.engine}: deliveries/s (emulator ceiling ${r.emulatorCeilingPerSecond}/s)`,
           value: `${perSecond} (ratio ${ratio})`,
-          // SQLite's relay shares no round trips with a database server, so more of the ceiling is asked of it.
-          target: sqlite ? '≥ 2000 and ≥ 0.5 of the ceiling' : '≥ 2000 and ≥ 0.35 of the ceiling',
-          met: perSecond >= 2000 && ratio >= (sqlite ? 0.5 : 0.35),
+          // Against the emulator's warm ceiling (bench/delivery.ts warms it first) on the same two cores.
+          target: '≥ 2000 and ≥ 0.35 of the ceiling',
+          met: perSecond >= 2000 && ratio >= 0.35,
         },
         {
           figure: `Delivery, ${r.engine}: enqueue-to-delivered p50 / p99 at ${r.pacedRatePerSecond}/s`,

@@ -195,6 +195,38 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
       .toBe(0);
   }, 30_000);
 
+  it('claims ahead at most 4 x its concurrency for a slow platform, and on Postgres up to 16 x while it keeps pace', async () => {
+    const maxLeased = async (until: () => Promise<boolean>) => {
+      let max = 0;
+      while (!(await until())) {
+        const leased = await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute();
+        max = Math.max(max, leased.length);
+        // A macrotask between looks: SQLite answers in microtasks, and the relay's HTTP answers need the event loop.
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return max;
+    };
+    const pendingLeft = async () =>
+      (await store.db.selectFrom('outbox').select('id').where('state', '=', 'pending').execute()).length === 0;
+    const tasks = await Promise.all(Array.from({ length: 300 }, () => createTask(store, systemClock)));
+    for (const task of tasks) await enqueue(store, systemClock, task, 0);
+    startRelay({ concurrency: 2 });
+    const fast = await maxLeased(pendingLeft);
+    // In flight and ahead together: 8 on SQLite, where a long claim would stall the event loop; more on Postgres.
+    if (database.name === 'sqlite') expect(fast).toBeLessThanOrEqual(8);
+    else expect(fast).toBeGreaterThan(8);
+    expect(fast).toBeLessThanOrEqual(32);
+
+    await relay?.stop();
+    const slowTasks = await Promise.all(Array.from({ length: 12 }, () => createTask(store, systemClock)));
+    for (const task of slowTasks) await enqueue(store, systemClock, task, 0);
+    // 300 ms an answer: two slots take about 7 rows a second, so more ahead would wait out their release.
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 300, count: 12 });
+    await new Promise((resolve) => setTimeout(resolve, 2_100)); // the fast pace is two seconds old
+    startRelay({ concurrency: 2 });
+    expect(await maxLeased(pendingLeft)).toBeLessThanOrEqual(8);
+  }, 30_000);
+
   it('keeps only one update of a task in flight at a time', async () => {
     const task = await createTask(store, systemClock);
     for (let index = 0; index < 4; index += 1) await enqueue(store, systemClock, task, index);
