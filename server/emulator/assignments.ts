@@ -117,20 +117,8 @@ export class AssignedTask {
   }
 
   view(): AssignmentView {
-    return {
-      ...this.context,
-      options: this.options,
-      launchUrl: this.launchUrl,
-      origin: this.origin,
-      createdAt: this.createdAt,
-      updatedAt: this.updatedAt,
-      status: this.status,
-      review: this.review,
-      workerActed: this.workerActed,
-      latest: this.latest,
-      trail: this.trail,
-      trailDropped: this.trailDropped,
-    };
+    const { context, lastApplied: _lastApplied, ...state } = this.snapshot();
+    return { ...context, ...state, trail: this.trail, launchUrl: this.launchUrl };
   }
 
   /** Everything a restarted emulator needs to carry on with this task as if it had never stopped. */
@@ -176,18 +164,9 @@ export class AssignedTask {
 }
 
 /** An assigned task as plain JSON: what emulator-state-file.ts writes and reads back. */
-export interface AssignedTaskSnapshot {
+export interface AssignedTaskSnapshot extends Omit<AssignmentView, keyof AssignmentContext | 'launchUrl' | 'trail'> {
   context: AssignmentContext;
-  options: AssignmentOptions;
-  origin: AssignmentOrigin;
-  createdAt: string;
-  updatedAt: string;
-  status: EmulatorTaskStatus;
-  review: Review;
-  workerActed: boolean;
-  latest: AppliedUpdate | null;
   trail: readonly TrailEntry[];
-  trailDropped: number;
   lastApplied: { instant: SentAtInstant; key: string } | null;
 }
 
