@@ -47,25 +47,10 @@ function preloadTaskPageChunks(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
-        const bundle = context.bundle ?? {};
-        const files = new Set<string>();
-        const add = (fileName: string) => {
-          const chunk = bundle[fileName];
-          if (files.has(fileName) || chunk?.type !== 'chunk') return;
-          files.add(fileName);
-          // Its static imports too: otherwise they are found only when the chunk itself has arrived.
-          for (const imported of chunk.imports) add(imported);
-        };
-        for (const item of Object.values(bundle)) {
-          if (
-            item.type === 'chunk' &&
-            item.isDynamicEntry &&
-            preloadedDynamicImports.some((pattern) => pattern.test(item.facadeModuleId ?? ''))
-          ) {
-            add(item.fileName);
-          }
-        }
-        return [...files]
+        const files = dynamicEntryChunks(context.bundle ?? {}, (moduleId) =>
+          preloadedDynamicImports.some((pattern) => pattern.test(moduleId)),
+        );
+        return files
           .filter((fileName) => !html.includes(`/${fileName}"`))
           .map((fileName) => ({
             tag: 'link',
@@ -123,6 +108,14 @@ function prerenderFirstScreens(): Plugin {
 /** The chunk of a workflow's screens (its dynamic import in registry.views.ts) and the chunks it imports statically. */
 function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): string[] {
   const folder = `/src/workflows/${workflowId}/`;
+  return dynamicEntryChunks(bundle, (moduleId) => moduleId.replaceAll('\\', '/').includes(folder));
+}
+
+/**
+ * The chunks of the dynamic imports whose module `wanted` picks, with their static imports: otherwise those are found
+ * only when the chunk itself has arrived, one more round trip.
+ */
+function dynamicEntryChunks(bundle: Rolldown.OutputBundle, wanted: (moduleId: string) => boolean): string[] {
   const files = new Set<string>();
   const add = (fileName: string) => {
     const chunk = bundle[fileName];
@@ -131,9 +124,7 @@ function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): stri
     for (const imported of chunk.imports) add(imported);
   };
   for (const item of Object.values(bundle)) {
-    if (item.type === 'chunk' && item.isDynamicEntry && (item.facadeModuleId ?? '').replaceAll('\\', '/').includes(folder)) {
-      add(item.fileName);
-    }
+    if (item.type === 'chunk' && item.isDynamicEntry && wanted(item.facadeModuleId ?? '')) add(item.fileName);
   }
   return [...files];
 }
