@@ -47,12 +47,14 @@ export function platformEnv(emulatorUrl: string, extra: Record<string, string> =
 /** How the server is started: `server/main.ts` through tsx by default, or a command such as `npm run serve`. */
 const TSX_SERVER: readonly string[] = [process.execPath, '--import', 'tsx', 'server/main.ts'];
 
-/** Starts the server in a child process and waits until it answers /healthz. */
-export async function spawnServer(
-  env: Record<string, string>,
-  timeoutMs = 20_000,
-  command: readonly string[] = TSX_SERVER,
-): Promise<ServerProcess> {
+/** A server process started but not yet known to answer: its output can be read while it starts. */
+export interface LaunchedServer extends ServerProcess {
+  /** Resolves once the server answers /healthz; rejects (and kills it) if it exits or does not within `timeoutMs`. */
+  healthy(timeoutMs?: number): Promise<ServerProcess>;
+}
+
+/** Starts the server in a child process and returns at once. */
+export async function launchServer(env: Record<string, string>, command: readonly string[] = TSX_SERVER): Promise<LaunchedServer> {
   const port = env.PORT ?? String(await freePort());
   const [executable = process.execPath, ...args] = command;
   const child = spawn(executable, args, {
@@ -64,21 +66,7 @@ export async function spawnServer(
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    const healthy = await fetch(`${url}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not answer within ${timeoutMs} ms:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
+  const launched: LaunchedServer = {
     url,
     child,
     output: () => output,
@@ -86,5 +74,31 @@ export async function spawnServer(
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
+    healthy: async (timeoutMs = 20_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+        const healthy = await fetch(`${url}/healthz`).then(
+          (response) => response.ok,
+          () => false,
+        );
+        if (healthy) return launched;
+        if (Date.now() > deadline) {
+          child.kill('SIGKILL');
+          throw new Error(`server did not answer within ${timeoutMs} ms:\n${output}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
   };
+  return launched;
+}
+
+/** Starts the server in a child process and waits until it answers /healthz. */
+export async function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  command: readonly string[] = TSX_SERVER,
+): Promise<ServerProcess> {
+  return (await launchServer(env, command)).healthy(timeoutMs);
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServer, connect, type Server } from 'node:net';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freePort, spawnServer, type ServerProcess } from '../helpers/server-process';
+import { freePort, launchServer, spawnServer, type ServerProcess } from '../helpers/server-process';
 import { testPostgresUrl } from '../helpers/test-databases';
 
 let admin: pg.Client;
@@ -104,11 +104,15 @@ describe('starting while Postgres is not up yet', () => {
     const url = new URL(testPostgresUrl);
     url.port = String(port);
     url.search = `?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const starting = spawnServer({ DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' }, 30_000);
+    const launched = await launchServer({ DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' });
+    server = launched;
     let proxy: Server | undefined;
     try {
-      // Give it time to fail twice; the process must still be there, saying what it waits for.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // It must fail at least twice and still be there, saying what it waits for, before the database appears.
+      await expect
+        .poll(() => launched.output().match(/waiting for the database/g)?.length ?? 0, { timeout: 20_000 })
+        .toBeGreaterThanOrEqual(2);
+      expect(launched.child.exitCode).toBeNull();
       proxy = createServer((client) => {
         const upstream = connect(Number(target.port || 5432), target.hostname);
         client.pipe(upstream).pipe(client);
@@ -116,9 +120,8 @@ describe('starting while Postgres is not up yet', () => {
         upstream.on('error', () => client.destroy());
       });
       await new Promise<void>((resolve) => proxy!.listen(port, '127.0.0.1', resolve));
-      server = await starting;
-      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-      expect(server.output().match(/waiting for the database/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+      await launched.healthy(30_000);
+      expect((await fetch(`${launched.url}/readyz`)).status).toBe(200);
     } finally {
       await server?.kill('SIGTERM');
       server = undefined;

@@ -10,6 +10,7 @@ import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { listPending } from '../../server/store/tenants.repository';
 import type { SessionResponse } from '../../src/contract/session';
+import type { TaskContext } from '../../src/contract/task-context';
 import { control } from '../helpers/emulator-control';
 import { runNodeScript } from '../helpers/run-command';
 import { openTaskApp } from '../helpers/task-app';
@@ -71,8 +72,14 @@ function tenants(args: string[], input?: string) {
   return runNodeScript('server/cli/tenants.ts', environment(), 20_000, args, input);
 }
 
-async function openSession(url: string, company: string) {
-  const context = { wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxTaskFlowUuid: randomUUID(), wxCompanyUuid: company };
+/** A session for a new task of `company`, or for the task of `existing` (reopening writes nothing). */
+async function openSession(url: string, company: string, existing?: TaskContext) {
+  const context = existing ?? {
+    wxWorkerUuid: randomUUID(),
+    wxAssignedTaskUuid: randomUUID(),
+    wxTaskFlowUuid: randomUUID(),
+    wxCompanyUuid: company,
+  };
   const response = await fetch(`${url}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -172,7 +179,10 @@ describe('tenant mode', () => {
     // Removal: new sessions are refused; an update of a task already open is written and held, not sent.
     const bSession = (await b.response.json()) as SessionResponse;
     expect(await tenants(['remove', '--company', companyB.company])).toMatchObject({ code: 0 });
-    await expect.poll(async () => (await openSession(server!.url, companyB.company)).response.status, { timeout: 10_000 }).toBe(403);
+    // Asked with B's own task: a new task opened while the removal is on its way would write an update of its own.
+    await expect
+      .poll(async () => (await openSession(server!.url, companyB.company, b.context)).response.status, { timeout: 10_000 })
+      .toBe(403);
     const started = await fetch(`${server.url}/api/task/start`, { method: 'POST', headers: { authorization: `Bearer ${bSession.token}` } });
     expect(started.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
