@@ -249,7 +249,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     delivered = [];
     const now = clock.now();
     try {
-      return await store.db.transaction().execute(async (trx) => {
+      return await store.transact(async (trx) => {
         if (batch.length > 0) {
           const settled = await markManyDelivered(
             trx,

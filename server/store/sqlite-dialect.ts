@@ -24,6 +24,10 @@ export interface OpenedSqlite {
   dialect: SqliteDialect;
   /** Absent for an in-memory database, which has no WAL. */
   checkpointer: SqliteCheckpointer | undefined;
+  /** Statements other than plain reads issued so far on the connection (group-commit.ts isolates failures with it). */
+  writesIssued: () => number;
+  /** Whether the connection is inside a transaction now (SQLite may have rolled one back by itself). */
+  inTransaction: () => boolean;
 }
 
 export function createSqliteDialect(filename: string, options: SqliteStoreOptions = {}): OpenedSqlite {
@@ -49,7 +53,9 @@ export function createSqliteDialect(filename: string, options: SqliteStoreOption
     readOnly = false;
     checkpointer = startCheckpointer();
   };
+  const counter = { writes: 0 };
   const connection = cachedStatements(
+    counter,
     () => {
       reopenIfWritable();
       return database;
@@ -62,6 +68,8 @@ export function createSqliteDialect(filename: string, options: SqliteStoreOption
   return {
     dialect: new SqliteDialect({ database: connection }),
     checkpointer: inMemory ? undefined : { stop: async () => checkpointer?.stop() },
+    writesIssued: () => counter.writes,
+    inTransaction: () => database.inTransaction,
   };
 }
 
@@ -100,7 +108,7 @@ const STATEMENT_CACHE_SIZE = 200;
  * lock (SQLite returns SQLITE_BUSY at once, busy_timeout does not apply), which a CLI run beside the server would hit.
  * IMMEDIATE takes the write lock at BEGIN, where busy_timeout does apply.
  */
-function cachedStatements(current: () => Database.Database, close: () => void): SqliteDatabase {
+function cachedStatements(counter: { writes: number }, current: () => Database.Database, close: () => void): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();
   let preparedOn: Database.Database | undefined;
   return {
@@ -115,6 +123,8 @@ function cachedStatements(current: () => Database.Database, close: () => void): 
         preparedOn = database;
       }
       const sql = rewrite(text, database);
+      // Kysely prepares each statement right before running it. Anything but a plain select counts, conservatively.
+      if (!/^\s*select\b/i.test(sql)) counter.writes += 1;
       let statement = statements.get(sql);
       if (statement === undefined) {
         statement = database.prepare(sql);

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { DatabaseSchema, StoreDb, StoreDialect } from './database-schema';
 import { IgnoreRowLocksPlugin } from './ignore-row-locks-plugin';
 import { storeMigrations } from './migrations';
+import { createGroupCommit, type Transact } from './group-commit';
 import { createPostgresDialect, createPostgresPool } from './postgres-dialect';
 import type { SqliteCheckpointer } from './sqlite-checkpointer';
 import { createSqliteDialect } from './sqlite-dialect';
@@ -21,6 +22,12 @@ export interface StoreOptions extends SqliteStoreOptions {
 export interface Store {
   db: StoreDb;
   dialect: StoreDialect;
+  /**
+   * A write transaction for a request or the relay. On SQLite those asked for together share one commit
+   * (group-commit.ts); on Postgres each is its own transaction on a pooled connection, and Postgres groups the commits
+   * of concurrent transactions itself.
+   */
+  transact: Transact;
   /** Where the data lives, for log lines: the SQLite file, or Postgres's host:port/database (never its credentials). */
   location: string;
   /** Closes the pool or the file; safe to call more than once. */
@@ -51,27 +58,29 @@ export async function openUnmigrated(
   options: StoreOptions = {},
 ): Promise<{ store: Store; migrationSchema: string | undefined }> {
   const opened = database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options);
-  const { db, dialect, migrationSchema } = opened;
+  const { db, dialect, migrationSchema, transact } = opened;
   const destroy = async () => {
     await db.destroy();
     await opened.checkpointer?.stop();
   };
   let closing: Promise<void> | undefined;
   const location = database.kind === 'sqlite' ? database.filename : postgresLocation(database.url);
-  return { store: { db, dialect, location, close: () => (closing ??= destroy()) }, migrationSchema };
+  return { store: { db, dialect, transact, location, close: () => (closing ??= destroy()) }, migrationSchema };
 }
 
 interface OpenedDatabase {
   db: StoreDb;
   dialect: StoreDialect;
+  transact: Transact;
   migrationSchema: string | undefined;
   checkpointer?: SqliteCheckpointer | undefined;
 }
 
 function openSqlite(filename: string, options: SqliteStoreOptions): OpenedDatabase {
-  const { dialect, checkpointer } = createSqliteDialect(filename, options);
+  const { dialect, checkpointer, writesIssued, inTransaction } = createSqliteDialect(filename, options);
   const db = new Kysely<DatabaseSchema>({ dialect, plugins: [new IgnoreRowLocksPlugin()] });
-  return { db, dialect: 'sqlite', migrationSchema: undefined, checkpointer };
+  const transact = createGroupCommit(db, { writesIssued, inTransaction });
+  return { db, dialect: 'sqlite', transact, migrationSchema: undefined, checkpointer };
 }
 
 /** host:port/database: enough for an operator to tell which database, and never the user's password. */
@@ -101,7 +110,8 @@ async function openPostgres(url: string, options: StoreOptions): Promise<OpenedD
     const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
     const current = rows[0]?.name;
     if (!current) throw new Error('Postgres has no current schema: check the search_path of the database user');
-    return { db, dialect: 'postgres', migrationSchema: current };
+    const transact: Transact = (work) => db.transaction().execute(work);
+    return { db, dialect: 'postgres', transact, migrationSchema: current };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -64,7 +64,7 @@ export async function withLockedTask<T>(
   action: (locked: LockedTask) => Promise<T>,
 ): Promise<T> {
   let enqueued = 0;
-  const result = await deps.store.db.transaction().execute(async (trx) => {
+  const result = await deps.store.transact(async (trx) => {
     const task = await lockTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     if (!task) throw taskGone();
     assertSameContext(task, context);

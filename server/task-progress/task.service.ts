@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { enqueueUpdate, listUpdatesForTask } from '../store/outbox.repository';
+import { enqueueUpdate } from '../store/outbox.repository';
+import { listUpdatesForTask } from '../store/outbox-status.repository';
 import { appendHistory, listAttemptHistory } from '../store/task-history.repository';
 import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent } from '../store/tasks.repository';
 import type { StoreDb } from '../store/database-schema';
@@ -78,7 +79,7 @@ export async function openTask(
     );
   }
   let created = false;
-  const view = await deps.store.db.transaction().execute(async (trx) => {
+  const view = await deps.store.transact(async (trx) => {
     const now = deps.clock.now();
     const existing = await findTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     const openedFrom = addressHash(from.address);

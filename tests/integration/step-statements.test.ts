@@ -36,7 +36,12 @@ describe.each(testDatabases)('statements of the step transaction on $name', (eng
         return args.result;
       },
     };
-    const counted: Store = { ...database.store, db: database.store.db.withPlugin(counter) };
+    const { store } = database;
+    const counted: Store = {
+      ...store,
+      db: store.db.withPlugin(counter),
+      transact: (work) => store.transact((trx) => work(trx.withPlugin(counter))),
+    };
     deps = {
       store: counted,
       clock: { now: () => Date.now() },
