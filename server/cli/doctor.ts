@@ -2,7 +2,7 @@ import { systemClock } from '../clock';
 import { loadConfigOrExit, type ApiCredential, type Config } from '../config';
 import { startEmulator } from '../emulator/start-emulator';
 import { createWorkforceClient } from '../upstream/workforce-client';
-import { heldForPermission } from '../store/outbox.repository';
+import { heldForPermission } from '../store/outbox-status.repository';
 import { openStore } from '../store/store';
 import { openCompanyCredentials } from '../tenants/company-credentials';
 import { inspectDatabase } from '../store/database-inspection';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock';
 import { loadConfigOrExit } from '../config';
-import { heldForPermission, listDead, outboxStats, retryAllDead, retryDead } from '../store/outbox.repository';
+import { heldForPermission, listDead, outboxStats, retryAllDead, retryDead } from '../store/outbox-status.repository';
 import { openStore, type Store } from '../store/store';
 
 const usage = `Usage: npm run outbox -- <command>

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
 import { failureName } from './circuit-reports';
-import { outboxStats, type OutboxStats } from '../store/outbox.repository';
+import { outboxStats, type OutboxStats } from '../store/outbox-status.repository';
 import type { Store } from '../store/store';
 
 /** What the relay reports as it works; GET /metrics exposes it. */

@@ -7,7 +7,7 @@ import type { RetryPolicy } from '../../server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import type { TrailEntry } from '../../server/emulator/task-rules';
-import { heldForPermission, listUpdatesForTask, outboxStats, retryDead } from '../../server/store/outbox.repository';
+import { heldForPermission, listUpdatesForTask, outboxStats, retryDead } from '../../server/store/outbox-status.repository';
 import type { Store } from '../../server/store/store';
 import { createWorkforceClient } from '../../server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';

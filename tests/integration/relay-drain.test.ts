@@ -4,7 +4,7 @@ import { createOutboxRelay, type OutboxRelay } from '../../server/delivery/outbo
 import { defaultRetryPolicy } from '../../server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
-import { outboxStats } from '../../server/store/outbox.repository';
+import { outboxStats } from '../../server/store/outbox-status.repository';
 import { createWorkforceClient } from '../../server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';

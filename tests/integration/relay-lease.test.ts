@@ -4,7 +4,7 @@ import { deliveryLeaseMs } from '../../server/delivery/delivery-lease';
 import { createOutboxRelay, type OutboxRelay } from '../../server/delivery/outbox-relay';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
-import { listUpdatesForTask } from '../../server/store/outbox.repository';
+import { listUpdatesForTask } from '../../server/store/outbox-status.repository';
 import { createWorkforceClient } from '../../server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';

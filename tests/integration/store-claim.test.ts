@@ -4,17 +4,13 @@ import type { StoreDb } from '../../server/store/database-schema';
 import {
   claimDeliverable,
   enqueueUpdate,
-  listDead,
-  listUpdatesForTask,
   markDead,
   markDelivered,
   nextDueAt,
-  outboxStats,
   releaseLeases,
-  retryAllDead,
-  retryDead,
   scheduleRetry,
 } from '../../server/store/outbox.repository';
+import { listDead, listUpdatesForTask, outboxStats, retryAllDead, retryDead } from '../../server/store/outbox-status.repository';
 import type { OutboxUpdate } from '../../server/store/outbox.table';
 import { insertTask } from '../../server/store/tasks.repository';
 import { testDatabases } from '../helpers/test-databases';

@@ -1,4 +1,4 @@
-import { listUpdatesForTask } from '../../server/store/outbox.repository';
+import { listUpdatesForTask } from '../../server/store/outbox-status.repository';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionResponseSchema } from '../../src/contract/session';
 import { bearer, errorCode, newContext, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
