@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { runBare, runPaced, runSteps } from './api-load';
 import { createBenchDatabase, machine, round, runPool, spawnEmulator } from './bench-support';
-import { sampleServer, startServerProcess } from './bench-server-process';
+import { processCpuMs, sampleServer, startServerProcess } from './bench-server-process';
 
 /**
  * `node --import tsx bench/api.ts`: the step endpoint beside a bare route of the same Fastify, same connections, same
@@ -85,7 +85,16 @@ async function measure(mode: string) {
 
     // Bare before and after the step run: their mean is the floor even if the machine's load drifts meanwhile.
     const bareBefore = await withCpu(rss, duration, () => runBare(server.url, connections, duration));
+    // The rest of the machine during the step run: the platform (the emulator, taking every update the relay delivers)
+    // and the load tool (this process). With the server's own figure, they show the CPU one step costs in this setup.
+    const others = { emulator: processCpuMs(emulator.child.pid!), loadTool: processCpuMs(process.pid) };
     const steps = await withCpu(rss, duration, () => runSteps(server.url, idle, { connections, duration }));
+    const stepsServed = steps.requestsPerSecond * duration;
+    const machineCpu = {
+      server: steps.cpuMsPerRequest,
+      emulator: round((processCpuMs(emulator.child.pid!) - others.emulator) / stepsServed, 3),
+      loadTool: round((processCpuMs(process.pid) - others.loadTool) / stepsServed, 3),
+    };
     const bareAfter = await withCpu(rss, duration, () => runBare(server.url, connections, duration));
     const bareRps = round((bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2, 0);
     progress(`${mode}: step ${steps.requestsPerSecond}/s, bare ${bareRps}/s; now at ${rate}/s`);
@@ -104,6 +113,10 @@ async function measure(mode: string) {
       ratioStepToBare: round(steps.requestsPerSecond / bareRps, 2),
       // CPU time per request, the load-independent view of the same ratio (the relay's deliveries included).
       serverCpuMsPerRequest: { step: steps.cpuMsPerRequest, bare: round((bareBefore.cpuMsPerRequest + bareAfter.cpuMsPerRequest) / 2, 3) },
+      machineCpuMsPerStepRequest: machineCpu,
+      // The ratio this machine would allow if the server's own work cost nothing: its cores shared by the emulator and
+      // the load tool alone, at their cost per step request. A ceiling of the ratio above, measured in the same run.
+      ratioCeilingWithFreeServer: round((os.cpus().length * 1000) / (machineCpu.emulator + machineCpu.loadTool) / bareRps, 2),
       stepP99AtRateMs: paced.p99,
       stepP50AtRateMs: paced.p50,
       stepP99AtHalfRateMs: pacedHalf.p99,

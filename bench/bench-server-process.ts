@@ -12,13 +12,16 @@ export function sampleServer(pid: number) {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     peakKb = Math.max(peakKb, Number(match?.[1] ?? 0));
   };
-  const cpuMs = () => {
-    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name; clock ticks of 10 ms.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
+  const cpuMs = () => processCpuMs(pid);
   const timer = setInterval(read, 100);
   return { reset: () => void (peakKb = 0), peakMb: () => round(peakKb / 1024, 0), cpuMs, stop: () => clearInterval(timer) };
+}
+
+/** A process's CPU time so far (user + system, all its threads), ms. */
+export function processCpuMs(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name; clock ticks of 10 ms.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**

@@ -56,6 +56,8 @@ interface ApiResult {
   connections: number;
   stepLatencyMs: P50P99;
   serverCpuMsPerRequest: { step: number; bare: number };
+  machineCpuMsPerStepRequest?: { server: number; emulator: number; loadTool: number };
+  ratioCeilingWithFreeServer?: number;
   ratePerSecond: number;
   stepP99AtRateMs: number;
   stepP50AtRateMs: number;
@@ -123,6 +125,15 @@ function rowsOf(result: SuiteResult): Row[] {
           target: '',
         },
         { figure: `${mode}: server CPU per request, step / bare`, value: `${cpu.step} / ${cpu.bare} ms`, target: '' },
+        ...(r.machineCpuMsPerStepRequest && r.ratioCeilingWithFreeServer !== undefined
+          ? [
+              {
+                figure: `${mode}: CPU per step request, server / emulator (the platform) / load tool; ceiling of the ratio with a server costing nothing`,
+                value: `${r.machineCpuMsPerStepRequest.server} / ${r.machineCpuMsPerStepRequest.emulator} / ${r.machineCpuMsPerStepRequest.loadTool} ms; ${r.ratioCeilingWithFreeServer}`,
+                target: '',
+              },
+            ]
+          : []),
         {
           figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (paced)`,
           value: `${r.stepP99AtRateMs} ms (p50 ${r.stepP50AtRateMs})`,
