@@ -80,6 +80,7 @@ function openDatabase(filename: string, inMemory: boolean, synchronous: 'FULL' |
     database.pragma(`synchronous = ${synchronous}`);
     database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.sqliteBusyTimeoutMs ?? 5000))}`);
     database.pragma('foreign_keys = ON');
+    database.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     if (!inMemory) database.pragma(`wal_autocheckpoint = ${SAFETY_NET_AUTOCHECKPOINT_PAGES}`);
   } catch (error) {
     database.close();
@@ -87,6 +88,14 @@ function openDatabase(filename: string, inMemory: boolean, synchronous: 'FULL' |
   }
   return database;
 }
+
+/**
+ * SQLite's own page cache, per connection (its default here: 16 MiB). Pages it does not hold come from the operating
+ * system's file cache, which the process does not pay for in its resident memory. Measured with bench/api.ts on a
+ * 44 MB database: 4 MiB instead of 16 took 8-11 MB off the server's peak RSS under load (135 vs 143-147 MB) and cost
+ * no throughput (803-833 step requests/s against 745-781), nor did 64 MiB make a claim or an acknowledgement faster.
+ */
+const PAGE_CACHE_KIB = 4096;
 
 /** Whether this process may open the file for writing; root included (a read-only mount, an immutable file). */
 function writable(filename: string): boolean {

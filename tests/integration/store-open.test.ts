@@ -77,7 +77,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
 describe('the SQLite store', () => {
   const sqlite = testDatabases.find((engine) => engine.name === 'sqlite')!;
 
-  it('creates the missing parent directory and runs in WAL mode with synchronous NORMAL by default', async () => {
+  it('creates the missing parent directory and runs in WAL mode with synchronous NORMAL and a 4 MiB page cache by default', async () => {
     const t = await sqlite.open();
     try {
       expect(existsSync(dirname(t.location))).toBe(true);
@@ -87,6 +87,9 @@ describe('the SQLite store', () => {
       expect(journal.rows[0]?.journal_mode).toBe('wal');
       expect(synchronous.rows[0]?.synchronous).toBe(1); // NORMAL
       expect(foreignKeys.rows[0]?.foreign_keys).toBe(1);
+      // Negative: KiB, not pages. The rest of the file is read through the OS's cache, outside the server's RSS.
+      const cacheSize = await sql<{ cache_size: number }>`pragma cache_size`.execute(t.store.db);
+      expect(cacheSize.rows[0]?.cache_size).toBe(-4096);
     } finally {
       await t.cleanup();
     }
