@@ -19,11 +19,10 @@ export interface GroupCommitOptions {
    * transaction, each statement committed on its own.
    */
   inTransaction: () => boolean;
-  /** At most this many units of work share one commit, so a large burst does not make the first ones wait long. */
-  maxBatch?: number;
-  /** When a batch starts: after the current turn of the event loop, so the requests read in it join the same batch. */
-  schedule?: (run: () => void) => void;
 }
+
+/** At most this many units of work share one commit, so a large burst does not make the first ones wait long. */
+const MAX_BATCH = 32;
 
 interface Waiting {
   work: (trx: StoreDb) => Promise<unknown>;
@@ -51,8 +50,6 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  */
 export function createGroupCommit(db: StoreDb, options: GroupCommitOptions): Transact {
   const { writesIssued, inTransaction } = options;
-  const maxBatch = options.maxBatch ?? 32;
-  const schedule = options.schedule ?? setImmediate;
   const queue: Waiting[] = [];
   let scheduled = false;
   let running = false;
@@ -60,7 +57,8 @@ export function createGroupCommit(db: StoreDb, options: GroupCommitOptions): Tra
   const kick = () => {
     if (scheduled || running || queue.length === 0) return;
     scheduled = true;
-    schedule(() => {
+    // After the current turn of the event loop, so the requests read in it join the same batch.
+    setImmediate(() => {
       scheduled = false;
       void runBatch();
     });
@@ -68,7 +66,7 @@ export function createGroupCommit(db: StoreDb, options: GroupCommitOptions): Tra
 
   async function runBatch(): Promise<void> {
     running = true;
-    const batch = queue.splice(0, maxBatch);
+    const batch = queue.splice(0, MAX_BATCH);
     try {
       if (batch.length === 1) await alone(batch[0]!);
       else await together(batch);
