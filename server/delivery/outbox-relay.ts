@@ -5,22 +5,21 @@ import type { OutboxUpdate } from '../store/outbox.table';
 import {
   bringRetriesForward,
   claimDeliverable,
-  markDead,
   markManyDelivered,
   nextDueAt,
   releaseLease,
-  rejectTask,
   releaseLeases,
-  scheduleRetry,
 } from '../store/outbox.repository';
 import type { UpdateOutcome } from '../upstream/upstream-outcome';
 import type { CircuitChange } from './delivery-circuit';
 import { oneClient, type DeliveryClients, type UpdateSender } from './delivery-clients';
 import type { DeliveryMetrics } from './delivery-metrics';
-import { circuitPolicyOf, decideRetry, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+import { circuitPolicyOf, defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+import { settleFailedDelivery } from './failed-delivery';
 import { failureName, reportOpened } from './circuit-reports';
 import { NOTHING_TO_CLAIM, TenantCircuits, type ClaimPlan } from './tenant-circuits';
 import { WakeSignal } from './wake-signal';
+import { AHEAD_MAX_WAIT_MS, ClaimedAhead } from './claimed-ahead';
 
 interface RelayLogger {
   info(object: object, message: string): void;
@@ -74,35 +73,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const random = options.random ?? Math.random;
   const workerId = options.workerId ?? `relay-${randomUUID()}`;
   const refillBatch = Math.max(1, Math.floor(concurrency / 4));
-  /**
-   * Rows claimed ahead of a free slot: a claim is a write transaction that takes milliseconds (on Postgres about as long
-   * as a delivery), and without rows in hand every slot freed during it would sit idle until it commits. Each is the
-   * oldest pending row of its task, leased, so order holds; it starts the moment a delivery ends.
-   * How many: 4 x the concurrency in flight and ahead together, and on Postgres up to 16 x while the slots take them
-   * fast enough (a row that waits over AHEAD_MAX_WAIT_MS goes back in line, a statement wasted). A Postgres claim cycle
-   * (its round trips, the acknowledgements, the claim) took about 12 ms for 60 rows: 16 x drained 7,500-9,000/s
-   * against 4,800/s at 4 x (bench/delivery.ts). SQLite claims in well under a millisecond, but on the event loop, where
-   * a long claim stalls the deliveries (16 x halved its rate).
-   */
-  const ahead: OutboxUpdate[] = [];
-  const baseCapacity = concurrency * 4;
-  const maxCapacity = concurrency * (store.dialect === 'postgres' ? 16 : 4);
-  /** Deliveries finished in this second and the one before: the pace at which rows claimed ahead are taken. */
-  const pace = { second: 0, current: 0, previous: 0 };
-  const countFinished = () => {
-    const second = Math.floor(clock.now() / 1000);
-    if (second !== pace.second) {
-      pace.previous = second === pace.second + 1 ? pace.current : 0;
-      pace.current = 0;
-      pace.second = second;
-    }
-    pace.current += 1;
-  };
-  const capacity = () => {
-    // Rows ahead are taken within half their allowed wait at the last second's pace.
-    const takenInTime = concurrency + Math.round((Math.max(pace.current, pace.previous) * AHEAD_MAX_WAIT_MS) / 2000);
-    return Math.min(maxCapacity, Math.max(baseCapacity, takenInTime));
-  };
+  const ahead = new ClaimedAhead(clock, concurrency, store.dialect);
 
   const signal = options.wakeSignal ?? new WakeSignal();
   const inFlight = new Set<Promise<void>>();
@@ -136,6 +107,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     signal.wake();
   }
 
+  const failureDeps = { store, workerId, policy, random, log, metrics };
+
   async function deliver(update: OutboxUpdate, probe: boolean): Promise<void> {
     const route = clients.route(update.companyUuid);
     if (!route) {
@@ -167,43 +140,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
     metrics?.failed(failureName(outcome));
     await circuitChanged(tenant, change, now);
-    const decision = decideRetry(policy, {
+    await settleFailedDelivery(failureDeps, {
+      update,
       failure: outcome,
-      attempts: update.attempts,
-      createdAt: update.createdAt,
+      tenant,
       now,
-      random: random(),
       held,
-      refusals: update.refusals,
+      recoveredMeanwhile: (recoveries.get(tenant) ?? 0) !== sentInEpoch,
     });
-    if (decision.kind === 'reject') {
-      await rejectTask(store.db, { taskId: update.taskId, updateId: update.id, workerId, now, reason: decision.reason });
-      metrics?.taskRejected();
-      // The context values are not signed (spec 2.4): a task the platform does not know may have been invented.
-      log.warn(
-        { tenant, taskId: update.taskId, assignedTaskUuid: update.assignedTaskUuid, reason: decision.reason },
-        'task rejected: the platform refuses it while it takes other updates; nothing more is sent for it',
-      );
-      return;
-    }
-    if (decision.kind === 'dead') {
-      await markDead(store.db, update.id, { workerId, now, reason: decision.reason });
-      metrics?.deadLettered();
-      log.error({ updateId: update.id, taskId: update.taskId, reason: decision.reason }, 'update moved to dead letters');
-      return;
-    }
-    // A failure that was in flight when the platform came back is not made to wait out a backoff of the outage.
-    const nextAttemptAt = (recoveries.get(tenant) ?? 0) === sentInEpoch ? decision.at : now;
-    await scheduleRetry(store.db, update.id, {
-      workerId,
-      nextAttemptAt,
-      error: `${outcome.kind}: ${outcome.detail}`,
-      ...(decision.refused ? { refused: true } : {}),
-    });
-    log.warn(
-      { tenant, updateId: update.id, taskId: update.taskId, failure: outcome.kind, detail: outcome.detail, retryInMs: decision.delayMs },
-      'delivery failed; will retry',
-    );
   }
 
   function track(update: OutboxUpdate, probeOf?: string): void {
@@ -213,7 +157,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       .catch((error: unknown) => log.error({ err: error, updateId: update.id }, 'could not record a delivery outcome'))
       .finally(() => {
         inFlight.delete(job);
-        countFinished();
+        ahead.deliveryFinished();
         fillSlots();
         // The task's next update may now be claimable, and a slot is free.
         signal.wake();
@@ -228,7 +172,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
    */
   function fillSlots(): void {
     while (running && inFlight.size < concurrency && ahead.length > 0) {
-      const update = ahead.shift()!;
+      const update = ahead.next()!;
       const tenant = clients.route(update.companyUuid)?.tenant;
       const waitedMs = clock.now() - ((update.lockedUntil ?? 0) - leaseMs);
       if ((tenant !== undefined && circuitOf(tenant).isOpen) || waitedMs > AHEAD_MAX_WAIT_MS) {
@@ -282,7 +226,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function run(): Promise<void> {
     while (running) {
       fillSlots();
-      const free = capacity() - inFlight.size - ahead.length;
+      const free = ahead.room(inFlight.size);
       // Under load, refill in batches: one claim transaction for several free slots instead of one per finished
       // delivery, which is what bounds throughput (each claim is a write transaction). Below the batch size the loop
       // claims at once, so a quiet server delivers a new update without delay.
@@ -310,7 +254,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         claimed = rows.length;
         for (const row of rows) {
           if (row.probeOf !== undefined || inFlight.size < concurrency) track(row.update, row.probeOf);
-          else ahead.push(row.update);
+          else ahead.add(row.update);
         }
       } catch (error) {
         // The database is away (restarting, network): try again soon, not in a hot loop; say so once, not each second.
@@ -325,7 +269,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       }
       if (!running) break;
       // Claimed a full batch: there may be more waiting.
-      const freeAfter = capacity() - inFlight.size - ahead.length;
+      const freeAfter = ahead.room(inFlight.size);
       if (claimed > 0 && freeAfter === 0) continue;
       await signal.wait(await sleepBudget(freeAfter, plan));
     }
@@ -361,7 +305,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       signal.wake();
       await loop;
       // Rows claimed ahead were never sent: their leases are released below.
-      ahead.length = 0;
+      ahead.clear();
       await Promise.allSettled([...inFlight]);
       await settleAndClaim(NOTHING_TO_CLAIM).catch((error: unknown) => log.warn({ err: error }, 'could not record the last deliveries'));
       // Leases run out by themselves; releasing them only lets the next process start sooner.
@@ -369,9 +313,6 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     },
   };
 }
-
-/** How long a row claimed ahead may wait for a slot: the lease covers its slowest delivery only if it starts soon. */
-const AHEAD_MAX_WAIT_MS = 1_000;
 
 function listOf(companies: ReadonlySet<string> | undefined): string[] | undefined {
   return companies === undefined ? undefined : [...companies];

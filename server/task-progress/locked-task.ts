@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
-import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox.repository';
+import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox-enqueue.repository';
 import { appendHistory, listAttemptHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
 import type { TaskHistoryEntry } from '../store/task-history.table';
 import type { Store } from '../store/store';

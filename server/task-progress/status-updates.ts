@@ -1,4 +1,4 @@
-import type { PartnerTaskUpdateRecord } from '../store/outbox.repository';
+import type { PartnerTaskUpdateRecord } from '../store/outbox-enqueue.repository';
 import type { PartnerStatusColor } from '../../src/contract/partner-task-update';
 import { updateKinds, updateLabels, type StepPosition, type UpdateKind } from '../../src/contract/status-updates';
 import type { Grade, StepReport, WorkflowDefinition } from '../../src/workflows/workflow-definition';

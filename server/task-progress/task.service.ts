@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { enqueueUpdate } from '../store/outbox.repository';
+import { enqueueUpdate } from '../store/outbox-enqueue.repository';
 import { listUpdatesForTask } from '../store/outbox-status.repository';
 import { appendHistory, listAttemptHistory } from '../store/task-history.repository';
 import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent } from '../store/tasks.repository';

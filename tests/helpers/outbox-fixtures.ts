@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../server/clock';
-import { enqueueUpdate } from '../../server/store/outbox.repository';
+import { enqueueUpdate } from '../../server/store/outbox-enqueue.repository';
 import type { Store } from '../../server/store/store';
 import { insertTask } from '../../server/store/tasks.repository';
 import type { TaskStatus } from '../../src/contract/partner-task-update';

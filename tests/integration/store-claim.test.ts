@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreDb } from '../../server/store/database-schema';
-import {
-  claimDeliverable,
-  enqueueUpdate,
-  markDead,
-  markDelivered,
-  nextDueAt,
-  releaseLeases,
-  scheduleRetry,
-} from '../../server/store/outbox.repository';
+import { claimDeliverable, markDead, markDelivered, nextDueAt, releaseLeases, scheduleRetry } from '../../server/store/outbox.repository';
+import { enqueueUpdate } from '../../server/store/outbox-enqueue.repository';
 import { listDead, listUpdatesForTask, outboxStats, retryAllDead, retryDead } from '../../server/store/outbox-status.repository';
 import type { OutboxUpdate } from '../../server/store/outbox.table';
 import { insertTask } from '../../server/store/tasks.repository';

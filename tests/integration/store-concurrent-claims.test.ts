@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreDb } from '../../server/store/database-schema';
-import { claimDeliverable, enqueueUpdate, markDelivered } from '../../server/store/outbox.repository';
+import { enqueueUpdate } from '../../server/store/outbox-enqueue.repository';
+import { claimDeliverable, markDelivered } from '../../server/store/outbox.repository';
 import { outboxStats } from '../../server/store/outbox-status.repository';
 import { insertTask } from '../../server/store/tasks.repository';
 import { testDatabases } from '../helpers/test-databases';

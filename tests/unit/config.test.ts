@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_END_EVENT, parseConfig } from '../../server/config';
+import { parseConfig } from '../../server/config';
+import { DEFAULT_END_EVENT } from '../../server/config-environment';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 
 const platform = {

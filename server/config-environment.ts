@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+/**
+ * What each environment variable may hold, as zod schemas: `config.ts` reads the environment, parses it with these and
+ * turns the result into a `Config`, checking what no single variable can say alone (pairs, modes, secrets).
+ */
+/** spec 6.1: the end event's name is not shown, so it is configurable; this is our documented default. */
+export const DEFAULT_END_EVENT = 'partner-task-complete';
+
+/** An empty or blank variable counts as unset (a `.env` line `NAME=` left from a template). */
+export const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optionalString = z.preprocess(blankToUndefined, z.string().optional());
+const httpUrl = z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. https://api.example.com' });
+const optionalUrl = z.preprocess(blankToUndefined, httpUrl.optional());
+const origin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}, 'an origin: scheme, host and optional port, no path, e.g. https://portal.example.com');
+
+function integer(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: `a whole number from ${min} to ${max}` })
+      .int(`a whole number from ${min} to ${max}`)
+      .min(min, `a whole number from ${min} to ${max}`)
+      .max(max, `a whole number from ${min} to ${max}`)
+      .default(fallback),
+  );
+}
+
+const booleanFlag = z.preprocess(
+  blankToUndefined,
+  z
+    .enum(['true', 'false'], { error: 'one of: true, false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+);
+
+export const environmentSchema = z.object({
+  PORT: integer(0, 65535, 8787),
+  HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  WX_API_KEY: optionalString,
+  WX_API_SECRET: optionalString,
+  WX_AUTH_URL: optionalUrl,
+  WX_BASE_URL: optionalUrl,
+  WX_TASK_BASE_URL: optionalUrl,
+  // Tenant mode (DESIGN decision 8): each client company's credential lives in the database, its Secret sealed under
+  // this key. Validated below, where a bad value can be described without echoing it.
+  CREDENTIALS_KEY: optionalString,
+  WX_COMPANY_UUIDS: z.preprocess(
+    (value) =>
+      typeof value === 'string' && value.trim() !== ''
+        ? value
+            .split(',')
+            .map((part) => part.trim().toLowerCase())
+            .filter((part) => part !== '')
+        : undefined,
+    z.array(z.uuid({ error: 'a comma-separated list of company UUIDs' })).optional(),
+  ),
+  DATABASE_URL: z.preprocess(blankToUndefined, z.string().default('./data/partner-task.db')),
+  PORTAL_ORIGINS: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((part) => part.trim()) : undefined),
+    z.array(origin).optional(),
+  ),
+  END_EVENT: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'an event name of letters, digits and _ . : - (at most 100)')
+      .default(DEFAULT_END_EVENT),
+  ),
+  // spec 6.1: the delivery format of the end event is not shown; `string` posts the bare name, `object` posts
+  // {type: name, ...context}.
+  END_EVENT_FORMAT: z.preprocess(blankToUndefined, z.enum(['string', 'object'], { error: 'one of: string, object' }).default('string')),
+  SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(32, 'at least 32 characters of random text').optional()),
+  PARTNER_URL_TEMPLATE: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine(
+        (value) => httpUrl.safeParse(value.replaceAll('{assignedTaskUuid}', '0')).success,
+        'an http(s) URL, may contain {assignedTaskUuid}',
+      )
+      .optional(),
+  ),
+  // pretty: one coloured line per event for a person at a terminal (pino-pretty); json: one JSON object per line for
+  // a log collector. Unset: pretty when standard output is a terminal, json otherwise and always with NODE_ENV=production.
+  LOG_FORMAT: z.preprocess(blankToUndefined, z.enum(['pretty', 'json'], { error: 'one of: pretty, json' }).optional()),
+  // Emulator mode only: a SQLite file that keeps the emulator's assigned tasks across restarts. `npm run dev` sets it
+  // (data/emulator-<PORT>.db), so a server restarted by a code change still knows the tasks the preview opened.
+  EMULATOR_STATE_FILE: z.preprocess(blankToUndefined, z.string().optional()),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'one of: fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+  UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000),
+  DELIVERY_CONCURRENCY: integer(1, 1000, 32),
+  // Requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
+  RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),
+  RATE_LIMIT_PER_TASK: integer(0, 1_000_000, 120),
+  // New tasks per hour: each costs a row and a `ready` sent upstream, so invented sessions are bounded (DESIGN decision 8).
+  NEW_TASKS_PER_ADDRESS_PER_HOUR: integer(0, 1_000_000, 60),
+  NEW_TASKS_PER_COMPANY_PER_HOUR: integer(0, 10_000_000, 2_000),
+  // How long a rejected or never-confirmed task's rows are kept (for an operator's questions) before they are purged.
+  UNCONFIRMED_TASK_RETENTION_HOURS: integer(1, 87_600, 168),
+  // Fastify's trustProxy: a hop count, or a comma list of proxy addresses/CIDRs; unset: the socket's address is the client.
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^(\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/, 'a hop count (e.g. 1) or a comma list of proxy addresses or CIDRs')
+      .optional(),
+  ),
+  SQLITE_SYNCHRONOUS: z.preprocess(blankToUndefined, z.enum(['FULL', 'NORMAL'], { error: 'one of: FULL, NORMAL' }).default('NORMAL')),
+  // The preview portal lets anyone who reaches the server open tasks with any context, so it is on by default
+  // only in emulator mode; with a real credential it must be asked for.
+  PREVIEW_ENABLED: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'one of: true, false' }).optional()),
+  // The retry policy's backoff (server/delivery/retry-policy.ts): shorter values make the preview's outage demo and
+  // the browser tests watch retries in seconds instead of minutes.
+  DELIVERY_RETRY_BASE_MS: integer(10, 3_600_000, 1000),
+  DELIVERY_RETRY_MAX_MS: integer(10, 86_400_000, 10 * 60_000),
+  DELIVERY_RETRY_AFTER_MAX_MS: integer(0, 86_400_000, 60 * 60_000),
+  // The deployment's kind, as container platforms and hosts set it. Read only to refuse unsafe fallbacks (DESIGN
+  // decision 9: fail closed); every behaviour it gates has its own named opt-in below.
+  NODE_ENV: z.preprocess(blankToUndefined, z.string().optional()),
+  ALLOW_EMULATOR_IN_PRODUCTION: booleanFlag,
+  ALLOW_INSECURE_PLATFORM_URL: booleanFlag,
+  // A stalled client (slow headers, a body that never ends) is cut off within seconds instead of holding a connection.
+  REQUEST_TIMEOUT_MS: integer(1_000, 600_000, 15_000),
+  // How long a starting server waits for Postgres (a database that starts after it); 0 tries once.
+  DATABASE_STARTUP_TIMEOUT_MS: integer(0, 3_600_000, 300_000),
+  HEADERS_TIMEOUT_MS: integer(500, 600_000, 5_000),
+  KEEP_ALIVE_TIMEOUT_MS: integer(500, 600_000, 5_000),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;

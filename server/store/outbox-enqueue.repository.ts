@@ -1,0 +1,103 @@
+import { partnerTaskUpdateSchema } from '../../src/contract/partner-task-update';
+import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
+import type { StoreDb } from './database-schema';
+import { compileOnce } from './compiled-query';
+import { toOutboxUpdate } from './outbox.table';
+import type { OutboxUpdate } from './outbox.table';
+
+/** The update a task service asks to send; sentAt is assigned here (DESIGN decision 2). */
+export type PartnerTaskUpdateRecord = Omit<PartnerTaskUpdate, 'sentAt'>;
+
+/**
+ * Writes an update in the caller's transaction, beside the task change it reports (DESIGN decision 2: outbox, not
+ * dual writes). sentAt = max(now, previous + 1 ms), strictly increasing per task even when the clock steps back or
+ * two updates fall in one millisecond, because spec 3 and 4.3 rule 4 ignore an update older than one applied. The
+ * previous sentAt is that of the task's newest outbox row (so a clean-up must keep each live task's newest row). On
+ * Postgres the task row is locked first, so two transactions for one task serialize and their outbox ids follow
+ * their sentAt order; SQLite write transactions exclude each other already. A caller that already holds the row
+ * locked in this transaction (the task services) passes it as `lockedTask`, and it is not read again.
+ */
+export async function enqueueUpdate(
+  trx: StoreDb,
+  input: {
+    taskId: string;
+    record: PartnerTaskUpdateRecord;
+    now: number;
+    lockedTask?: { assignedTaskUuid: string; companyUuid: string };
+  },
+): Promise<OutboxUpdate> {
+  const { taskId, record, now } = input;
+  // Separate statements, not one with a subquery: on Postgres a statement that waited for the lock still reads with
+  // the snapshot it started with, and would miss the sentAt of the transaction it waited for.
+  const task = input.lockedTask ?? (await lockTaskKey(trx, { taskId })).rows[0];
+  if (!task) throw new Error(`cannot enqueue an update for unknown task ${taskId}`);
+  const last = (await selectLastSentAt(trx, { taskId })).rows[0]?.sent_at;
+  const previous = last == null ? null : Number(last);
+  const sentAt = previous === null || previous < now ? now : previous + 1;
+  // A record the platform would reject (e.g. a label over 32 characters, spec 8) fails here, in the request, not later
+  // as a dead letter.
+  const payload = partnerTaskUpdateSchema.parse({ ...record, sentAt: new Date(sentAt).toISOString() });
+  const row = {
+    task_id: taskId,
+    assigned_task_uuid: task.assignedTaskUuid,
+    // Lower case: company UUIDs compare without case (the relay filters claims by company).
+    company_uuid: task.companyUuid.toLowerCase(),
+    payload: JSON.stringify(payload),
+    sent_at: sentAt,
+    state: 'pending' as const,
+    attempts: 0,
+    refusals: 0,
+    next_attempt_at: now,
+    locked_until: null,
+    locked_by: null,
+    last_error: null,
+    dead_reason: null,
+    created_at: now,
+    delivered_at: null,
+    dead_at: null,
+  };
+  const inserted = (await insertPending(trx, row)).rows[0];
+  if (!inserted) throw new Error(`no outbox row was written for task ${taskId}`);
+  return toOutboxUpdate({ ...row, id: inserted.id });
+}
+
+const lockTaskKey = compileOnce<{ taskId: string }, { assignedTaskUuid: string; companyUuid: string }>((db, param) =>
+  db
+    .selectFrom('tasks')
+    .select(['assigned_task_uuid as assignedTaskUuid', 'company_uuid as companyUuid'])
+    .where('id', '=', param('taskId'))
+    .forUpdate(),
+);
+
+/** The newest row's: sentAt grows with id within a task (above), so this is the task's greatest sentAt. */
+const selectLastSentAt = compileOnce<{ taskId: string }, { sent_at: number }>((db, param) =>
+  db.selectFrom('outbox').select('sent_at').where('task_id', '=', param('taskId')).orderBy('id', 'desc').limit(1),
+);
+
+const insertPending = compileOnce<
+  {
+    task_id: string;
+    assigned_task_uuid: string;
+    company_uuid: string;
+    payload: string;
+    sent_at: number;
+    next_attempt_at: number;
+    created_at: number;
+  },
+  { id: number }
+>((db, param) =>
+  db
+    .insertInto('outbox')
+    .values({
+      task_id: param('task_id'),
+      assigned_task_uuid: param('assigned_task_uuid'),
+      company_uuid: param('company_uuid'),
+      payload: param('payload'),
+      sent_at: param('sent_at'),
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: param('next_attempt_at'),
+      created_at: param('created_at'),
+    })
+    .returning('id'),
+);
