@@ -30,6 +30,8 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rate = Number(values.rate);
+/** Paced runs at the full rate: the median p99 is reported, every run's beside it. */
+const PACED_RUNS = 3;
 
 const emulator = await spawnEmulator();
 try {
@@ -103,8 +105,14 @@ async function measure(mode: string) {
     // a backlog of deliveries that would still be draining during a run after it).
     await outboxDrained(server.url);
     const pacedHalf = await runPaced(server.url, idle, rate / 2, duration);
-    await outboxDrained(server.url);
-    const paced = await runPaced(server.url, idle, rate, duration);
+    // Three runs at the full rate, the median reported and every run beside it: on this shared 2-core machine one run's
+    // p99 varied by 2x from the next (18 to 38 ms, same build, back to back).
+    const pacedRuns = [];
+    for (let run = 0; run < PACED_RUNS; run += 1) {
+      await outboxDrained(server.url);
+      pacedRuns.push(await runPaced(server.url, idle, rate, duration));
+    }
+    const paced = [...pacedRuns].sort((a, b) => a.p99 - b.p99)[Math.floor(PACED_RUNS / 2)]!;
     return {
       stepRequestsPerSecond: steps.requestsPerSecond,
       stepLatencyMs: steps.stepLatencyMs,
@@ -116,15 +124,25 @@ async function measure(mode: string) {
       machineCpuMsPerStepRequest: machineCpu,
       // The ratio this machine would allow if the server's own work cost nothing: its cores shared by the emulator and
       // the load tool alone, at their cost per step request. A ceiling of the ratio above, measured in the same run.
+      // The server's CPU per step request (delivery included) that a step / bare ratio of 0.25 would allow its one
+      // thread, at this run's bare rate: the figure to compare with serverCpuMsPerRequest.step.
+      serverCpuMsPerStepAtRatio025: round(1000 / (0.25 * bareRps), 3),
       ratioCeilingWithFreeServer: round((os.cpus().length * 1000) / (machineCpu.emulator + machineCpu.loadTool) / bareRps, 2),
       stepP99AtRateMs: paced.p99,
       stepP50AtRateMs: paced.p50,
+      stepP99AtRateRunsMs: pacedRuns.map((run) => run.p99),
       stepP99AtHalfRateMs: pacedHalf.p99,
       stepP50AtHalfRateMs: pacedHalf.p50,
       stepP99AtAutocannonOverallRateMs: atOverallRate.stepLatencyMs.p99,
       ratePerSecond: rate,
       peakServerRssMb: rss.peakMb(),
-      non2xx: steps.non2xx + atOverallRate.non2xx + paced.non2xx + pacedHalf.non2xx + bareBefore.non2xx + bareAfter.non2xx,
+      non2xx:
+        steps.non2xx +
+        atOverallRate.non2xx +
+        pacedRuns.reduce((sum, run) => sum + run.non2xx, 0) +
+        pacedHalf.non2xx +
+        bareBefore.non2xx +
+        bareAfter.non2xx,
       errors: steps.errors + atOverallRate.errors + bareBefore.errors + bareAfter.errors,
     };
   } finally {

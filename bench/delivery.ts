@@ -5,7 +5,7 @@ import { systemClock } from '../server/clock';
 import { type UpstreamConfig } from '../server/config';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { createOutboxRelay } from '../server/delivery/outbox-relay';
-import { enqueueUpdate } from '../server/store/outbox.repository';
+import { enqueueUpdate } from '../server/store/outbox-enqueue.repository';
 import type { Store, StoreOptions } from '../server/store/store';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
 import { machine, percentile, round, runPool, insertBenchTask, spawnEmulator, withBenchStore } from './bench-support';

@@ -3,7 +3,7 @@ import { systemClock } from '../server/clock';
 import { createOutboxRelay } from '../server/delivery/outbox-relay';
 import { defaultRetryPolicy } from '../server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
-import { enqueueUpdate } from '../server/store/outbox.repository';
+import { enqueueUpdate } from '../server/store/outbox-enqueue.repository';
 import { outboxStats } from '../server/store/outbox-status.repository';
 import type { Store } from '../server/store/store';
 import { createWorkforceClient } from '../server/upstream/workforce-client';

@@ -7,7 +7,7 @@ import { OffsetClock } from '../server/emulator/emulator-clock';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { createOutboxRelay } from '../server/delivery/outbox-relay';
 import { startEmulator } from '../server/emulator/start-emulator';
-import { enqueueUpdate } from '../server/store/outbox.repository';
+import { enqueueUpdate } from '../server/store/outbox-enqueue.repository';
 import { openStore } from '../server/store/store';
 import { insertTask } from '../server/store/tasks.repository';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
