@@ -122,11 +122,11 @@ async function measure(mode: string) {
       // CPU time per request, the load-independent view of the same ratio (the relay's deliveries included).
       serverCpuMsPerRequest: { step: steps.cpuMsPerRequest, bare: round((bareBefore.cpuMsPerRequest + bareAfter.cpuMsPerRequest) / 2, 3) },
       machineCpuMsPerStepRequest: machineCpu,
-      // The ratio this machine would allow if the server's own work cost nothing: its cores shared by the emulator and
-      // the load tool alone, at their cost per step request. A ceiling of the ratio above, measured in the same run.
       // The server's CPU per step request (delivery included) that a step / bare ratio of 0.25 would allow its one
       // thread, at this run's bare rate: the figure to compare with serverCpuMsPerRequest.step.
       serverCpuMsPerStepAtRatio025: round(1000 / (0.25 * bareRps), 3),
+      // The ratio this machine would allow if the server's own work cost nothing: its cores shared by the emulator and
+      // the load tool alone, at their cost per step request. A ceiling of the ratio above, measured in the same run.
       ratioCeilingWithFreeServer: round((os.cpus().length * 1000) / (machineCpu.emulator + machineCpu.loadTool) / bareRps, 2),
       stepP99AtRateMs: paced.p99,
       stepP50AtRateMs: paced.p50,

@@ -4,6 +4,7 @@ import { z } from 'zod';
  * What each environment variable may hold, as zod schemas: `config.ts` reads the environment, parses it with these and
  * turns the result into a `Config`, checking what no single variable can say alone (pairs, modes, secrets).
  */
+
 /** spec 6.1: the end event's name is not shown, so it is configurable; this is our documented default. */
 export const DEFAULT_END_EVENT = 'partner-task-complete';
 

@@ -2,7 +2,7 @@ import { partnerTaskUpdateSchema } from '../../src/contract/partner-task-update'
 import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
 import type { StoreDb } from './database-schema';
 import { compileOnce } from './compiled-query';
-import { toOutboxUpdate } from './outbox.table';
+import { outboxUpdateOf } from './outbox.table';
 import type { OutboxUpdate } from './outbox.table';
 
 /** The update a task service asks to send; sentAt is assigned here (DESIGN decision 2). */
@@ -58,7 +58,7 @@ export async function enqueueUpdate(
   };
   const inserted = (await insertPending(trx, row)).rows[0];
   if (!inserted) throw new Error(`no outbox row was written for task ${taskId}`);
-  return toOutboxUpdate({ ...row, id: inserted.id });
+  return outboxUpdateOf({ ...row, id: inserted.id }, payload);
 }
 
 const lockTaskKey = compileOnce<{ taskId: string }, { assignedTaskUuid: string; companyUuid: string }>((db, param) =>
