@@ -32,6 +32,8 @@ const connections = Number(values.connections);
 const rate = Number(values.rate);
 /** Paced runs at the full rate: the median p99 is reported, every run's beside it. */
 const PACED_RUNS = 3;
+/** The bearer token the server's /metrics asks for: it runs with a credential, outside emulator mode. */
+const metricsToken = randomBytes(32).toString('base64url');
 
 const emulator = await spawnEmulator();
 try {
@@ -74,6 +76,8 @@ async function measure(mode: string) {
       WX_TASK_BASE_URL: emulator.url,
       PORTAL_ORIGINS: 'http://portal.test',
       SESSION_SECRET: randomBytes(32).toString('base64url'),
+      // Outside emulator mode /metrics answers only this bearer token (README "Operating it").
+      METRICS_TOKEN: metricsToken,
     },
     { compiled: values.server === 'compiled' },
   );
@@ -156,7 +160,7 @@ async function measure(mode: string) {
 /** A paced run must not share the CPU with the relay still delivering the backlog of an earlier, saturating run. */
 async function outboxDrained(url: string): Promise<void> {
   for (;;) {
-    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
     if (/^partner_task_outbox_pending 0$/m.test(metrics)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly field?: string,
+    /** Sent as `Retry-After`: when the request may succeed again (every 429 says it, RFC 9110 section 10.2.3). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -16,4 +18,9 @@ export class ApiError extends Error {
 
 export function apiError(code: ApiErrorCode, message: string, field?: string): ApiError {
   return new ApiError(code, message, field);
+}
+
+/** A 429 that says when to come back, in whole seconds (at least 1). */
+export function rateLimited(message: string, retryAfterMs: number): ApiError {
+  return new ApiError('rate_limited', message, undefined, Math.max(1, Math.ceil(retryAfterMs / 1000)));
 }

@@ -7,6 +7,7 @@ import type { EmulatorClock } from './emulator/emulator-clock';
 import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
 import { emulatorPlugin } from './emulator/emulator-plugin';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handling';
+import { metricsRoute } from './http/metrics-route';
 import { operationsRoutes } from './http/operations-routes';
 import { AccessLogController, type Logger } from './logger';
 import type { Store } from './store/store';
@@ -18,7 +19,7 @@ export interface AppDependencies {
   config: Config;
   clock: Clock;
   store: Store;
-  /** Where every metric of this server is registered; `/metrics` renders it. */
+  /** Where every metric of this server is registered; `/metrics` renders it (where `config.metrics` says). */
   metrics: Registry;
   /** Rung after a request committed an update, so the relay delivers it without waiting for a poll. */
   onUpdateEnqueued: () => void;
@@ -65,7 +66,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerErrorHandling(app);
   refuseWhileClosing(app);
 
-  await app.register(operationsRoutes, { store: deps.store, clock: deps.clock, metrics: deps.metrics });
+  await app.register(operationsRoutes, { store: deps.store, clock: deps.clock });
+  // Outside emulator mode the public listener serves the metrics only behind METRICS_TOKEN (README "Operating it").
+  if (deps.config.metrics.public) await app.register(metricsRoute, { metrics: deps.metrics, token: deps.config.metrics.token });
   await app.register(taskApi, {
     config: deps.config,
     clock: deps.clock,
@@ -87,6 +90,25 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.config.emulatorStateFile === undefined ? {} : { stateFile: deps.config.emulatorStateFile }),
     });
   }
+  return app;
+}
+
+/**
+ * The operators' listener of METRICS_PORT: `/metrics` alone, in the error shape of the public one, on an address of
+ * its own (loopback by default), so a scraper or sidecar reads it and the public listener need not serve it.
+ */
+export async function buildMetricsApp(deps: Pick<AppDependencies, 'config' | 'metrics' | 'log'>): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.log ? { loggerInstance: deps.log as FastifyBaseLogger } : { logger: false }),
+    return503OnClosing: false,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    requestTimeout: deps.config.timeouts.requestMs,
+    keepAliveTimeout: deps.config.timeouts.keepAliveMs,
+    logController: new AccessLogController(),
+  });
+  registerErrorHandling(app);
+  await app.register(metricsRoute, { metrics: deps.metrics, token: deps.config.metrics.token });
   return app;
 }
 

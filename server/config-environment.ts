@@ -34,6 +34,17 @@ function integer(min: number, max: number, fallback: number) {
   );
 }
 
+/** A port that is unset unless given (0: any free port, as for PORT). */
+const optionalPort = z.preprocess(
+  blankToUndefined,
+  z.coerce
+    .number({ error: 'a whole number from 0 to 65535' })
+    .int('a whole number from 0 to 65535')
+    .min(0, 'a whole number from 0 to 65535')
+    .max(65535, 'a whole number from 0 to 65535')
+    .optional(),
+);
+
 const booleanFlag = z.preprocess(
   blankToUndefined,
   z
@@ -113,7 +124,11 @@ export const environmentSchema = z.object({
   NEW_TASKS_PER_COMPANY_PER_HOUR: integer(0, 10_000_000, 2_000),
   // How long a rejected or never-confirmed task's rows are kept (for an operator's questions) before they are purged.
   UNCONFIRMED_TASK_RETENTION_HOURS: integer(1, 87_600, 168),
-  // Fastify's trustProxy: a hop count, or a comma list of proxy addresses/CIDRs; unset: the socket's address is the client.
+  // Fastify's trustProxy: a comma list of proxy addresses/CIDRs, or a hop count; unset: the socket's address is the
+  // client. A list believes X-Forwarded-For only on connections from those proxies. A hop count N believes the last N
+  // entries of X-Forwarded-For on every connection, whoever opened it: a client that reaches the server directly, not
+  // through the proxy, writes its own header, picks its address and escapes the per-address limits. So prefer the
+  // list, and with either never expose the server's port to anyone but the proxy (README "Configuration").
   TRUST_PROXY: z.preprocess(
     blankToUndefined,
     z
@@ -135,6 +150,19 @@ export const environmentSchema = z.object({
   NODE_ENV: z.preprocess(blankToUndefined, z.string().optional()),
   ALLOW_EMULATOR_IN_PRODUCTION: booleanFlag,
   ALLOW_INSECURE_PLATFORM_URL: booleanFlag,
+  // README "Operating it": /metrics for operators only. METRICS_PORT serves it on a listener of its own (METRICS_HOST,
+  // loopback by default: a sidecar or a Prometheus on this machine), and the public listener answers 404 for it.
+  METRICS_PORT: optionalPort,
+  METRICS_HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  // A bearer token /metrics asks for, wherever it is served. Long enough that guessing it is hopeless; visible ASCII
+  // with no spaces, so it fits an Authorization header as it is.
+  METRICS_TOKEN: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{32,}$/, 'at least 32 characters of random text, no spaces (e.g. `openssl rand -base64 32`)')
+      .optional(),
+  ),
   // A stalled client (slow headers, a body that never ends) is cut off within seconds instead of holding a connection.
   REQUEST_TIMEOUT_MS: integer(1_000, 600_000, 15_000),
   // How long a starting server waits for Postgres (a database that starts after it); 0 tries once.

@@ -54,7 +54,10 @@ export interface Config {
   newTaskLimits: { perAddressPerHour: number; perCompanyPerHour: number };
   /** How long rejected and never-confirmed tasks are kept before they are purged. */
   unconfirmedTaskRetentionMs: number;
-  /** Fastify's trustProxy: hops, or the addresses of trusted reverse proxies; undefined trusts none. */
+  /**
+   * Fastify's trustProxy: the addresses of trusted reverse proxies, or a hop count (the last N entries of
+   * X-Forwarded-For, from any connection: spoofable by a client that bypasses the proxy); undefined trusts none.
+   */
   trustProxy: number | string[] | undefined;
   /** Empty in emulator mode until the server knows its own address: see `resolvePortalOrigins`. */
   portalOrigins: string[];
@@ -75,8 +78,21 @@ export interface Config {
   databaseStartupTimeoutMs: number;
   /** How long a client may take: the whole request, its headers, and an idle keep-alive connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** Where `GET /metrics` is served: for operators only (README "Operating it"). */
+  metrics: MetricsExposure;
   /** Accepted but risky settings, logged at start (e.g. a plain-HTTP platform address allowed by its opt-in). */
   warnings: string[];
+}
+
+/**
+ * METRICS_PORT gives /metrics a listener of its own; METRICS_TOKEN asks for a bearer token wherever it is served.
+ * Without either it is served on the public listener only in emulator mode (local development), else nowhere.
+ */
+interface MetricsExposure {
+  listener: { port: number; host: string } | undefined;
+  token: string | undefined;
+  /** On the public listener (PORT): never beside a listener of its own; with a token, or open in emulator mode. */
+  public: boolean;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -174,6 +190,10 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       `DELIVERY_RETRY_MAX_MS: expected at least DELIVERY_RETRY_BASE_MS (${e.DELIVERY_RETRY_BASE_MS}), got ${e.DELIVERY_RETRY_MAX_MS}`,
     );
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    problems.push(`METRICS_PORT: expected a port other than PORT (the public listener holds it), got ${e.METRICS_PORT}`);
+  }
+  const metrics = metricsExposure(e, emulatorMode, warnings);
   if (problems.length > 0) return { ok: false, problems };
 
   const loopback = `http://127.0.0.1:${e.PORT}${EMULATOR_PREFIX}`;
@@ -229,9 +249,36 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     },
     databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, headersMs: e.HEADERS_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
+    metrics,
     warnings,
   };
   return { ok: true, config };
+}
+
+/**
+ * The metrics carry what only operators should read (the backlog, failures, and in tenant mode each tenant's label),
+ * so outside emulator mode they are served only where an operator asked: on a listener of their own or behind a token.
+ */
+function metricsExposure(e: Environment, emulatorMode: boolean, warnings: string[]): MetricsExposure {
+  const listener = e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST };
+  const token = e.METRICS_TOKEN;
+  if (listener === undefined && token === undefined && !emulatorMode) {
+    warnings.push(
+      'METRICS_PORT and METRICS_TOKEN are unset: GET /metrics is not served; ' +
+        'set METRICS_PORT for a loopback listener of its own, or METRICS_TOKEN to serve it to a bearer token',
+    );
+  }
+  if (listener !== undefined && token === undefined && !isLoopbackHost(listener.host)) {
+    warnings.push(
+      `METRICS_HOST is ${listener.host} and METRICS_TOKEN is unset: ` +
+        `whoever reaches port ${listener.port} of this machine reads the metrics`,
+    );
+  }
+  return { listener, token, public: listener === undefined && (token !== undefined || emulatorMode) };
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** What DATABASE_URL may start with; `sqlite:` and `file:` name a SQLite file, as a bare path does. */
@@ -245,7 +292,7 @@ const requiredWhy = {
   SESSION_SECRET: 'at least 32 random characters to sign session tokens',
 } as const;
 
-const secretNames = new Set(['WX_API_KEY', 'WX_API_SECRET', 'SESSION_SECRET', 'DATABASE_URL', 'CREDENTIALS_KEY']);
+const secretNames = new Set(['WX_API_KEY', 'WX_API_SECRET', 'SESSION_SECRET', 'DATABASE_URL', 'CREDENTIALS_KEY', 'METRICS_TOKEN']);
 
 /** Never echo a secret back, even a malformed one: say only how long it was. */
 function describeValue(name: string, value: string | undefined): string {
@@ -258,7 +305,7 @@ function describeValue(name: string, value: string | undefined): string {
 function isPlainHttpBeyondLoopback(url: string): boolean {
   const { protocol, hostname } = new URL(url);
   if (protocol !== 'http:') return false;
-  return !(hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+  return !isLoopbackHost(hostname.replace(/^\[(.*)\]$/, '$1'));
 }
 
 function trimSlash(url: string): string {

@@ -29,9 +29,32 @@ const REDACTED_PATHS = [
 
 export type { Logger };
 
+/** The assigned task id is logged only when it has a UUID's shape: a query value is anyone's to write. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The request of an access line: Fastify's fields, but the path instead of the URL. The task page's link carries the
+ * four context UUIDs in its query (spec 2.5): the worker's names a person, the company's a client, and neither is the
+ * log's to keep. Only the assigned task id stays: an operator follows a task by it, and the delivery lines name it too.
+ */
+function requestForLog(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  const url = request.url ?? '';
+  const queryAt = url.indexOf('?');
+  const task = queryAt === -1 ? null : new URLSearchParams(url.slice(queryAt + 1)).get('wxAssignedTaskUuid');
+  return {
+    method: request.method,
+    url: queryAt === -1 ? url : url.slice(0, queryAt),
+    ...(task !== null && UUID.test(task) ? { wxAssignedTaskUuid: task } : {}),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** The server's one logger, made before anything that logs (store, app, relay) so each is given it, not late-bound. */
 export function createLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
-  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  // Fastify takes the serializers of the logger it is given over its own (fastify/lib/logger-pino.js).
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { req: requestForLog } };
   return destination ? pino(options, destination) : pino(options);
 }
 

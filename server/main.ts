@@ -26,6 +26,7 @@ if (config.emulatorMode) {
 // name, so the two are different origins as in production.
 const preview = config.previewEnabled ? ` · preview portal: ${url.replace('127.0.0.1', 'localhost')}/preview` : '';
 log.info(`task page: ${url}/${preview}`);
+if (server.metricsUrl !== undefined) log.info(`metrics, for operators only: ${server.metricsUrl}/metrics`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

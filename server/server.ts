@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { buildApp } from './app';
+import { buildApp, buildMetricsApp } from './app';
 import { systemClock, type Clock } from './clock';
 import { EMULATOR_PREFIX, type Config, type PlatformAddresses } from './config';
 import { deliveryLeaseMs } from './delivery/delivery-lease';
 import { createDeliveryMetrics, registerOutboxGauges } from './delivery/delivery-metrics';
-import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './delivery/outbox-relay';
+import { createOutboxRelay, type OutboxRelay } from './delivery/outbox-relay';
+import type { OutboxRelayOptions } from './delivery/relay-options';
 import { defaultRetryPolicy } from './delivery/retry-policy';
 import { WakeSignal } from './delivery/wake-signal';
 import { OffsetClock } from './emulator/emulator-clock';
@@ -20,6 +21,8 @@ export interface RunningServer {
   app: FastifyInstance;
   /** http://127.0.0.1:<port> */
   url: string;
+  /** With METRICS_PORT: the operators' listener, e.g. http://127.0.0.1:9464 (its `/metrics`); else undefined. */
+  metricsUrl: string | undefined;
   config: Config;
   store: Store;
   /** The platform clients, one per tenant (one, `default`, with a single credential). */
@@ -98,13 +101,21 @@ export async function startServer(config: Config, options: StartServerOptions = 
     ...(config.emulatorMode ? { emulatorClock: new OffsetClock() } : {}),
     ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
+  let metricsApp: FastifyInstance | undefined;
   try {
     await options.extendApp?.(app);
     await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       throw new StartFailure('listen', error);
     });
+    if (config.metrics.listener) {
+      metricsApp = await buildMetricsApp({ config, metrics, log });
+      await metricsApp.listen(config.metrics.listener).catch((error: unknown) => {
+        throw new StartFailure('metrics-listen', error);
+      });
+    }
   } catch (error) {
     credentials.stop();
+    await metricsApp?.close();
     await app.close();
     await store.close();
     throw error;
@@ -134,6 +145,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   return {
     app,
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: metricsApp && listeningUrl(metricsApp),
     config: { ...config, upstream },
     store,
     clients,
@@ -143,6 +155,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       (closing ??= (async () => {
         // Requests first (no new rows), then the relay (it may still write delivery outcomes), then the database.
         await app.close();
+        await metricsApp?.close();
         stopPurging();
         await relay.stop();
         clients.close();
@@ -170,6 +183,14 @@ function purgeEveryHour(store: Store, clock: Clock, retentionMs: number, log: Lo
   const timer = setInterval(run, 60 * 60_000);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** Where a scraper on this machine reaches a listener: its own address, or loopback when it listens on every one. */
+function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the metrics listener has no address');
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
 /** In emulator mode the upstream is this very server: its address is known only once it listens (PORT may be 0). */

@@ -2,7 +2,7 @@ import type { Config } from './config';
 import { postgresLocation } from './store/store';
 
 /** The step of the start that failed: each has its own causes and its own advice. */
-type StartStage = 'database' | 'listen';
+type StartStage = 'database' | 'listen' | 'metrics-listen';
 
 /** A failure of the start, tagged with its stage by server.ts so main.ts can say what to do in one line. */
 export class StartFailure extends Error {
@@ -15,7 +15,7 @@ export class StartFailure extends Error {
   }
 }
 
-type FailureContext = Pick<Config, 'port' | 'host' | 'database' | 'databaseStartupTimeoutMs'>;
+type FailureContext = Pick<Config, 'port' | 'host' | 'database' | 'databaseStartupTimeoutMs'> & Partial<Pick<Config, 'metrics'>>;
 
 /**
  * One line a person can act on, instead of a stack trace (DESIGN decision 9: one clear log line). Never the
@@ -23,23 +23,42 @@ type FailureContext = Pick<Config, 'port' | 'host' | 'database' | 'databaseStart
  */
 export function describeStartFailure(error: unknown, config: FailureContext): string {
   if (error instanceof StartFailure) {
-    return error.stage === 'listen'
-      ? describeListenFailure(error.cause, config)
-      : describeDatabaseFailure(error.cause, config.database, config.databaseStartupTimeoutMs);
+    switch (error.stage) {
+      case 'listen':
+        return describeListenFailure(error.cause, config, PUBLIC_LISTENER);
+      case 'metrics-listen':
+        return describeListenFailure(error.cause, config.metrics?.listener ?? config, METRICS_LISTENER);
+      case 'database':
+        return describeDatabaseFailure(error.cause, config.database, config.databaseStartupTimeoutMs);
+    }
   }
   return messageOf(error);
 }
 
-function describeListenFailure(error: unknown, { port, host }: FailureContext): string {
+/** The variables that place each listener, named in its failure. */
+const PUBLIC_LISTENER = { port: 'PORT', host: 'HOST' } as const;
+const METRICS_LISTENER = { port: 'METRICS_PORT', host: 'METRICS_HOST' } as const;
+
+function describeListenFailure(
+  error: unknown,
+  { port, host }: { port: number; host: string },
+  variable: { port: string; host: string },
+): string {
   switch (codeOf(error)) {
     case 'EADDRINUSE':
-      return `PORT ${port} is already in use on ${host}: stop the program that holds it (another server or \`npm run dev\`?) or set PORT to a free port, e.g. PORT=${port === 65535 ? port - 10 : port + 10}`;
+      return (
+        `${variable.port} ${port} is already in use on ${host}: stop the program that holds it (another server or \`npm run dev\`?) ` +
+        `or set ${variable.port} to a free port, e.g. ${variable.port}=${port === 65535 ? port - 10 : port + 10}`
+      );
     case 'EACCES':
-      return `PORT ${port} on ${host} needs privileges this process does not have: set PORT to a port above 1023`;
+      return `${variable.port} ${port} on ${host} needs privileges this process does not have: set ${variable.port} to a port above 1023`;
     case 'EADDRNOTAVAIL':
-      return `HOST ${host} is not an address of this machine: set HOST to one of its addresses, 127.0.0.1 for this machine only or 0.0.0.0 for all`;
+      return (
+        `${variable.host} ${host} is not an address of this machine: ` +
+        `set ${variable.host} to one of its addresses, 127.0.0.1 for this machine only or 0.0.0.0 for all`
+      );
     case 'ENOTFOUND':
-      return `HOST ${host} is not a known host name: set HOST to an address of this machine, e.g. 127.0.0.1`;
+      return `${variable.host} ${host} is not a known host name: set ${variable.host} to an address of this machine, e.g. 127.0.0.1`;
     default:
       return `could not listen on ${host}:${port}: ${messageOf(error)}`;
   }

@@ -15,7 +15,7 @@ import {
   setFlowWorkflow,
 } from '../store/tenants.repository';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
-import { companyKey } from '../tenants/company-credentials';
+import { companyKey, metricsLabelOf } from '../tenants/company-credentials';
 import { sealSecret } from '../tenants/secret-sealing';
 import { createWorkforceClient } from '../upstream/workforce-client';
 
@@ -23,7 +23,7 @@ const usage = `Usage: npm run -s tenants -- <command>
   add --company <uuid> --key <key> [--no-check]   adds a client company; its Secret is read from standard input
   rotate --company <uuid> --key <newKey> [--no-check]   a new credential (new Secret on standard input)
   remove --company <uuid>                          its undelivered updates are held until it is added again
-  list                                             one line per tenant: company, key, created, rotated
+  list                                             one line per tenant: company, key, metrics label, created, rotated
   pending                                          companies refused for lack of a credential: count, last seen
   map-flow --company <uuid> --flow <uuid> --workflow <id>   the workflow a flow runs when its link names none
   unmap-flow --company <uuid> --flow <uuid>
@@ -148,7 +148,7 @@ async function run(
       if (tenants.length === 0) process.stderr.write('No tenants yet: npm run -s tenants -- add --company <uuid> --key <key>\n');
       for (const tenant of tenants) {
         print(
-          `${tenant.companyUuid}  key ${tenant.apiKey}  created ${iso(tenant.createdAt)}  rotated ${tenant.rotatedAt === null ? '-' : iso(tenant.rotatedAt)}`,
+          `${tenant.companyUuid}  key ${tenant.apiKey}  metrics ${metricsLabelOf(tenant.companyUuid)}  created ${iso(tenant.createdAt)}  rotated ${tenant.rotatedAt === null ? '-' : iso(tenant.rotatedAt)}`,
         );
       }
       return 0;

@@ -1,7 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { PlatformAddresses } from '../config';
-import type { CompanyCredentials } from '../tenants/company-credentials';
+import { metricsLabelOf, type CompanyCredentials } from '../tenants/company-credentials';
 import { createWorkforceClient, type WorkforceClient } from '../upstream/workforce-client';
 
 export type UpdateSender = Pick<WorkforceClient, 'updatePartnerTask'>;
@@ -73,7 +73,7 @@ export function clientsPerTenant(options: {
     const client = createWorkforceClient({
       upstream: { ...upstream, credential },
       clock,
-      ...(tokenRequests ? { onTokenRequest: () => tokenRequests.inc({ tenant }) } : {}),
+      ...(tokenRequests ? { onTokenRequest: () => tokenRequests.inc({ tenant: metricsLabelOf(tenant) }) } : {}),
     });
     clients.set(tenant, { revision, client });
     return client;

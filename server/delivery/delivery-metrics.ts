@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
+import { metricsLabelOf } from '../tenants/company-credentials';
 import { failureName } from './circuit-reports';
 import { outboxStats, type OutboxStats } from '../store/outbox-status.repository';
 import type { Store } from '../store/store';
@@ -54,7 +55,8 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
   /** Each tenant's series: one at a time, so a closed circuit reads `cause="none"} 0`, not a stale cause. */
   const causes = new Map<string, string>();
   return {
-    circuit(tenant, openCause) {
+    circuit(tenantKey, openCause) {
+      const tenant = metricsLabelOf(tenantKey);
       const previous = causes.get(tenant);
       if (previous !== undefined) circuitOpen.remove({ tenant, cause: previous });
       const cause = openCause === undefined ? 'none' : failureName(openCause);

@@ -21,6 +21,8 @@ export interface FailedDelivery {
   now: number;
   /** The tenant's circuit was open, or this was its probe: the failure is the platform's, not the record's. */
   held: boolean;
+  /** A refusal (404/403) that is the task's own (delivery-circuit.ts): it moves the task toward rejection. */
+  taskRefusal: boolean;
   /** The platform came back while this delivery was in flight: its retry is not made to wait out the outage's backoff. */
   recoveredMeanwhile: boolean;
 }
@@ -40,6 +42,7 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
     now,
     random: deps.random(),
     held: failed.held,
+    taskRefusal: failed.taskRefusal,
     refusals: update.refusals,
   });
   if (decision.kind === 'reject') {
@@ -48,7 +51,7 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
     // The context values are not signed (spec 2.4): a task the platform does not know may have been invented.
     log.warn(
       { tenant, taskId: update.taskId, assignedTaskUuid: update.assignedTaskUuid, reason: decision.reason },
-      'task rejected: the platform refuses it while it takes other updates; nothing more is sent for it',
+      "task rejected: the platform refuses it and never accepted it, while it accepts the credential's other updates; nothing more is sent for it",
     );
     return;
   }
@@ -60,7 +63,8 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
   }
   await scheduleRetry(store.db, update.id, {
     workerId,
-    nextAttemptAt: failed.recoveredMeanwhile ? now : decision.at,
+    // A task's own refusal keeps its pace whatever the platform did meanwhile: the grace of a task created late.
+    nextAttemptAt: failed.recoveredMeanwhile && !failed.taskRefusal ? now : decision.at,
     error: `${failure.kind}: ${failure.detail}`,
     ...(decision.refused ? { refused: true } : {}),
   });

@@ -26,8 +26,9 @@ export interface RetryPolicy extends Omit<CircuitPolicy, 'probeBaseMs' | 'retryA
    */
   giveUpAfterMs: number;
   /**
-   * The waits between the tries of an update the platform refuses as unknown or forbidden (404/403) while it takes
-   * others; after the last, the task is rejected. A task created a moment late on the platform is found within them.
+   * The waits between the tries of an update whose refusal (404/403) is the task's own (delivery-circuit.ts: the
+   * platform took the credential's updates recently and never accepted this task); after the last, the task is
+   * rejected. A task created a moment late on the platform is found within them.
    */
   refusalDelaysMs: readonly number[];
 }
@@ -39,6 +40,7 @@ export function circuitPolicyOf(policy: RetryPolicy): CircuitPolicy {
     probeBaseMs: policy.baseDelayMs,
     probeMaxMs: policy.probeMaxMs,
     retryAfterMaxMs: policy.retryAfterMaxMs,
+    successVouchesMs: policy.successVouchesMs,
   };
 }
 
@@ -53,6 +55,8 @@ export const defaultRetryPolicy: RetryPolicy = {
   // One probe every 10 s at most while the platform is away: no hammering, and a backlog starts draining within
   // 10 s of its return.
   probeMaxMs: 10_000,
+  // An accepted update vouches for the credential a day: a quiet deployment still tells an invented task from an outage.
+  successVouchesMs: 24 * 60 * 60_000,
 };
 
 export interface FailedAttempt {
@@ -66,16 +70,18 @@ export interface FailedAttempt {
   random: number;
   /** The attempt was a probe, or failed while the circuit was open: the platform, not the record, is at fault. */
   held?: boolean;
-  /** Earlier refusals of this update as unknown or forbidden (404/403). */
+  /** The failure is a refusal (404/403) that the circuit judged to be the task's own, not the platform's. */
+  taskRefusal?: boolean;
+  /** Earlier refusals of this update that were the task's own. */
   refusals?: number;
 }
 
 export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryDecision {
-  const { failure, attempts, createdAt, now, random, held = false, refusals = 0 } = attempt;
+  const { failure, attempts, createdAt, now, random, held = false, taskRefusal = false, refusals = 0 } = attempt;
   // Other 4xx (and records that break spec 2.6) will fail the same way every time: a dead letter at once.
   if (failure.kind === 'permanent') return { kind: 'dead', reason: deadReason(failure.reason, failure.status, failure.detail) };
 
-  if ((failure.kind === 'unknown_task' || failure.kind === 'forbidden') && !held) {
+  if (taskRefusal && (failure.kind === 'unknown_task' || failure.kind === 'forbidden')) {
     const delayMs = policy.refusalDelaysMs[refusals];
     if (delayMs === undefined) {
       return { kind: 'reject', reason: `the platform refused the task ${refusals + 1} times (HTTP ${failure.status}): ${failure.detail}` };
@@ -84,7 +90,8 @@ export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryD
   }
 
   // Everything else is worth another try: 5xx, 408, 429, timeouts, network errors; and a credential or permission
-  // problem (401 after renewal, 403, the token endpoint refusing us) that an operator can fix without losing updates.
+  // problem (401 after renewal, a 403 or 404 that is the platform's, the token endpoint refusing us) that an operator
+  // can fix without losing updates.
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempts, 30));
   const jittered = Math.floor(random * ceiling);
   const retryAfter = failure.kind === 'retryable' ? (failure.retryAfterMs ?? 0) : 0;

@@ -1,4 +1,5 @@
-import { DeliveryCircuit, type CircuitPolicy } from './delivery-circuit';
+import type { UpdateOutcome } from '../upstream/upstream-outcome';
+import { DeliveryCircuit, type CircuitPolicy, type CircuitRecord, type DeliveryFacts } from './delivery-circuit';
 
 /** What the relay claims in one transaction, from the circuits of every tenant. */
 export interface ClaimPlan {
@@ -22,8 +23,24 @@ const SINGLE_TENANT = 'default';
  */
 export class TenantCircuits {
   private readonly circuits = new Map<string, DeliveryCircuit>();
+  private readonly recoveryCounts = new Map<string, number>();
 
   constructor(private readonly policy: CircuitPolicy) {}
+
+  /**
+   * How many times the tenant's platform came back after failures. A delivery remembers the count it was sent under:
+   * one that fails after a recovery it did not see is not made to wait out the outage's backoff.
+   */
+  recoveries(tenant: string): number {
+    return this.recoveryCounts.get(tenant) ?? 0;
+  }
+
+  /** Records one delivery's outcome in its tenant's circuit. */
+  record(tenant: string, outcome: UpdateOutcome, facts: DeliveryFacts): CircuitRecord {
+    const recorded = this.of(tenant).record(outcome, facts);
+    if (recorded.change.kind === 'recovered') this.recoveryCounts.set(tenant, this.recoveries(tenant) + 1);
+    return recorded;
+  }
 
   of(tenant: string): DeliveryCircuit {
     let circuit = this.circuits.get(tenant);

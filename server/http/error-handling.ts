@@ -30,7 +30,10 @@ const fastifyCodes: Record<string, ApiErrorCode> = {
 export function registerErrorHandling(app: FastifyInstance): void {
   const databaseReports = new ThrottledReports(DATABASE_REPORT_INTERVAL_MS);
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error.code, error.message, error.field);
+    if (error instanceof ApiError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      return sendError(reply, error.code, error.message, error.field);
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       // The first problem, named by its path (`wxWorkerUuid`, `data.signature`), or the whole input when it has none.
       const context = (error.validationContext ?? 'body') as keyof InputErrorCodes;

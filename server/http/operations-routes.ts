@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import { probeWrite, type WriteProbe } from '../store/health.repository';
 import type { Store } from '../store/store';
@@ -7,15 +6,16 @@ import type { Store } from '../store/store';
 export interface OperationsRoutesOptions {
   store: Store;
   clock: Clock;
-  /** Every metric of this server: the relay's, the upstream client's, the outbox gauges. */
-  metrics: Registry;
 }
 
 /** Readiness is probed at most this often: a load balancer polling many times a second costs one write per second. */
 const PROBE_INTERVAL_MS = 1_000;
 
-/** Liveness, readiness and Prometheus metrics: unauthenticated, for the platform that runs the server. */
-export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = async (app, { store, clock, metrics }) => {
+/**
+ * Liveness and readiness: unauthenticated, for the platform that runs the server. `/metrics` is not here: it is for
+ * operators only (metrics-route.ts).
+ */
+export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = async (app, { store, clock }) => {
   let last: { at: number; probe: Promise<WriteProbe> } | undefined;
   let wasReady = true;
   const probe = () => {
@@ -47,10 +47,5 @@ export const operationsRoutes: FastifyPluginAsync<OperationsRoutesOptions> = asy
         message: `The database cannot take a write: ${result.reason} (${result.detail.slice(0, 200)}).`,
       },
     });
-  });
-
-  app.get('/metrics', { config: { routine: true } }, async (_request, reply) => {
-    reply.type(metrics.contentType);
-    return metrics.metrics();
   });
 };

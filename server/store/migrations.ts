@@ -6,6 +6,7 @@ import { readinessHeartbeat } from './migrations/0003-readiness-heartbeat';
 import { tenants } from './migrations/0004-tenants';
 import { pendingIndexes } from './migrations/0005-pending-indexes';
 import { fewerOutboxIndexes } from './migrations/0006-fewer-outbox-indexes';
+import { taskKeyAndConfirmation } from './migrations/0007-task-key-and-confirmation';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -19,6 +20,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0004_tenants': tenants,
     '0005_pending_indexes': pendingIndexes,
     '0006_fewer_outbox_indexes': fewerOutboxIndexes(dialect),
+    '0007_task_key_and_confirmation': taskKeyAndConfirmation,
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,3 +1,4 @@
+import { cleanPartnerStatus } from '../../src/contract/partner-status-text';
 import { partnerTaskUpdateSchema } from '../../src/contract/partner-task-update';
 import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
 import type { StoreDb } from './database-schema';
@@ -34,9 +35,13 @@ export async function enqueueUpdate(
   const last = (await selectLastSentAt(trx, { taskId })).rows[0]?.sent_at;
   const previous = last == null ? null : Number(last);
   const sentAt = previous === null || previous < now ? now : previous + 1;
+  // Every update is written here, so its texts are cleaned here: a worker's typed answer (a signed name in the
+  // details) reaches the admin's panel without bidirectional controls or broken characters, whichever path built it.
+  const { partnerStatus } = record;
+  const cleaned = partnerStatus === undefined ? record : { ...record, partnerStatus: cleanPartnerStatus(partnerStatus) };
   // A record the platform would reject (e.g. a label over 32 characters, spec 8) fails here, in the request, not later
   // as a dead letter.
-  const payload = partnerTaskUpdateSchema.parse({ ...record, sentAt: new Date(sentAt).toISOString() });
+  const payload = partnerTaskUpdateSchema.parse({ ...cleaned, sentAt: new Date(sentAt).toISOString() });
   const row = {
     task_id: taskId,
     assigned_task_uuid: task.assignedTaskUuid,

@@ -19,6 +19,14 @@ function isOldestPendingOfTask(eb: OutboxScope) {
   return eb.not(eb.exists(older));
 }
 
+/** 1 for a row whose task the platform never accepted, 0 for one it did: probes come from the latter first. */
+function neverConfirmedTask(eb: OutboxScope) {
+  return eb
+    .selectFrom('tasks as t')
+    .select((inner) => inner.case().when('t.confirmed_at', 'is', null).then(1).else(0).end().as('never'))
+    .whereRef('t.id', '=', 'o.task_id');
+}
+
 /**
  * Leases up to `limit` deliverable rows, oldest first, at most one per task. On Postgres `FOR UPDATE SKIP LOCKED`
  * lets several server processes claim from one outbox without waiting on each other; the outer update re-checks
@@ -33,7 +41,10 @@ export async function claimDeliverable(
     leaseMs: number;
     limit: number;
     workerId: string;
-    /** Also rows still backing off, the one whose next try is soonest first (a probe while the platform is away). */
+    /**
+     * Also rows still backing off, those of tasks the platform accepted before first, then the one whose next try is
+     * soonest (a probe while the platform is away).
+     */
     anyDueTime?: boolean;
     /** Only these companies' rows (lower case), e.g. those with a credential and no open circuit; undefined: all. */
     companies?: readonly string[] | undefined;
@@ -53,7 +64,7 @@ export async function claimDeliverable(
           .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<', now)]))
           .$if(companies !== undefined, (qb) => qb.where('o.company_uuid', 'in', companies!))
           .where(isOldestPendingOfTask)
-          .$if(anyDueTime, (qb) => qb.orderBy('o.next_attempt_at'))
+          .$if(anyDueTime, (qb) => qb.orderBy(neverConfirmedTask).orderBy('o.next_attempt_at'))
           .orderBy('o.id')
           .limit(limit)
           .forUpdate()
@@ -214,6 +225,8 @@ export async function bringRetriesForward(db: StoreDb, now: number, companies?: 
     .where('state', '=', 'pending')
     .$if(companies !== undefined, (qb) => qb.where('company_uuid', 'in', [...companies!]))
     .where('attempts', '>', 0)
+    // A task's own refusals keep their pace: bringing them forward would shorten a late task's grace.
+    .where('refusals', '=', 0)
     .where('next_attempt_at', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -3,6 +3,7 @@ import type { StoreDb } from './database-schema';
 import { toTask } from './tasks.table';
 import type { NewTaskRow, Task, TaskRow } from './tasks.table';
 import { compileOnce } from './compiled-query';
+import { canonicalUuid } from '../../src/contract/task-context';
 
 export interface NewTask {
   /** Defaults to a random UUID; it becomes the `partnerId` of every update (spec 2.6). */
@@ -24,9 +25,11 @@ function newTaskRow(input: NewTask): NewTaskRow {
   return {
     id: input.id ?? randomUUID(),
     assigned_task_uuid: input.assignedTaskUuid,
+    assigned_task_key: canonicalUuid(input.assignedTaskUuid),
     worker_uuid: input.workerUuid,
     task_flow_uuid: input.taskFlowUuid,
-    company_uuid: input.companyUuid,
+    // Lower case, as tenants and the outbox keep it: the creation budget counts a company whatever the case it came in.
+    company_uuid: canonicalUuid(input.companyUuid),
     workflow_id: input.workflowId,
     status: 'ready',
     attempt: 1,
@@ -36,6 +39,7 @@ function newTaskRow(input: NewTask): NewTaskRow {
     failed_reason: null,
     rejected_at: null,
     rejected_reason: null,
+    confirmed_at: null,
     opened_from: input.openedFrom ?? null,
     created_at: input.now,
     updated_at: input.now,
@@ -48,14 +52,14 @@ export async function insertTask(db: StoreDb, input: NewTask): Promise<Task> {
 }
 
 /**
- * Creates the task of an assigned task unless it exists. Two first requests for one assigned task (two tabs, a retry)
- * race here; the unique key decides, and both callers get the same task.
+ * Creates the task of an assigned task unless it exists. Two first requests for one assigned task (two tabs, a retry,
+ * the id in another letter case) race here; the unique canonical key decides, and both callers get the same task.
  */
 export async function insertTaskIfAbsent(db: StoreDb, input: NewTask): Promise<{ task: Task; created: boolean }> {
   const inserted = await db
     .insertInto('tasks')
     .values(newTaskRow(input))
-    .onConflict((oc) => oc.column('assigned_task_uuid').doNothing())
+    .onConflict((oc) => oc.column('assigned_task_key').doNothing())
     .returningAll()
     .executeTakeFirst();
   if (inserted) return { task: toTask(inserted), created: true };
@@ -76,7 +80,7 @@ export function releaseTask(
     const task = await trx
       .selectFrom('tasks')
       .selectAll()
-      .where('assigned_task_uuid', '=', assignedTaskUuid)
+      .where('assigned_task_key', '=', canonicalUuid(assignedTaskUuid))
       .forUpdate()
       .executeTakeFirst();
     if (!task) return undefined;
@@ -129,20 +133,72 @@ export function purgeUnconfirmedTasks(db: StoreDb, before: number): Promise<numb
 /** At most this many tasks per purge transaction: a long backlog is worked through in short steps. */
 const PURGE_BATCH = 500;
 
-/** Tasks created since `since` by one address (hash) and by one company: the creation limits' counts. */
+/** How much of a creation budget is used in a window: the tasks counted, and when the oldest of them was created. */
+export interface BudgetUse {
+  count: number;
+  /** When the oldest counted task was created (its place in the window frees first); null when none is counted. */
+  oldestAt: number | null;
+}
+
+/**
+ * The creation limits' counts since `since`: every task one address (hash) opened, and the tasks of one company that
+ * the platform confirmed. Only confirmed tasks use a company's budget: anyone can invent task ids for a company (the
+ * context is not signed, spec 2.5), and invented ones, never confirmed, must not use up what its real workers need.
+ */
 export async function countTasksCreatedSince(
   db: StoreDb,
   input: { openedFrom: string; companyUuid: string; since: number },
-): Promise<{ byAddress: number; byCompany: number }> {
-  const count = (column: 'opened_from' | 'company_uuid', value: string) =>
-    db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(column, '=', value)
-      .where('created_at', '>=', input.since)
-      .executeTakeFirstOrThrow();
-  const [byAddress, byCompany] = await Promise.all([count('opened_from', input.openedFrom), count('company_uuid', input.companyUuid)]);
-  return { byAddress: Number(byAddress.n), byCompany: Number(byCompany.n) };
+): Promise<{ byAddress: BudgetUse; byCompany: BudgetUse }> {
+  const use = async (rows: Promise<{ n: number | string; oldest: number | string | null } | undefined>): Promise<BudgetUse> => {
+    const row = await rows;
+    return { count: Number(row?.n ?? 0), oldestAt: row?.oldest == null ? null : Number(row.oldest) };
+  };
+  const [byAddress, byCompany] = await Promise.all([
+    use(
+      db
+        .selectFrom('tasks')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+        .where('opened_from', '=', input.openedFrom)
+        .where('created_at', '>=', input.since)
+        .executeTakeFirst(),
+    ),
+    use(
+      db
+        .selectFrom('tasks')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+        .where('company_uuid', '=', canonicalUuid(input.companyUuid))
+        .where('created_at', '>=', input.since)
+        .where('confirmed_at', 'is not', null)
+        .executeTakeFirst(),
+    ),
+  ]);
+  return { byAddress, byCompany };
+}
+
+/** The platform accepted an update of these tasks: each is its own from now on (kept from the first time). */
+export async function confirmTasks(db: StoreDb, taskIds: readonly string[], now: number): Promise<void> {
+  if (taskIds.length === 0) return;
+  await db.updateTable('tasks').set({ confirmed_at: now }).where('id', 'in', taskIds).where('confirmed_at', 'is', null).execute();
+}
+
+/** Whether the platform ever accepted an update of the task. */
+export async function isTaskConfirmed(db: StoreDb, taskId: string): Promise<boolean> {
+  const row = await db.selectFrom('tasks').select('confirmed_at').where('id', '=', taskId).executeTakeFirst();
+  return row?.confirmed_at != null;
+}
+
+/**
+ * When the platform last confirmed a task of these companies (undefined: any company): evidence that the credential
+ * behind them works, which a restarted server reads once instead of starting with none.
+ */
+export async function lastConfirmationAt(db: StoreDb, companies: readonly string[] | undefined): Promise<number | null> {
+  if (companies !== undefined && companies.length === 0) return null;
+  const row = await db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.max('confirmed_at').as('at'))
+    .$if(companies !== undefined, (qb) => qb.where('company_uuid', 'in', companies!))
+    .executeTakeFirst();
+  return row?.at == null ? null : Number(row.at);
 }
 
 export async function findTaskById(db: StoreDb, id: string): Promise<Task | undefined> {
@@ -151,7 +207,7 @@ export async function findTaskById(db: StoreDb, id: string): Promise<Task | unde
 }
 
 export async function findTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: string): Promise<Task | undefined> {
-  const row = await db.selectFrom('tasks').selectAll().where('assigned_task_uuid', '=', assignedTaskUuid).executeTakeFirst();
+  const row = await db.selectFrom('tasks').selectAll().where('assigned_task_key', '=', canonicalUuid(assignedTaskUuid)).executeTakeFirst();
   return row && toTask(row);
 }
 
@@ -162,12 +218,12 @@ export async function findTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: 
  * every other writer.
  */
 export async function lockTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: string): Promise<Task | undefined> {
-  const { rows } = await lockByAssignedTaskUuid(db, { assignedTaskUuid });
+  const { rows } = await lockByAssignedTaskUuid(db, { assignedTaskKey: canonicalUuid(assignedTaskUuid) });
   return rows[0] && toTask(rows[0]);
 }
 
-const lockByAssignedTaskUuid = compileOnce<{ assignedTaskUuid: string }, TaskRow>((db, param) =>
-  db.selectFrom('tasks').selectAll().where('assigned_task_uuid', '=', param('assignedTaskUuid')).forUpdate(),
+const lockByAssignedTaskUuid = compileOnce<{ assignedTaskKey: string }, TaskRow>((db, param) =>
+  db.selectFrom('tasks').selectAll().where('assigned_task_key', '=', param('assignedTaskKey')).forUpdate(),
 );
 
 /**

@@ -10,8 +10,8 @@ import type { RateLimitCheck } from './rate-limits';
  */
 export function registerPreviewRoutes(app: FastifyInstance, deps: { config: Config; perAddress: RateLimitCheck }): void {
   const { config, perAddress } = deps;
-  app.get('/api/preview', async (request, reply): Promise<PreviewConfig> => {
-    await perAddress(request, reply, request.ip);
+  app.get('/api/preview', async (request): Promise<PreviewConfig> => {
+    await perAddress(request, request.ip);
     return {
       mode: config.emulatorMode ? 'emulator' : 'platform',
       endEvent: config.endEvent,

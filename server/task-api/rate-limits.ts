@@ -1,6 +1,6 @@
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError } from '../api-error';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { rateLimited } from '../api-error';
 import type { Config } from '../config';
 import { deleteRateCountersBefore, incrementRateCounter } from '../store/rate-limit.repository';
 import type { Store } from '../store/store';
@@ -14,7 +14,7 @@ export interface RateLimitSettings {
   windowMs: number;
 }
 
-export type RateLimitCheck = (request: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
+export type RateLimitCheck = (request: FastifyRequest, key: string) => Promise<void>;
 
 /** The configured limits per minute; 0 turns one off, both 0 turn limiting off. */
 export function rateLimitsOf(config: Config): RateLimitSettings | false {
@@ -41,12 +41,11 @@ export async function createRateLimits(
   const limiter = (max: number): RateLimitCheck => {
     const keys = new WeakMap<FastifyRequest, string>();
     const check = app.createRateLimit({ max, timeWindow: settings.windowMs, keyGenerator: (request) => keys.get(request) ?? request.ip });
-    return async (request, reply, key) => {
+    return async (request, key) => {
       keys.set(request, key);
       const result = await check(request);
       if (!result.isAllowed && result.isExceeded) {
-        reply.header('retry-after', String(result.ttlInSeconds));
-        throw apiError('rate_limited', `Too many requests; try again in ${result.ttlInSeconds} seconds.`);
+        throw rateLimited(`Too many requests; try again in ${result.ttlInSeconds} seconds.`, result.ttlInSeconds * 1000);
       }
     };
   };

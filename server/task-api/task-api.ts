@@ -42,6 +42,9 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   const { config, clock, store, onUpdateEnqueued, companies } = options;
   const sessionSecret = options.sessionSecret ?? config.sessionSecret ?? randomBytes(32).toString('base64url');
 
+  // README "Error codes of the task API": a body that is not application/json is 415 unsupported_media_type. Fastify
+  // parses text/plain too by default, which would hand a route a string to refuse as 400 invalid_body instead.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => setSecurityHeaders(config, request, reply));
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/')) route.bodyLimit = API_BODY_LIMIT;

@@ -43,7 +43,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('taskContext', null);
 
-  const perAddress = (request: FastifyRequest, reply: FastifyReply) => limits.perAddress(request, reply, request.ip);
+  const perAddress = (request: FastifyRequest) => limits.perAddress(request, request.ip);
   /**
    * Every session route: limited per address, authenticated, then limited per session. Keyed by the session, not the
    * task id: anyone may open a session for any task id (the context is not signed, spec 2.4), so a limit per task id
@@ -54,7 +54,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
     async (request: FastifyRequest, reply: FastifyReply) => {
       const session = await authenticate(request, reply, sessionSecret, clock);
       request.taskContext = session.context;
-      await limits.perTask(request, reply, session.sessionKey);
+      await limits.perTask(request, session.sessionKey);
     },
   ];
   const contextOf = (request: FastifyRequest): TaskContext => {

@@ -7,7 +7,7 @@ import type { TaskHistoryEntry } from '../store/task-history.table';
 import type { Store } from '../store/store';
 import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid, saveLockedTask, type TaskChanges } from '../store/tasks.repository';
 import type { Task } from '../store/tasks.table';
-import type { TaskContext } from '../../src/contract/task-context';
+import { isSameContext, type TaskContext } from '../../src/contract/task-context';
 import type { TaskView } from '../../src/contract/task-view';
 import { findWorkflow } from '../../src/workflows/registry';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
@@ -121,14 +121,17 @@ export function assertNotRejected(task: Task): void {
 
 /**
  * The context is not signed by the platform (spec 2.5), so the only check possible is consistency: an assigned task
- * keeps the worker, flow and company it was first opened with.
+ * keeps the worker, flow and company it was first opened with, compared as UUIDs (without letter case).
  */
 export function hasSameContext(task: Task, context: TaskContext): boolean {
-  return (
-    task.assignedTaskUuid === context.wxAssignedTaskUuid &&
-    task.workerUuid === context.wxWorkerUuid &&
-    task.taskFlowUuid === context.wxTaskFlowUuid &&
-    task.companyUuid === context.wxCompanyUuid
+  return isSameContext(
+    {
+      wxAssignedTaskUuid: task.assignedTaskUuid,
+      wxWorkerUuid: task.workerUuid,
+      wxTaskFlowUuid: task.taskFlowUuid,
+      wxCompanyUuid: task.companyUuid,
+    },
+    context,
   );
 }
 

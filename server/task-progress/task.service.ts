@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { enqueueUpdate } from '../store/outbox-enqueue.repository';
 import { listUpdatesForTask } from '../store/outbox-status.repository';
 import { appendHistory, listAttemptHistory } from '../store/task-history.repository';
-import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent } from '../store/tasks.repository';
+import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent, type BudgetUse } from '../store/tasks.repository';
 import type { StoreDb } from '../store/database-schema';
 import { findFlowWorkflow, recordRefusal } from '../store/tenants.repository';
 import { companyKey } from '../tenants/company-credentials';
@@ -10,7 +10,7 @@ import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
 import { DEFAULT_WORKFLOW_ID, findWorkflow } from '../../src/workflows/registry';
-import { apiError } from '../api-error';
+import { apiError, rateLimited } from '../api-error';
 import { assertNotRejected, hasSameContext, readOwnTask, withLockedTask, workflowOf, type TaskServiceDeps } from './locked-task';
 import { openedUpdate, partnerUrlFor, restartedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
@@ -24,25 +24,27 @@ function offeredOrDefault(workflowId: string | undefined): string {
 
 /**
  * Each new task costs a row and a `ready` sent upstream, and anyone can invent one (the context is not signed, spec
- * 2.4): new tasks per hour are bounded per address and per company. Counted in the database, so every instance on one
- * database shares the bound.
+ * 2.5): new tasks per hour are bounded per address, and per company counting only the tasks the platform confirmed
+ * (so invented ones from many addresses cannot lock a company's real workers out). Counted in the database, so every
+ * instance on one database shares the bound. A refusal says when a place in the window frees (`Retry-After`).
  */
 async function assertMayCreate(trx: StoreDb, deps: TaskServiceDeps, input: { openedFrom: string; companyUuid: string; now: number }) {
   const { perAddressPerHour, perCompanyPerHour } = deps.newTaskLimits;
   if (perAddressPerHour === 0 && perCompanyPerHour === 0) return;
-  const counts = await countTasksCreatedSince(trx, {
-    openedFrom: input.openedFrom,
-    companyUuid: input.companyUuid,
-    since: input.now - HOUR_MS,
-  });
-  if (perAddressPerHour > 0 && counts.byAddress >= perAddressPerHour) {
-    throw apiError(
-      'rate_limited',
+  const since = input.now - HOUR_MS;
+  const counts = await countTasksCreatedSince(trx, { openedFrom: input.openedFrom, companyUuid: input.companyUuid, since });
+  const freesIn = (use: BudgetUse) => (use.oldestAt ?? since) - since;
+  if (perAddressPerHour > 0 && counts.byAddress.count >= perAddressPerHour) {
+    throw rateLimited(
       `Too many new tasks from this address in the last hour (at most ${perAddressPerHour}); try again later.`,
+      freesIn(counts.byAddress),
     );
   }
-  if (perCompanyPerHour > 0 && counts.byCompany >= perCompanyPerHour) {
-    throw apiError('rate_limited', `Too many new tasks for this company in the last hour (at most ${perCompanyPerHour}); try again later.`);
+  if (perCompanyPerHour > 0 && counts.byCompany.count >= perCompanyPerHour) {
+    throw rateLimited(
+      `Too many new tasks for this company in the last hour (at most ${perCompanyPerHour}); try again later.`,
+      freesIn(counts.byCompany),
+    );
   }
 }
 

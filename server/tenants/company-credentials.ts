@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ApiCredential, Tenancy } from '../config';
 import { loadSealedTenants, tenantsRevision } from '../store/tenants.repository';
 import type { Store } from '../store/store';
@@ -42,6 +43,15 @@ const DEFAULT_TENANT = 'default';
 
 /** Company UUIDs compare without case: the platform prints them in either (spec 2.4 shows lower case). */
 export const companyKey = (companyUuid: string) => companyUuid.toLowerCase();
+
+/**
+ * A tenant as the metrics name it: `default`, or `company-` and 12 hex digits of the company UUID's SHA-256. The
+ * metrics list every tenant, and a company UUID is enough to open sessions for that company's tasks, so it is not
+ * printed there; `npm run tenants -- list` shows each tenant's label beside its company.
+ */
+export function metricsLabelOf(tenant: string): string {
+  return tenant === DEFAULT_TENANT ? tenant : `company-${createHash('sha256').update(companyKey(tenant)).digest('hex').slice(0, 12)}`;
+}
 
 export async function openCompanyCredentials(tenancy: Tenancy, store: Store): Promise<CompanyCredentials> {
   if (tenancy.mode === 'single') return singleCredential(tenancy.credential, tenancy.companies);

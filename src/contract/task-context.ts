@@ -12,3 +12,16 @@ export const taskContextSchema = z.strictObject({
   wxCompanyUuid: contextUuidField,
 });
 export type TaskContext = z.infer<typeof taskContextSchema>;
+
+/**
+ * The one form in which context ids are compared and looked up: RFC 9562 makes UUIDs case-insensitive, so `1E6F…` and
+ * `1e6f…` name one task and meet one binding. The id sent to the platform stays as first received (spec 4.3).
+ */
+export function canonicalUuid(value: string): string {
+  return value.toLowerCase();
+}
+
+/** The same context, whatever the letter case of its ids. */
+export function isSameContext(a: TaskContext, b: TaskContext): boolean {
+  return contextParamNames.every((name) => canonicalUuid(a[name]) === canonicalUuid(b[name]));
+}

@@ -23,6 +23,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Outside emulator mode /metrics answers only a bearer token (README "Operating it"): the one platformEnv sets. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789abcdef0123';
+
 /**
  * The environment of a server in platform mode whose platform is the emulator at `emulatorUrl`: it talks to it as to
  * the real one (credential, token, updates) and mounts no emulator of its own. Servers given the same environment share
@@ -40,6 +43,7 @@ export function platformEnv(emulatorUrl: string, extra: Record<string, string> =
     // Load tests drive every task from this one address: its limits (shared by the instances on one Postgres) are off.
     RATE_LIMIT_PER_ADDRESS: '0',
     NEW_TASKS_PER_ADDRESS_PER_HOUR: '0',
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...extra,
   };
 }

@@ -100,6 +100,30 @@ describe("every error answer has the contract's shape, the framework's own inclu
   });
 });
 
+describe('the task API takes JSON bodies only', () => {
+  const context = JSON.stringify({
+    wxWorkerUuid: '5e1c7a90-3b2d-4f8e-9a61-0c4d2b7e8f13',
+    wxAssignedTaskUuid: '6a2d8b01-4c3e-4a9f-8b72-1d5e3c8f9a24',
+    wxTaskFlowUuid: '7b3e9c12-5d4f-4b0a-9c83-2e6f4d9a0b35',
+    wxCompanyUuid: '8c4f0d23-6e5a-4c1b-8d94-3f7a5e0b1c46',
+  });
+
+  it.each([
+    { name: 'a text/plain body', contentType: 'text/plain' },
+    { name: 'a text/plain; charset=utf-8 body', contentType: 'text/plain; charset=utf-8' },
+    // What fetch sends for a string body given no content type: text/plain;charset=UTF-8.
+    { name: 'a string body with no content type', contentType: undefined },
+  ])('answers $name with 415 unsupported_media_type, even when it holds JSON', async ({ contentType }) => {
+    const response = await fetch(`${server.url}/api/session`, {
+      method: 'POST',
+      ...(contentType === undefined ? {} : { headers: { 'content-type': contentType } }),
+      body: context,
+    });
+    expect(response.status).toBe(415);
+    expect(errorBodySchema.parse(await response.json()).error.code).toBe('unsupported_media_type');
+  });
+});
+
 describe('while the server closes', () => {
   it('answers a request still arriving on an open connection with 503 shutting_down, in the contract shape', async () => {
     const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'closing.db') });

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../server/clock';
 import { Registry } from 'prom-client';
 import { createDeliveryMetrics } from '../../server/delivery/delivery-metrics';
-import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from '../../server/delivery/outbox-relay';
+import { createOutboxRelay, type OutboxRelay } from '../../server/delivery/outbox-relay';
+import type { OutboxRelayOptions } from '../../server/delivery/relay-options';
 import type { RetryPolicy } from '../../server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
@@ -23,6 +24,7 @@ const quickPolicy: RetryPolicy = {
   openAfterFailures: 5,
   probeMaxMs: 50,
   refusalDelaysMs: [5, 5],
+  successVouchesMs: 24 * 60 * 60_000,
 };
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 

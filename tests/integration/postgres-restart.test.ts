@@ -8,7 +8,7 @@ import { startEmulator, type RunningEmulator } from '../../server/emulator/start
 import type { AssignmentView } from '../../server/emulator/task-rules';
 import { control } from '../helpers/emulator-control';
 import { runTool } from '../helpers/run-command';
-import { freePort, platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
+import { freePort, platformEnv, spawnServer, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';
 import { driveTaskThroughFaults, type DrivenTask } from '../helpers/task-load';
 
 /**
@@ -406,7 +406,7 @@ describe.skipIf(!havePostgresBinaries)(
 
       // Nothing is left waiting or dead on either server.
       for (const server of instances) {
-        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text();
         expect(metrics).toMatch(/^partner_task_outbox_pending 0$/m);
         expect(metrics).toMatch(/^partner_task_outbox_dead_letters 0$/m);
       }

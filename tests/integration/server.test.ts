@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -24,7 +24,11 @@ beforeEach(async () => {
       callback();
     },
   });
-  server = await startServer(parsed.config, { log: createLogger('debug', stream) });
+  // A built page of one file, so `GET /` runs the page route (first screen or index.html) as in production.
+  const pageDirectory = join(directory, 'page');
+  mkdirSync(pageDirectory);
+  writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
+  server = await startServer(parsed.config, { log: createLogger('debug', stream), pageDirectory });
 });
 
 afterEach(async () => {
@@ -57,6 +61,26 @@ describe('the server in emulator mode', () => {
       '30 GET /api/task',
       '30 GET /readyz',
     ]);
+  });
+
+  it("logs the task page's path and assigned task id, never the worker's, flow's or company's UUID", async () => {
+    const context = {
+      wxWorkerUuid: '5e1c7a90-3b2d-4f8e-9a61-0c4d2b7e8f13',
+      wxAssignedTaskUuid: '6a2d8b01-4c3e-4a9f-8b72-1d5e3c8f9a24',
+      wxTaskFlowUuid: '7b3e9c12-5d4f-4b0a-9c83-2e6f4d9a0b35',
+      wxCompanyUuid: '8c4f0d23-6e5a-4c1b-8d94-3f7a5e0b1c46',
+    };
+    const page = await fetch(`${server.url}/?workflow=safety-training&${new URLSearchParams(context).toString()}`);
+    expect(page.status).toBe(200);
+    const lines = logLines
+      .map((line) => JSON.parse(line) as { msg: string; req?: { method: string; url: string; wxAssignedTaskUuid?: string } })
+      .filter((line) => line.msg === 'request completed');
+    expect(lines.map((line) => line.req)).toEqual([
+      expect.objectContaining({ method: 'GET', url: '/', wxAssignedTaskUuid: context.wxAssignedTaskUuid }),
+    ]);
+    const logs = logLines.join('');
+    for (const value of [context.wxWorkerUuid, context.wxTaskFlowUuid, context.wxCompanyUuid]) expect(logs).not.toContain(value);
+    expect(logs).not.toContain('wxWorkerUuid');
   });
 
   it('reports not ready once the database is gone', async () => {

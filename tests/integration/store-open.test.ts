@@ -48,6 +48,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0004_tenants',
       '0005_pending_indexes',
       '0006_fewer_outbox_indexes',
+      '0007_task_key_and_confirmation',
     ]);
   });
 

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { systemClock } from '../../server/clock';
 import { parseConfig } from '../../server/config';
+import { confirmTasks } from '../../server/store/tasks.repository';
 import { testDatabases } from '../helpers/test-databases';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
@@ -101,28 +102,54 @@ describe('rate limits', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(worker.token) })).statusCode).toBe(200);
   });
 
-  it('bounds new tasks per address and per company within an hour, reopening a task costing nothing', async () => {
+  it('bounds new tasks per address, and per company counting only tasks the platform confirmed, saying when to retry', async () => {
     t = await openTaskApp({ env: { NEW_TASKS_PER_ADDRESS_PER_HOUR: '3', NEW_TASKS_PER_COMPANY_PER_HOUR: '5' } });
     const company = newContext().wxCompanyUuid;
     const open = (address: string, context = { ...newContext(), wxCompanyUuid: company }) =>
       t!.app.inject({ method: 'POST', url: '/api/session', payload: context, remoteAddress: address });
     const first = { ...newContext(), wxCompanyUuid: company };
     const statuses = [(await open('203.0.113.1', first)).statusCode];
+    t.clock.advance(10 * 60_000);
     for (let i = 0; i < 2; i += 1) statuses.push((await open('203.0.113.1')).statusCode);
     expect(statuses).toEqual([200, 200, 200]);
     const limited = await open('203.0.113.1');
-    expect([limited.statusCode, errorCode(limited)]).toEqual([429, 'rate_limited']);
+    // The first of the three leaves the hour's window 50 minutes from now.
+    expect([limited.statusCode, errorCode(limited), limited.headers['retry-after']]).toEqual([429, 'rate_limited', '3000']);
     // Reopening an existing task creates nothing, so it is not limited.
     expect((await open('203.0.113.1', first)).statusCode).toBe(200);
-    // The company's bound holds across addresses: 3 + 2 = 5 tasks, the sixth refused.
-    expect((await open('203.0.113.2')).statusCode).toBe(200);
-    expect((await open('203.0.113.3')).statusCode).toBe(200);
-    const sixth = await open('203.0.113.4');
-    expect([sixth.statusCode, sixth.json().error.message]).toEqual([429, expect.stringMatching(/for this company/)]);
+    // Tasks the platform has not confirmed (invented ones among them) leave the company's budget alone: 6 tasks open.
+    for (const address of ['203.0.113.2', '203.0.113.3', '203.0.113.4']) expect((await open(address)).statusCode).toBe(200);
+    const { db } = t.database.store;
+    const ids = (await db.selectFrom('tasks').select('id').execute()).map((row) => row.id);
+    expect(ids).toHaveLength(6);
+    await confirmTasks(db, ids, t.clock.now());
+    // Confirmed, they use it up: the seventh is refused, for this company, until the oldest leaves the window.
+    const seventh = await open('203.0.113.5');
+    expect([seventh.statusCode, seventh.json().error.message, seventh.headers['retry-after']]).toEqual([
+      429,
+      expect.stringMatching(/for this company/),
+      '3000',
+    ]);
     // An hour later both bounds have room again.
     t.clock.advance(60 * 60_000 + 1);
     expect((await open('203.0.113.1')).statusCode).toBe(200);
   });
+
+  it("cannot be locked out of a company's new tasks by invented tasks from 34 addresses at the default limits", async () => {
+    t = await openTaskApp();
+    const company = newContext().wxCompanyUuid;
+    const open = (address: string) =>
+      t!.app.inject({ method: 'POST', url: '/api/session', payload: { ...newContext(), wxCompanyUuid: company }, remoteAddress: address });
+    // 34 x 60 = 2,040 invented tasks: more than the company's 2,000 an hour, none of them confirmed by the platform.
+    for (let address = 1; address <= 34; address += 1) {
+      const statuses = new Set<number>();
+      for (let task = 0; task < 60; task += 1) statuses.add((await open(`198.18.0.${address}`)).statusCode);
+      expect(statuses).toEqual(new Set([200]));
+      const refused = await open(`198.18.0.${address}`);
+      expect([refused.statusCode, refused.headers['retry-after']]).toEqual([429, '3600']);
+    }
+    expect((await open('203.0.113.77')).statusCode).toBe(200);
+  }, 120_000);
 
   it('takes the client address from X-Forwarded-For only from a trusted proxy (TRUST_PROXY)', async () => {
     t = await openTaskApp({ rateLimits: { perAddress: 2, perTask: 100, windowMs: 60_000 }, env: { TRUST_PROXY: '1' } });

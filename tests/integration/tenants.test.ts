@@ -9,6 +9,7 @@ import { startEmulator, type RunningEmulator } from '../../server/emulator/start
 import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { listPending } from '../../server/store/tenants.repository';
+import { metricsLabelOf } from '../../server/tenants/company-credentials';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
 import { control } from '../helpers/emulator-control';
@@ -22,6 +23,8 @@ const companyB = { company: '9d2e4f6a-8b0c-4d1e-a3f5-7b9c1d3e5f70', key: 'tenant
 const secrets = [companyA.secret, companyA2.secret, companyB.secret];
 const basicForms = [companyA, companyA2, companyB].map((c) => Buffer.from(`${c.key}:${c.secret}`).toString('base64'));
 const credentialsKey = Buffer.alloc(32, 42).toString('base64');
+/** Outside emulator mode /metrics answers only this bearer token (README "Operating it"). */
+const metricsToken = 'tenants-test-metrics-token-0123456789abcdef';
 
 let directory: string;
 let emulator: RunningEmulator;
@@ -52,6 +55,7 @@ function environment(extra: Record<string, string> = {}): Record<string, string>
     DATABASE_URL: join(directory, 'tenants.db'),
     RATE_LIMIT_PER_ADDRESS: '0',
     RATE_LIMIT_PER_TASK: '0',
+    METRICS_TOKEN: metricsToken,
     ...extra,
   };
 }
@@ -136,16 +140,22 @@ describe('tenant mode', () => {
     expect(await appliedFor(refused.context.wxAssignedTaskUuid)).toBe(0);
     const tasks = await server.store.db.selectFrom('tasks').select('company_uuid').execute();
     expect(tasks.map((task) => task.company_uuid.toLowerCase()).sort()).toEqual([companyA.company, companyB.company].sort());
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    expect(metrics).toContain(`partner_task_token_requests_total{tenant="${companyA.company}"} 1`);
-    expect(metrics).toContain(`partner_task_token_requests_total{tenant="${companyB.company}"} 1`);
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+    // Each tenant by its label: the metrics name no company UUID (one is enough to open sessions for its tasks).
+    expect(metrics).toContain(`partner_task_token_requests_total{tenant="${metricsLabelOf(companyA.company)}"} 1`);
+    expect(metrics).toContain(`partner_task_token_requests_total{tenant="${metricsLabelOf(companyB.company)}"} 1`);
+    for (const company of [companyA.company, companyB.company, stranger]) expect(metrics).not.toContain(company);
 
     const pending = await tenants(['pending']);
     expect(pending.stdout).toMatch(new RegExp(`^${stranger}  refused 2 time\\(s\\)  first \\S+  last \\S+\\n$`));
     const list = await tenants(['list']);
     expect(list.stdout.trim().split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^${companyA.company}  key ${companyA.key}  created \\S+  rotated -$`)),
-      expect.stringMatching(new RegExp(`^${companyB.company}  key ${companyB.key}  created \\S+  rotated -$`)),
+      expect.stringMatching(
+        new RegExp(`^${companyA.company}  key ${companyA.key}  metrics ${metricsLabelOf(companyA.company)}  created \\S+  rotated -$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^${companyB.company}  key ${companyB.key}  metrics ${metricsLabelOf(companyB.company)}  created \\S+  rotated -$`),
+      ),
     ]);
 
     // The Secrets appear nowhere: not in the database files (WAL included), the logs (at trace), the CLI's output, the

@@ -12,6 +12,7 @@ const platform = {
   PORTAL_ORIGINS: 'https://portal.example.com, https://portal2.example.com:8443',
   SESSION_SECRET: 'x'.repeat(40),
   WX_COMPANY_UUIDS: '8a1f6c2e-1b7d-4c3a-9e5f-2d4b6a8c0e1f',
+  METRICS_PORT: '9464',
 };
 const credentialsKey = Buffer.alloc(32, 7).toString('base64');
 
@@ -195,6 +196,56 @@ describe('configuration', () => {
     expect(production.ok && production.config.logFormat).toBe('json');
     const asked = parseConfig({ ...platform, NODE_ENV: 'production', LOG_FORMAT: 'pretty' });
     expect(asked.ok && asked.config.logFormat).toBe('pretty');
+  });
+
+  describe('where /metrics is served', () => {
+    const { METRICS_PORT: _port, ...unmetered } = platform;
+    const metricsToken = 'metrics-token-0123456789abcdef0123456789';
+
+    it('serves it on its own loopback listener with METRICS_PORT, and not on the public one', () => {
+      expect(parseConfig(platform)).toMatchObject({
+        ok: true,
+        config: { metrics: { listener: { port: 9464, host: '127.0.0.1' }, token: undefined, public: false }, warnings: [] },
+      });
+      const everywhere = parseConfig({ ...platform, METRICS_HOST: '0.0.0.0' });
+      expect(everywhere.ok && everywhere.config.warnings).toEqual([
+        'METRICS_HOST is 0.0.0.0 and METRICS_TOKEN is unset: whoever reaches port 9464 of this machine reads the metrics',
+      ]);
+      expect(parseConfig({ METRICS_PORT: '8787' })).toEqual({
+        ok: false,
+        problems: ['METRICS_PORT: expected a port other than PORT (the public listener holds it), got 8787'],
+      });
+      expect(parseConfig({ METRICS_PORT: 'prometheus' })).toEqual({
+        ok: false,
+        problems: ['METRICS_PORT: expected a whole number from 0 to 65535, got "prometheus"'],
+      });
+    });
+
+    it('serves it on the public listener behind METRICS_TOKEN, and refuses a short token without echoing it', () => {
+      expect(parseConfig({ ...unmetered, METRICS_TOKEN: metricsToken })).toMatchObject({
+        ok: true,
+        config: { metrics: { listener: undefined, token: metricsToken, public: true }, warnings: [] },
+      });
+      const weak = parseConfig({ ...unmetered, METRICS_TOKEN: 'prometheus-password' });
+      expect(weak).toEqual({
+        ok: false,
+        problems: [
+          'METRICS_TOKEN: expected at least 32 characters of random text, no spaces (e.g. `openssl rand -base64 32`), ' +
+            'got a value of 19 characters (not shown)',
+        ],
+      });
+      const spaced = parseConfig({ ...unmetered, METRICS_TOKEN: `${metricsToken} with spaces` });
+      expect(!spaced.ok && spaced.problems.join('\n')).not.toContain(metricsToken);
+    });
+
+    it('keeps it open in emulator mode, and outside it serves it nowhere and warns, naming both variables', () => {
+      expect(parseConfig({})).toMatchObject({ ok: true, config: { metrics: { listener: undefined, token: undefined, public: true } } });
+      const result = parseConfig(unmetered);
+      expect(result).toMatchObject({ ok: true, config: { metrics: { listener: undefined, token: undefined, public: false } } });
+      expect(result.ok && result.config.warnings).toEqual([
+        expect.stringMatching(/^METRICS_PORT and METRICS_TOKEN are unset: GET \/metrics is not served; /),
+      ]);
+    });
   });
 
   describe('whose credential acts for a company', () => {

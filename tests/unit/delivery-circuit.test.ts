@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DeliveryCircuit } from '../../server/delivery/delivery-circuit';
 import type { UpdateOutcome } from '../../server/upstream/upstream-outcome';
 
-const policy = { openAfterFailures: 3, probeBaseMs: 1_000, probeMaxMs: 10_000, retryAfterMaxMs: 60_000 };
+const DAY_MS = 24 * 60 * 60_000;
+const policy = { openAfterFailures: 3, probeBaseMs: 1_000, probeMaxMs: 10_000, retryAfterMaxMs: 60_000, successVouchesMs: DAY_MS };
 const down: UpdateOutcome = { kind: 'retryable', reason: 'server_error', status: 503, detail: 'HTTP 503' };
 const delivered: UpdateOutcome = { kind: 'delivered', status: 200 };
 
@@ -20,8 +21,8 @@ describe('delivery circuit', () => {
     circuit.record(delivered, { now: 0, probe: false });
     circuit.record(down, { now: 0, probe: false });
     expect(circuit.admit(0)).toEqual({ kind: 'any' });
-    expect(circuit.record(down, { now: 0, probe: false })).toEqual({ kind: 'unchanged' });
-    expect(circuit.record(down, { now: 0, probe: false })).toMatchObject({ kind: 'opened', cause: down });
+    expect(circuit.record(down, { now: 0, probe: false }).change).toEqual({ kind: 'unchanged' });
+    expect(circuit.record(down, { now: 0, probe: false }).change).toMatchObject({ kind: 'opened', cause: down });
     expect(circuit.isOpen).toBe(true);
   });
 
@@ -63,7 +64,7 @@ describe('delivery circuit', () => {
   it('closes on the first delivery, saying for how long it was open and why', () => {
     const circuit = openCircuit(0);
     circuit.probeStarted();
-    expect(circuit.record(delivered, { now: 7_000, probe: true })).toEqual({ kind: 'recovered', openForMs: 7_000, cause: down });
+    expect(circuit.record(delivered, { now: 7_000, probe: true }).change).toEqual({ kind: 'recovered', openForMs: 7_000, cause: down });
     expect(circuit.admit(7_000)).toEqual({ kind: 'any' });
     expect(circuit.openCause).toBeUndefined();
   });
@@ -71,7 +72,10 @@ describe('delivery circuit', () => {
   it("takes a refusal of the record itself (a 4xx other than 401, 403, 404) as the platform's answer, closing the circuit", () => {
     const circuit = openCircuit(0);
     circuit.probeStarted();
-    const change = circuit.record({ kind: 'permanent', reason: 'rejected', status: 422, detail: 'invalid' }, { now: 1_000, probe: true });
+    const { change } = circuit.record(
+      { kind: 'permanent', reason: 'rejected', status: 422, detail: 'invalid' },
+      { now: 1_000, probe: true },
+    );
     expect(change.kind).toBe('recovered');
   });
 
@@ -80,5 +84,68 @@ describe('delivery circuit', () => {
     const forbidden: UpdateOutcome = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
     for (let failure = 0; failure < 3; failure += 1) circuit.record(forbidden, { now: 0, probe: false });
     expect(circuit.openCause).toEqual(forbidden);
+  });
+});
+
+describe('delivery circuit: whose a refusal is', () => {
+  const unknown: UpdateOutcome = { kind: 'unknown_task', status: 404, detail: 'task_not_found' };
+  const forbidden: UpdateOutcome = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
+  const never = { taskConfirmed: false, probe: false };
+
+  it("takes the refusal of a task never accepted as the task's own while the credential's updates were accepted lately", () => {
+    const circuit = new DeliveryCircuit(policy);
+    circuit.record(delivered, { now: 0, probe: false });
+    for (let refusal = 1; refusal <= 30; refusal += 1) {
+      const recorded = circuit.record(refusal % 2 ? unknown : forbidden, { now: refusal * 1_000, ...never });
+      expect(recorded).toEqual({ change: { kind: 'unchanged' }, taskRefusal: true });
+    }
+    expect(circuit.isOpen).toBe(false);
+  });
+
+  it('counts a success remembered from the store (a restarted server) as evidence, within its day only', () => {
+    const vouched = new DeliveryCircuit(policy);
+    expect(vouched.needsEvidence).toBe(true);
+    vouched.rememberAccepted(1_000);
+    expect(vouched.needsEvidence).toBe(false);
+    expect(vouched.record(unknown, { now: 1_000 + 60 * 60_000, ...never }).taskRefusal).toBe(true);
+
+    const stale = new DeliveryCircuit(policy);
+    stale.rememberAccepted(1_000);
+    expect(stale.record(unknown, { now: 1_000 + DAY_MS + 1, ...never }).taskRefusal).toBe(false);
+  });
+
+  it("holds every refusal as the platform's when nothing was ever accepted: a wrong address or a missing permission", () => {
+    const circuit = new DeliveryCircuit(policy);
+    circuit.rememberAccepted(null);
+    expect(circuit.needsEvidence).toBe(false);
+    for (let refusal = 0; refusal < 3; refusal += 1) {
+      expect(circuit.record(forbidden, { now: refusal, ...never }).taskRefusal).toBe(false);
+    }
+    expect(circuit.openCause).toEqual(forbidden);
+  });
+
+  it('opens when tasks accepted before are refused too, and from then holds the refusals of new tasks as well', () => {
+    const circuit = new DeliveryCircuit(policy);
+    circuit.record(delivered, { now: 0, probe: false });
+    expect(circuit.record(forbidden, { now: 1, probe: false, taskConfirmed: true }).taskRefusal).toBe(false);
+    // A new task's refusal no longer proves the task invented: the platform refuses a task it took before.
+    expect(circuit.record(forbidden, { now: 2, ...never }).taskRefusal).toBe(false);
+    expect(circuit.record(forbidden, { now: 3, probe: false, taskConfirmed: true }).change.kind).toBe('opened');
+    // Only a new acceptance vouches again.
+    circuit.probeStarted();
+    expect(circuit.record(delivered, { now: 4, probe: true }).change.kind).toBe('recovered');
+    expect(circuit.record(unknown, { now: 5, ...never }).taskRefusal).toBe(true);
+  });
+
+  it("closes an outage's circuit when the platform answers a probe with the task's own refusal: it answers again", () => {
+    const circuit = new DeliveryCircuit(policy);
+    circuit.record(delivered, { now: 0, probe: false });
+    for (let failure = 0; failure < policy.openAfterFailures; failure += 1) circuit.record(down, { now: 1, probe: false });
+    expect(circuit.isOpen).toBe(true);
+    circuit.probeStarted();
+    expect(circuit.record(unknown, { now: 2_000, probe: true, taskConfirmed: false })).toEqual({
+      change: { kind: 'recovered', openForMs: 1_999, cause: down },
+      taskRefusal: true,
+    });
   });
 });

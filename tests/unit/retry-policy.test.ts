@@ -34,6 +34,32 @@ describe('retry policy', () => {
     expect(decide(limited, 0)).toMatchObject({ kind: 'retry', delayMs: 3_600_000 });
   });
 
+  it("rejects a task after six of its own refusals within 90 s, and keeps retrying a refusal that is the platform's", () => {
+    const unknown: UpstreamFailure = { kind: 'unknown_task', status: 404, detail: 'task_not_found' };
+    let now = createdAt;
+    const requests = [now];
+    for (let refusals = 0; ; refusals += 1) {
+      const decision = decideRetry(defaultRetryPolicy, {
+        failure: unknown,
+        attempts: refusals,
+        createdAt,
+        now,
+        random: 0.5,
+        taskRefusal: true,
+        refusals,
+      });
+      if (decision.kind === 'reject') break;
+      expect(decision).toMatchObject({ kind: 'retry', refused: true });
+      if (decision.kind === 'retry') now = decision.at;
+      requests.push(now);
+    }
+    expect(requests).toHaveLength(6);
+    expect(now - createdAt).toBeLessThanOrEqual(90_000);
+    const platforms = decideRetry(defaultRetryPolicy, { failure: unknown, attempts: 9, createdAt, now, random: 0.5, refusals: 9 });
+    expect(platforms).toMatchObject({ kind: 'retry' });
+    expect(platforms).not.toHaveProperty('refused');
+  });
+
   it('retries a 403 (a permission the role lacks) instead of making it a dead letter', () => {
     const forbidden: UpstreamFailure = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
     expect(decide(forbidden, 0)).toMatchObject({ kind: 'retry' });

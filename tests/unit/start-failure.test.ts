@@ -21,6 +21,15 @@ describe('a failed start in one line', () => {
     );
   });
 
+  it("names METRICS_PORT when the operators' listener cannot take its port", () => {
+    const error = withCode('listen EADDRINUSE: address already in use 127.0.0.1:9464', 'EADDRINUSE', { syscall: 'listen' });
+    const metrics = { listener: { port: 9464, host: '127.0.0.1' }, token: undefined, public: false };
+    expect(describeStartFailure(new StartFailure('metrics-listen', error), { ...sqlite, metrics })).toBe(
+      'METRICS_PORT 9464 is already in use on 127.0.0.1: stop the program that holds it (another server or `npm run dev`?) ' +
+        'or set METRICS_PORT to a free port, e.g. METRICS_PORT=9474',
+    );
+  });
+
   it('reads the code inside the empty AggregateError node-postgres throws for a refused connection', () => {
     const refused = new AggregateError(
       [withCode('connect ECONNREFUSED ::1:6543', 'ECONNREFUSED'), withCode('connect ECONNREFUSED 127.0.0.1:6543', 'ECONNREFUSED')],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TenantCircuits } from '../../server/delivery/tenant-circuits';
 import type { UpdateOutcome } from '../../server/upstream/upstream-outcome';
 
-const policy = { openAfterFailures: 1, probeBaseMs: 1_000, probeMaxMs: 10_000, retryAfterMaxMs: 60_000 };
+const policy = { openAfterFailures: 1, probeBaseMs: 1_000, probeMaxMs: 10_000, retryAfterMaxMs: 60_000, successVouchesMs: 86_400_000 };
 const down: UpdateOutcome = { kind: 'retryable', reason: 'server_error', status: 503, detail: 'HTTP 503' };
 
 describe('the circuits of every tenant, as one claim plan', () => {

@@ -1,0 +1,80 @@
+import type { Clock } from '../clock';
+import { claimDeliverable, markManyDelivered, nextDueAt } from '../store/outbox.repository';
+import type { OutboxUpdate } from '../store/outbox.table';
+import type { Store } from '../store/store';
+import { confirmTasks } from '../store/tasks.repository';
+import type { RelayLogger } from './deliver-update';
+import type { DeliveryClients } from './delivery-clients';
+import type { ClaimPlan } from './tenant-circuits';
+
+/** What the relay's claims need. */
+export interface ClaimContext {
+  store: Store;
+  clients: DeliveryClients;
+  clock: Clock;
+  leaseMs: number;
+  workerId: string;
+  log: RelayLogger;
+}
+
+/** A leased row, and the tenant whose open circuit it probes, if it is a probe. */
+export interface ClaimedRow {
+  update: OutboxUpdate;
+  probeOf?: string;
+}
+
+/**
+ * Settles `delivered` and claims up to the plan's limit more, in one transaction (one commit for many rows). A probe
+ * is an update of a task the platform accepted before, the one that has waited longest for its next try, due or not:
+ * each failed probe moves to the back, and an invented task (never accepted) never decides whether the platform is
+ * back. Only when no such update waits does one of a task never accepted go (a new worker's `ready`), so nothing is
+ * held for ever.
+ */
+export function settleAndClaimRows(context: ClaimContext, delivered: readonly OutboxUpdate[], plan: ClaimPlan): Promise<ClaimedRow[]> {
+  const { store, clients, leaseMs, workerId, log } = context;
+  const now = context.clock.now();
+  return store.transact(async (trx) => {
+    if (delivered.length > 0) {
+      const ids = delivered.map((update) => update.id);
+      const settled = await markManyDelivered(trx, ids, { now, workerId });
+      if (settled.length < delivered.length) {
+        log.warn({ count: delivered.length - settled.length }, 'delivered after the lease ran out; another relay may send them again');
+      }
+      // Accepted, lease or not: each of these tasks is the platform's own from now on.
+      await confirmTasks(trx, [...new Set(delivered.map((update) => update.taskId))], now);
+    }
+    const claimed: ClaimedRow[] = [];
+    for (const tenant of plan.probes) {
+      const companies = clients.companiesOf(tenant);
+      const probeCompanies = companies === undefined ? undefined : [...companies];
+      const [update] = await claimDeliverable(trx, { now, leaseMs, limit: 1, workerId, anyDueTime: true, companies: probeCompanies });
+      if (update) claimed.push({ update, probeOf: tenant });
+    }
+    const limit = plan.limit - claimed.length;
+    if (limit > 0 && plan.companies !== null) {
+      for (const update of await claimDeliverable(trx, { now, leaseMs, limit, workerId, companies: plan.companies }))
+        claimed.push({ update });
+    }
+    return claimed;
+  });
+}
+
+/**
+ * How long the loop may sleep when nothing is deliverable now: until a wake, the next probe, or the next row falling
+ * due (nextDueAt already skips rows queued behind their task's update in flight), at most the poll.
+ */
+export async function untilDue(
+  context: ClaimContext,
+  state: { freeSlots: number; inFlight: number; plan: ClaimPlan; pollMs: number },
+): Promise<number> {
+  const { freeSlots, inFlight, plan, pollMs } = state;
+  const now = context.clock.now();
+  // While deliveries are in flight, each one that finishes wakes the loop: no need to ask the database.
+  if (freeSlots <= 0 || inFlight > 0) return pollMs;
+  const untilProbe = Math.max(plan.nextProbeAt - now, 0);
+  // Rows of held companies do not count: they are not claimable however due they are.
+  const due = plan.companies === null ? null : await nextDueAt(context.store.db, plan.companies).catch(() => null);
+  if (due === null) return Math.min(pollMs, untilProbe);
+  // A due time already past means a row fell due between the claim and now: look again at once.
+  return Math.min(pollMs, untilProbe, Math.max(due - context.clock.now(), 0));
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { Store } from '../store/store';
+import type { RelayLogger } from './deliver-update';
+import { oneClient, type DeliveryClients, type UpdateSender } from './delivery-clients';
+import type { DeliveryMetrics } from './delivery-metrics';
+import { defaultRetryPolicy, type RetryPolicy } from './retry-policy';
+import type { WakeSignal } from './wake-signal';
+
+export interface OutboxRelayOptions {
+  store: Store;
+  /** One client for every update (one tenant), or a client per company's credential. */
+  client: UpdateSender | DeliveryClients;
+  clock: Clock;
+  log: RelayLogger;
+  metrics?: DeliveryMetrics;
+  /** Updates of different tasks in flight at once; one task never has more than one (per-task order). */
+  concurrency?: number;
+  /** How long a claim holds a row; must outlast a call's timeout so a slow delivery is not claimed twice. */
+  leaseMs?: number;
+  /** Safety-net poll: new rows wake the relay at once, this only catches what another process enqueued. */
+  pollMs?: number;
+  /**
+   * At most one claim transaction per this many ms: under load the updates written meanwhile are claimed together
+   * (one commit for many rows, not one per request). A claim after a quiet spell happens at once, so a lone update
+   * still leaves without delay.
+   */
+  claimIntervalMs?: number;
+  policy?: RetryPolicy;
+  /** Rung by request handlers after a commit that wrote an update; made before the relay so the app can be built first. */
+  wakeSignal?: WakeSignal;
+  random?: () => number;
+  workerId?: string;
+}
+
+/** The options with their defaults filled in. */
+export function relaySettingsOf(options: OutboxRelayOptions) {
+  const concurrency = options.concurrency ?? 16;
+  return {
+    store: options.store,
+    clock: options.clock,
+    log: options.log,
+    clients: 'route' in options.client ? options.client : oneClient(options.client),
+    concurrency,
+    leaseMs: options.leaseMs ?? 60_000,
+    pollMs: options.pollMs ?? 5_000,
+    claimIntervalMs: options.claimIntervalMs ?? 5,
+    policy: options.policy ?? defaultRetryPolicy,
+    workerId: options.workerId ?? `relay-${randomUUID()}`,
+    /** Below this many free slots, with deliveries under way, the relay waits for more before claiming again. */
+    refillBatch: Math.max(1, Math.floor(concurrency / 4)),
+  };
+}
