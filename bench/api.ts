@@ -76,7 +76,7 @@ async function measure(mode: string) {
       WX_TASK_BASE_URL: emulator.url,
       PORTAL_ORIGINS: 'http://portal.test',
       SESSION_SECRET: randomBytes(32).toString('base64url'),
-      // Outside emulator mode /metrics answers only this bearer token (README "Operating it").
+      // Outside emulator mode /metrics answers only this bearer token (docs/operations.md#metrics).
       METRICS_TOKEN: metricsToken,
     },
     { compiled: values.server === 'compiled' },

@@ -1,7 +1,7 @@
 import type { ApiErrorCode } from '../src/contract/api-errors';
 
 /**
- * A failure reported on purpose (STYLE habit 9): a code of the contract, a sentence for a human, and the input at
+ * A failure reported on purpose (docs/architecture.md#errors-are-values-with-a-code): a code of the contract, a sentence for a human, and the input at
  * fault. Its HTTP status follows from the code, in one place (http/error-handling.ts).
  */
 export class ApiError extends Error {

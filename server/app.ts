@@ -33,14 +33,14 @@ export interface AppDependencies {
 }
 
 /**
- * Builds the application and never listens (STYLE: fastify/demo), so tests build it side by side and `server.ts`
+ * Builds the application and never listens (docs/architecture.md#dependencies-passed-in), so tests build it side by side and `server.ts`
  * alone decides where it runs.
  */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     // Typed as Fastify's base logger so plugins written against the default instance type accept this app.
     ...(deps.log ? { loggerInstance: deps.log as FastifyBaseLogger } : { logger: false }),
-    // DESIGN: bodies are small JSON documents; anything bigger is refused with 413 before it is parsed.
+    // docs/api.md#routes: bodies are small JSON documents; anything bigger is refused with 413 before it is parsed.
     bodyLimit: 64 * 1024,
     // Fastify's own 503 while closing is not in the contract's shape: the hook below answers it instead.
     return503OnClosing: false,
@@ -67,7 +67,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   refuseWhileClosing(app);
 
   await app.register(operationsRoutes, { store: deps.store, clock: deps.clock });
-  // Outside emulator mode the public listener serves the metrics only behind METRICS_TOKEN (README "Operating it").
+  // Outside emulator mode the public listener serves the metrics only behind METRICS_TOKEN (docs/operations.md#metrics).
   if (deps.config.metrics.public) await app.register(metricsRoute, { metrics: deps.metrics, token: deps.config.metrics.token });
   await app.register(taskApi, {
     config: deps.config,
@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   if (deps.config.emulatorMode) {
-    // DESIGN decision 6: mounted in-process but reached over real loopback HTTP, like the real platform.
+    // docs/decisions/006-emulator-mode-is-the-default.md: mounted in-process but reached over real loopback HTTP, like the real platform.
     await app.register(emulatorPlugin, {
       prefix: EMULATOR_PREFIX,
       credentials: [{ ...EMULATOR_CREDENTIAL }],

@@ -1,4 +1,4 @@
-/** Time source passed to everything that reads the time, so tests and the emulator can move it (STYLE habit 3). */
+/** Time source passed to everything that reads the time, so tests and the emulator can move it (docs/architecture.md#dependencies-passed-in). */
 export interface Clock {
   now(): number;
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * turns the result into a `Config`, checking what no single variable can say alone (pairs, modes, secrets).
  */
 
-/** spec 6.1: the end event's name is not shown, so it is configurable; this is our documented default. */
+/** docs/platform.md#end-event: the end event's name is not shown, so it is configurable; this is our documented default. */
 export const DEFAULT_END_EVENT = 'partner-task-complete';
 
 /** An empty or blank variable counts as unset (a `.env` line `NAME=` left from a template). */
@@ -61,7 +61,7 @@ export const environmentSchema = z.object({
   WX_AUTH_URL: optionalUrl,
   WX_BASE_URL: optionalUrl,
   WX_TASK_BASE_URL: optionalUrl,
-  // Tenant mode (DESIGN decision 8): each client company's credential lives in the database, its Secret sealed under
+  // Tenant mode (docs/decisions/008-a-deputy-for-many-companies.md): each client company's credential lives in the database, its Secret sealed under
   // this key. Validated below, where a bad value can be described without echoing it.
   CREDENTIALS_KEY: optionalString,
   WX_COMPANY_UUIDS: z.preprocess(
@@ -86,7 +86,7 @@ export const environmentSchema = z.object({
       .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'an event name of letters, digits and _ . : - (at most 100)')
       .default(DEFAULT_END_EVENT),
   ),
-  // spec 6.1: the delivery format of the end event is not shown; `string` posts the bare name, `object` posts
+  // docs/platform.md#end-event: the delivery format of the end event is not shown; `string` posts the bare name, `object` posts
   // {type: name, ...context}.
   END_EVENT_FORMAT: z.preprocess(blankToUndefined, z.enum(['string', 'object'], { error: 'one of: string, object' }).default('string')),
   SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(32, 'at least 32 characters of random text').optional()),
@@ -119,7 +119,7 @@ export const environmentSchema = z.object({
   // Requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
   RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),
   RATE_LIMIT_PER_TASK: integer(0, 1_000_000, 120),
-  // New tasks per hour: each costs a row and a `ready` sent upstream, so invented sessions are bounded (DESIGN decision 8).
+  // New tasks per hour: each costs a row and a `ready` sent upstream, so invented sessions are bounded (docs/decisions/008-a-deputy-for-many-companies.md).
   NEW_TASKS_PER_ADDRESS_PER_HOUR: integer(0, 1_000_000, 60),
   NEW_TASKS_PER_COMPANY_PER_HOUR: integer(0, 10_000_000, 2_000),
   // How long a rejected or never-confirmed task's rows are kept (for an operator's questions) before they are purged.
@@ -128,7 +128,7 @@ export const environmentSchema = z.object({
   // client. A list believes X-Forwarded-For only on connections from those proxies. A hop count N believes the last N
   // entries of X-Forwarded-For on every connection, whoever opened it: a client that reaches the server directly, not
   // through the proxy, writes its own header, picks its address and escapes the per-address limits. So prefer the
-  // list, and with either never expose the server's port to anyone but the proxy (README "Configuration").
+  // list, and with either never expose the server's port to anyone but the proxy (docs/configuration.md#reverse-proxy).
   TRUST_PROXY: z.preprocess(
     blankToUndefined,
     z
@@ -145,12 +145,12 @@ export const environmentSchema = z.object({
   DELIVERY_RETRY_BASE_MS: integer(10, 3_600_000, 1000),
   DELIVERY_RETRY_MAX_MS: integer(10, 86_400_000, 10 * 60_000),
   DELIVERY_RETRY_AFTER_MAX_MS: integer(0, 86_400_000, 60 * 60_000),
-  // The deployment's kind, as container platforms and hosts set it. Read only to refuse unsafe fallbacks (DESIGN
-  // decision 9: fail closed); every behaviour it gates has its own named opt-in below.
+  // The deployment's kind, as container platforms and hosts set it. Read only to refuse unsafe fallbacks
+  // (docs/decisions/009-fail-closed-recover-by-itself.md); every behaviour it gates has its own named opt-in below.
   NODE_ENV: z.preprocess(blankToUndefined, z.string().optional()),
   ALLOW_EMULATOR_IN_PRODUCTION: booleanFlag,
   ALLOW_INSECURE_PLATFORM_URL: booleanFlag,
-  // README "Operating it": /metrics for operators only. METRICS_PORT serves it on a listener of its own (METRICS_HOST,
+  // docs/operations.md#metrics: /metrics for operators only. METRICS_PORT serves it on a listener of its own (METRICS_HOST,
   // loopback by default: a sidecar or a Prometheus on this machine), and the public listener answers 404 for it.
   METRICS_PORT: optionalPort,
   METRICS_HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),

@@ -4,13 +4,13 @@ import { blankToUndefined, environmentSchema, type Environment } from './config-
 import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
 
 /**
- * The one place that reads the environment (STYLE habit 1). Every variable is validated at start; every bad one is
+ * The one place that reads the environment (docs/architecture.md#configuration-in-one-module). Every variable is validated at start; every bad one is
  * reported on its own line, then the start stops.
  */
 
 export const EMULATOR_PREFIX = '/emulator';
 
-/** Where the platform is (spec 4) and how long a call may take: shared by every credential. */
+/** Where the platform is (docs/platform.md#addresses) and how long a call may take: shared by every credential. */
 export interface PlatformAddresses {
   authUrl: string;
   baseUrl: string;
@@ -23,13 +23,13 @@ export interface ApiCredential {
   secret: string;
 }
 
-/** What one client of the platform needs: the addresses and one credential (spec 5.1). */
+/** What one client of the platform needs: the addresses and one credential (docs/platform.md#authentication). */
 export interface UpstreamConfig extends PlatformAddresses {
   credential: ApiCredential;
 }
 
 /**
- * Whose credential acts for a company (DESIGN decision 8). `single`: one credential (WX_API_KEY, or the emulator's)
+ * Whose credential acts for a company (docs/decisions/008-a-deputy-for-many-companies.md). `single`: one credential (WX_API_KEY, or the emulator's)
  * for the companies of WX_COMPANY_UUIDS, or for any company when unset. `tenants`: each company's own, from the
  * database, Secrets sealed under CREDENTIALS_KEY.
  */
@@ -44,7 +44,7 @@ export interface Config {
   upstream: PlatformAddresses;
   tenancy: Tenancy;
   database: { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
-  /** SQLite only: FULL survives power loss, NORMAL survives a killed process; see README "Durability". */
+  /** SQLite only: FULL survives power loss, NORMAL survives a killed process; see docs/operations.md#durability. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
   /** Updates of different tasks delivered at once. */
   deliveryConcurrency: number;
@@ -78,7 +78,7 @@ export interface Config {
   databaseStartupTimeoutMs: number;
   /** How long a client may take: the whole request, its headers, and an idle keep-alive connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
-  /** Where `GET /metrics` is served: for operators only (README "Operating it"). */
+  /** Where `GET /metrics` is served: for operators only (docs/operations.md#metrics). */
   metrics: MetricsExposure;
   /** Accepted but risky settings, logged at start (e.g. a plain-HTTP platform address allowed by its opt-in). */
   warnings: string[];
@@ -176,7 +176,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   }
   const databaseScheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(e.DATABASE_URL)?.[1]?.toLowerCase();
   if (databaseScheme !== undefined && !supportedDatabaseSchemes.has(databaseScheme)) {
-    // DESIGN decision 4: SQLite or Postgres only. Said at start, rather than opening a SQLite file named after the URL.
+    // docs/decisions/004-sqlite-by-default-postgres-for-scale.md: SQLite or Postgres only. Said at start, rather than opening a SQLite file named after the URL.
     // Only the scheme is echoed: the rest of a URL may hold a password.
     problems.push(
       `DATABASE_URL: expected a SQLite file path (e.g. ./data/partner-task.db) or a postgres:// URL, got a ${databaseScheme}:// URL, which is not supported`,
@@ -301,7 +301,7 @@ function describeValue(name: string, value: string | undefined): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 }
 
-/** spec 4: the platform's addresses; plain HTTP is tolerable only on this machine (the emulator, a local proxy). */
+/** docs/platform.md#addresses: the platform's addresses; plain HTTP is tolerable only on this machine (the emulator, a local proxy). */
 function isPlainHttpBeyondLoopback(url: string): boolean {
   const { protocol, hostname } = new URL(url);
   if (protocol !== 'http:') return false;

@@ -34,7 +34,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The request of an access line: Fastify's fields, but the path instead of the URL. The task page's link carries the
- * four context UUIDs in its query (spec 2.5): the worker's names a person, the company's a client, and neither is the
+ * four context UUIDs in its query (docs/platform.md#task-context): the worker's names a person, the company's a client, and neither is the
  * log's to keep. Only the assigned task id stays: an operator follows a task by it, and the delivery lines name it too.
  */
 function requestForLog(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {

@@ -169,7 +169,7 @@ const TENANTS_REFRESH_MS = 5_000;
 
 /**
  * Rejected tasks, and tasks whose every update died, are kept `retentionMs` for an operator's questions, then purged
- * (DESIGN decision 8: an invented task costs nothing lasting). At start, then hourly, in batches until none are left.
+ * (docs/decisions/008-a-deputy-for-many-companies.md: an invented task costs nothing lasting). At start, then hourly, in batches until none are left.
  */
 function purgeEveryHour(store: Store, clock: Clock, retentionMs: number, log: Logger): () => void {
   const purge = async () => {

@@ -18,7 +18,7 @@ export class StartFailure extends Error {
 type FailureContext = Pick<Config, 'port' | 'host' | 'database' | 'databaseStartupTimeoutMs'> & Partial<Pick<Config, 'metrics'>>;
 
 /**
- * One line a person can act on, instead of a stack trace (DESIGN decision 9: one clear log line). Never the
+ * One line a person can act on, instead of a stack trace (docs/decisions/009-fail-closed-recover-by-itself.md: one clear log line). Never the
  * DATABASE_URL itself: it may hold a password; Postgres is named by host, port and database only.
  */
 export function describeStartFailure(error: unknown, config: FailureContext): string {

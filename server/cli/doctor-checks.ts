@@ -45,7 +45,7 @@ export async function checkWorkers(client: WorkforceClient): Promise<CheckResult
 }
 
 /**
- * spec 4.3 needs a permission the spec does not name (5.6), and only an update shows whether the role has it. The
+ * docs/platform.md#the-update-endpoint needs a permission the spec does not name (5.6), and only an update shows whether the role has it. The
  * update names a task id made up here, which no platform has assigned: a 403 says the permission is missing, any
  * other answer (a 404 for the unknown task, a 2xx) that the role may update partner tasks.
  */
@@ -69,7 +69,7 @@ export async function checkUpdatePermission(client: WorkforceClient, now: number
 
 /**
  * The database in three checks, each naming its problem: can it be opened (DATABASE_URL), is its schema the one this
- * code expects (migrations run when the server starts, DESIGN decision 4), and does it take a write (the same write
+ * code expects (migrations run when the server starts, docs/decisions/004-sqlite-by-default-postgres-for-scale.md), and does it take a write (the same write
  * as GET /readyz).
  */
 export function checkDatabase(inspection: DatabaseInspection, database: Config['database']): CheckResult[] {

@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfigOrExit();
   const store = await openStore(config.database);
   try {
-    // Exactly as received: task ids are kept as the platform sent them (spec 4.3).
+    // Exactly as received: task ids are kept as the platform sent them (docs/platform.md#the-update-endpoint).
     const released = await releaseTask(store.db, id!.trim());
     if (!released) {
       process.stderr.write(`release: no task ${id} here\n`);

@@ -34,7 +34,7 @@ within 10 s. add and rotate check the credential with one token request (spec 4.
 const companySchema = z.uuid();
 const commands = ['add', 'rotate', 'remove', 'list', 'pending', 'map-flow', 'unmap-flow', 'flows'];
 
-/** `npm run tenants`: the client companies this deployment acts for, each with its own credential (spec 2.2). */
+/** `npm run tenants`: the client companies this deployment acts for, each with its own credential (docs/platform.md#authentication). */
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -164,7 +164,7 @@ async function run(
   }
 }
 
-/** One token request with the new credential (spec 4.1): a wrong Secret is caught here, not at the first delivery. */
+/** One token request with the new credential (docs/platform.md#token): a wrong Secret is caught here, not at the first delivery. */
 async function checkCredential(config: Config, credential: { key: string; secret: string }): Promise<string | undefined> {
   const client = createWorkforceClient({ upstream: { ...config.upstream, credential }, clock: systemClock });
   try {

@@ -13,7 +13,7 @@ export function reportOpened(
   probeMaxMs: number,
 ): void {
   if (cause.kind === 'forbidden') {
-    // spec 5.6: updates need worker-experience permissions, whose names the spec does not show.
+    // docs/platform.md#permissions: updates need worker-experience permissions, whose names the spec does not show.
     log.error(
       { tenant, failure: cause.kind, status: cause.status, detail: cause.detail },
       "delivery held: the platform answers 403 Forbidden to partner-task updates, so the integration's role most likely lacks the permission to update partner tasks (spec 4.3, 5.6); give the role that permission in the platform's client settings: the held updates then go by themselves",

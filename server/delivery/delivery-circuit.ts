@@ -51,12 +51,12 @@ export interface DeliveryFacts {
  * a working platform, so it counts as a success here.
  *
  * A refusal (404 unknown task, 403 forbidden) is judged by evidence, not by a run of failures, because anyone can
- * invent task ids (the context is not signed, spec 2.5) and the platform answers those with refusals too:
+ * invent task ids (the context is not signed, docs/platform.md#task-context) and the platform answers those with refusals too:
  * - a task the platform never accepted, refused while the credential's updates were accepted recently
  *   (`successVouchesMs`) and no accepted task has been refused since: the task's own refusal, an answer from a
  *   working platform;
  * - a task accepted before, or any task while nothing vouches for the credential (nothing ever accepted: a wrong
- *   address, a role without the permission, spec 5.6): the platform's refusal, a failure like an outage.
+ *   address, a role without the permission, docs/platform.md#permissions): the platform's refusal, a failure like an outage.
  */
 export class DeliveryCircuit {
   private failuresInRow = 0;

@@ -1,6 +1,6 @@
 /**
  * The most upstream calls one delivery can make (server/upstream/workforce-client.ts): a token request, the update, and
- * after a 401 a second token request and the update again (spec 4.1: a rejected token is renewed once).
+ * after a 401 a second token request and the update again (docs/platform.md#token: a rejected token is renewed once).
  */
 const WORST_CASE_CALLS = 4;
 
@@ -9,7 +9,7 @@ const LEASE_MARGIN_MS = 5_000;
 
 /**
  * How long a claim holds a row: longer than the slowest delivery can take, so no other relay claims a row still being
- * sent (DESIGN decision 3), and short enough that rows leased by a killed process are free again soon after.
+ * sent (docs/decisions/003-per-task-order-with-leases.md), and short enough that rows leased by a killed process are free again soon after.
  */
 export function deliveryLeaseMs(upstreamTimeoutMs: number, marginMs = LEASE_MARGIN_MS): number {
   return WORST_CASE_CALLS * upstreamTimeoutMs + marginMs;

@@ -11,7 +11,7 @@ export interface DeliveryMetrics {
   delivered(enqueueToDeliveredMs: number): void;
   failed(reason: string): void;
   deadLettered(): void;
-  /** The platform refused a task until it was rejected (DESIGN decision 8). */
+  /** The platform refused a task until it was rejected (docs/decisions/008-a-deputy-for-many-companies.md). */
   taskRejected(): void;
   /** A tenant's circuit opened (with its cause) or closed (undefined). */
   circuit(tenant: string, openCause: UpstreamFailure | undefined): void;

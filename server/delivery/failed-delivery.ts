@@ -30,7 +30,7 @@ export interface FailedDelivery {
 /**
  * Settles a row whose delivery failed, as the retry policy decides: the task rejected (the platform keeps refusing it),
  * a dead letter (it will fail the same way every time), or a retry later. The row stays pending on a retry, so the
- * task's later rows keep waiting behind it (DESIGN decision 3).
+ * task's later rows keep waiting behind it (docs/decisions/003-per-task-order-with-leases.md).
  */
 export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: FailedDelivery): Promise<void> {
   const { store, workerId, policy, log, metrics } = deps;
@@ -48,7 +48,7 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
   if (decision.kind === 'reject') {
     await rejectTask(store.db, { taskId: update.taskId, updateId: update.id, workerId, now, reason: decision.reason });
     metrics?.taskRejected();
-    // The context values are not signed (spec 2.4): a task the platform does not know may have been invented.
+    // The context values are not signed (docs/platform.md#partner-task-configuration): a task the platform does not know may have been invented.
     log.warn(
       { tenant, taskId: update.taskId, assignedTaskUuid: update.assignedTaskUuid, reason: decision.reason },
       "task rejected: the platform refuses it and never accepted it, while it accepts the credential's other updates; nothing more is sent for it",

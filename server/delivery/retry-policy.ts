@@ -16,7 +16,7 @@ export interface RetryPolicy extends Omit<CircuitPolicy, 'probeBaseMs' | 'retryA
   baseDelayMs: number;
   maxDelayMs: number;
   /**
-   * The longest Retry-After honoured (spec 8: limits not shown). The platform's own wait is kept even beyond
+   * The longest Retry-After honoured (docs/platform.md#limits: limits not shown). The platform's own wait is kept even beyond
    * maxDelayMs, since retrying sooner only earns another 429; past this bound it is taken as an error of the platform.
    */
   retryAfterMaxMs: number;
@@ -78,7 +78,7 @@ export interface FailedAttempt {
 
 export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryDecision {
   const { failure, attempts, createdAt, now, random, held = false, taskRefusal = false, refusals = 0 } = attempt;
-  // Other 4xx (and records that break spec 2.6) will fail the same way every time: a dead letter at once.
+  // Other 4xx (and records that break docs/platform.md#partner-task-update-record) will fail the same way every time: a dead letter at once.
   if (failure.kind === 'permanent') return { kind: 'dead', reason: deadReason(failure.reason, failure.status, failure.detail) };
 
   if (taskRefusal && (failure.kind === 'unknown_task' || failure.kind === 'forbidden')) {

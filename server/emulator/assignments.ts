@@ -25,13 +25,13 @@ import {
 export const TRAIL_LIMIT = 1000;
 
 /**
- * The state of one assigned task and the transitions of spec 3. No HTTP here: routes call these methods, and unit
+ * The state of one assigned task and the transitions of docs/platform.md#statuses-and-transitions. No HTTP here: routes call these methods, and unit
  * tests can drive them directly. Times are epoch milliseconds from the emulator's clock.
  */
 export class AssignedTask {
-  status: EmulatorTaskStatus = 'ready'; // spec 3: ready is the initial state
+  status: EmulatorTaskStatus = 'ready'; // docs/platform.md#statuses-and-transitions: ready is the initial state
   review: Review;
-  /** spec 3: an admin reset is allowed "in any state in which the worker initiated actions". */
+  /** docs/platform.md#statuses-and-transitions: an admin reset is allowed "in any state in which the worker initiated actions". */
   workerActed = false;
   latest: AppliedUpdate | null = null;
   readonly trail: TrailEntry[] = [];
@@ -56,7 +56,7 @@ export class AssignedTask {
   }
 
   /**
-   * spec 3 and 4.3 rule 4: an update whose sentAt is not older than the last applied one sets the sent status (equal
+   * docs/platform.md#statuses-and-transitions and docs/platform.md#the-update-endpoint: an update whose sentAt is not older than the last applied one sets the sent status (equal
    * counts as not older); an older one is ignored as obsolete. Emulator choice, not shown by the spec: a replay of the
    * exact record last applied (same sentAt, identical content) changes nothing and is recorded as `duplicate`, so
    * tests can see at-least-once redelivery.
@@ -99,12 +99,12 @@ export class AssignedTask {
         break;
       case 'approve':
       case 'reject':
-        // spec 3: the resulting state of approve and reject is "not shown". The emulator keeps the status completed
+        // docs/platform.md#statuses-and-transitions: the resulting state of approve and reject is "not shown". The emulator keeps the status completed
         // and records the decision on the review.
         this.review = { required: this.review.required, state: action === 'approve' ? 'approved' : 'rejected', decidedAt: at };
         break;
       case 'reset':
-        // spec 3: the resulting state of a reset is "not shown", only that the task can be restarted with the same
+        // docs/platform.md#statuses-and-transitions: the resulting state of a reset is "not shown", only that the task can be restarted with the same
         // parameters. The emulator returns it to its initial state: ready, no review, no worker action yet.
         this.status = 'ready';
         this.review = { required: this.review.required, state: 'none' };
@@ -258,9 +258,9 @@ export class AssignmentRegistry {
 }
 
 /**
- * The URL the worker portal opens: the iframe URL with, when `appendTaskContext` is on, the four spec 2.5 parameters
+ * The URL the worker portal opens: the iframe URL with, when `appendTaskContext` is on, the four docs/platform.md#task-context parameters
  * appended. The existing query and fragment are kept byte for byte (the flow designer may have appended variables of
- * its own, spec 2.4), so the string is extended rather than re-serialised through URLSearchParams.
+ * its own, docs/platform.md#partner-task-configuration), so the string is extended rather than re-serialised through URLSearchParams.
  */
 export function buildLaunchUrl(iframeUrl: string, context: AssignmentContext, appendTaskContext: boolean): string {
   if (!appendTaskContext) return iframeUrl;

@@ -14,12 +14,12 @@ import { taskActions } from './task-rules';
 
 const nonBlank = z.string().refine((value) => value.trim() !== '', 'must not be blank');
 
-/** POST /control/assignments: the options of spec 2.4 (title and iframe URL required) and the context of spec 2.5. */
+/** POST /control/assignments: the options of docs/platform.md#partner-task-configuration (title and iframe URL required) and the context of docs/platform.md#task-context. */
 const createAssignmentSchema = z
   .object({
     title: nonBlank,
     iframeUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-    // spec 2.4: a duration whose format is not stated, so any text is kept as given.
+    // docs/platform.md#partner-task-configuration: a duration whose format is not stated, so any text is kept as given.
     estimatedCompletionTime: nonBlank.optional(),
     endEvent: nonBlank.optional(),
     appendTaskContext: z.boolean().default(true),
@@ -89,8 +89,8 @@ const requestsQuerySchema = z.object({
 });
 
 /**
- * The control API's assignments: what the platform would hold once a flow with a partner task (spec 2.4) is assigned
- * to a worker, plus the admin and portal actions of spec 3.
+ * The control API's assignments: what the platform would hold once a flow with a partner task (docs/platform.md#partner-task-configuration) is assigned
+ * to a worker, plus the admin and portal actions of docs/platform.md#statuses-and-transitions.
  */
 function registerAssignmentRoutes(app: FastifyInstance, state: EmulatorState): void {
   app.post('/assignments', async (request, reply) => {

@@ -6,7 +6,7 @@ import type { EmulatorState } from './emulator-state';
 
 /**
  * The control API's credentials: the API keys the emulated platform accepts, each bound to one client company or
- * partner-wide. spec 5.1: keys are created and deleted at any time, which is how a client rotates them; a test
+ * partner-wide. docs/platform.md#authentication: keys are created and deleted at any time, which is how a client rotates them; a test
  * rehearses a rotation by adding the new Key, then deleting the old one.
  */
 
@@ -26,7 +26,7 @@ const credentialSchema = z
 export function registerCredentialRoutes(app: FastifyInstance, state: EmulatorState): void {
   app.get('/credentials', async () => ({ credentials: state.credentials.list() }));
 
-  // 201 with the Key and its company; the Secret is not echoed (spec 2.1: it is shown only to its creator).
+  // 201 with the Key and its company; the Secret is not echoed (docs/platform.md#authentication: it is shown only to its creator).
   app.post('/credentials', async (request, reply) => {
     const credential = parseControl(credentialSchema, request.body);
     const added = state.credentials.add(credential);
@@ -38,7 +38,7 @@ export function registerCredentialRoutes(app: FastifyInstance, state: EmulatorSt
     return reply.code(201).send(added);
   });
 
-  // spec 5: once the Key is deleted, the token endpoint refuses it and the tokens issued for it answer 401.
+  // docs/platform.md#authentication: once the Key is deleted, the token endpoint refuses it and the tokens issued for it answer 401.
   app.delete<{ Params: { key: string } }>('/credentials/:key', async (request) => {
     const { key } = request.params;
     const revoked = state.revokeCredential(key);

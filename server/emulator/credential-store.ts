@@ -1,6 +1,6 @@
 import type { EmulatorCredential } from './emulator-options';
 
-/** A credential as the control API shows it: spec 2.1, the Secret is shown only at creation, so never here. */
+/** A credential as the control API shows it: docs/platform.md#authentication, the Secret is shown only at creation, so never here. */
 export interface CredentialView {
   key: string;
   /** null: partner-wide, may act for any company. */
@@ -8,8 +8,8 @@ export interface CredentialView {
 }
 
 /**
- * The API keys the emulator accepts, by Key. spec 5.1: keys can be created and deleted at any time, which is how
- * clients rotate them; a Key's Secret is fixed at creation (spec 2.1), so rotating means adding a new Key, then
+ * The API keys the emulator accepts, by Key. docs/platform.md#authentication: keys can be created and deleted at any time, which is how
+ * clients rotate them; a Key's Secret is fixed at creation (docs/platform.md#authentication), so rotating means adding a new Key, then
  * deleting the old one.
  */
 export class CredentialStore {
@@ -19,7 +19,7 @@ export class CredentialStore {
     for (const credential of initial) this.add(credential);
   }
 
-  /** Undefined when the Key exists already: a Key names one credential, and its Secret cannot change (spec 2.1). */
+  /** Undefined when the Key exists already: a Key names one credential, and its Secret cannot change (docs/platform.md#authentication). */
   add(credential: EmulatorCredential): CredentialView | undefined {
     if (this.byKey.has(credential.key)) return undefined;
     const { key, secret, companyUuid } = credential;
@@ -34,7 +34,7 @@ export class CredentialStore {
     return this.byKey.delete(key);
   }
 
-  /** The credential whose Key and Secret both match: the check of spec 4.1's Basic credentials. */
+  /** The credential whose Key and Secret both match: the check of docs/platform.md#token's Basic credentials. */
   authenticate(key: string, secret: string): EmulatorCredential | undefined {
     const credential = this.byKey.get(key);
     return credential?.secret === secret ? credential : undefined;

@@ -4,7 +4,7 @@ export interface EmulatorClock {
   advance(ms: number): void;
 }
 
-/** Real time passes, and a test or the preview can jump ahead (e.g. past a token's 60 minutes, spec 4.1). */
+/** Real time passes, and a test or the preview can jump ahead (e.g. past a token's 60 minutes, docs/platform.md#token). */
 export class OffsetClock implements EmulatorClock {
   private offsetMs = 0;
 

@@ -9,7 +9,7 @@ export interface FieldIssue {
   message: string;
 }
 
-/** The error body of every emulator answer: `{"error":{"code":"snake_case","message":"..."}}` (DESIGN, STYLE habit 9). */
+/** The error body of every emulator answer: `{"error":{"code":"snake_case","message":"..."}}` (docs/architecture.md#errors-are-values-with-a-code). */
 export interface ErrorBody {
   error: { code: string; message: string; field?: string; issues?: FieldIssue[] };
 }

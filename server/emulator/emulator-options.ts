@@ -1,11 +1,11 @@
 import type { EmulatorClock } from './emulator-clock';
 
-/** A clock the control API can move forward (POST /control/clock): tokens expire on it (spec 4.1). */
+/** A clock the control API can move forward (POST /control/clock): tokens expire on it (docs/platform.md#token). */
 export type AdjustableClock = EmulatorClock;
 
 /**
- * spec 4.1: "Field names and shape of the response body: not shown". The emulator can answer in several shapes so the
- * client's tolerance (DESIGN decision 7) can be tested.
+ * docs/platform.md#token: "Field names and shape of the response body: not shown". The emulator can answer in several shapes so the
+ * client's tolerance (docs/decisions/007-unknowns-stay-configurable.md) can be tested.
  */
 export const tokenShapes = ['oauth', 'camelCase', 'noExpiry', 'unrecognized'] as const;
 export type TokenShape = (typeof tokenShapes)[number];
@@ -17,7 +17,7 @@ export interface EmulatorCredential {
   key: string;
   secret: string;
   /**
-   * The client company whose integration holds this key (spec 2.2: integrations, and so their keys, are created in one
+   * The client company whose integration holds this key (docs/platform.md#authentication: integrations, and so their keys, are created in one
    * client's settings). Absent: a partner-wide credential that may act for any company, as the default one does, so
    * single-credential setups and the preview work unchanged.
    */
@@ -29,11 +29,11 @@ export interface EmulatorOptions {
   clock?: AdjustableClock;
   /** Default: [EMULATOR_CREDENTIAL]. */
   credentials?: EmulatorCredential[];
-  /** Default 3600: spec 4.1 and 8, a token is valid 60 minutes. */
+  /** Default 3600: docs/platform.md#token and docs/platform.md#limits, a token is valid 60 minutes. */
   tokenLifetimeSeconds?: number;
   /** Default 'create'; 'reject' answers 404 task_not_found for an assigned task the control API never created. */
   unknownTasks?: UnknownTaskMode;
-  /** Default false: spec 3 names "viewed" but spec 2.6 does not list it, so it is refused unless this is set. */
+  /** Default false: docs/platform.md#statuses-and-transitions names "viewed" but docs/platform.md#partner-task-update-record does not list it, so it is refused unless this is set. */
   acceptViewed?: boolean;
   /** Default 10_000: the request log is a ring buffer so a benchmark cannot grow it without bound. */
   requestLogLimit?: number;
@@ -51,7 +51,7 @@ export interface EmulatorSettings {
   tokenShape: TokenShape;
   unknownTasks: UnknownTaskMode;
   acceptViewed: boolean;
-  /** False rehearses a credential whose role lacks the partner-task permission: every update answers 403 (spec 5). */
+  /** False rehearses a credential whose role lacks the partner-task permission: every update answers 403 (docs/platform.md#authentication). */
   partnerTaskPermission: boolean;
 }
 

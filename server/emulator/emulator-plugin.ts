@@ -15,7 +15,7 @@ export interface EmulatorPluginOptions extends EmulatorOptions {
 }
 
 /**
- * The emulator as a Fastify plugin: the three upstream endpoints of spec 4 at its root and the control API under
+ * The emulator as a Fastify plugin: the three upstream endpoints of docs/platform.md#addresses at its root and the control API under
  * /control. It is deliberately encapsulated (not wrapped with fastify-plugin): its body parsers, hooks and error
  * handler stay inside, so it can be mounted under a prefix (e.g. /emulator) in an app that has its own.
  */

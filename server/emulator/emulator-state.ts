@@ -65,8 +65,8 @@ export class EmulatorState {
   }
 
   /**
-   * Deletes a Key (spec 5.1) and revokes the tokens issued for it: the platform no longer accepts the credential, so
-   * neither a new token nor an old one works (spec 5). Undefined when no credential has that Key.
+   * Deletes a Key (docs/platform.md#authentication) and revokes the tokens issued for it: the platform no longer accepts the credential, so
+   * neither a new token nor an old one works (docs/platform.md#authentication). Undefined when no credential has that Key.
    */
   revokeCredential(key: string): { tokensRevoked: number } | undefined {
     if (!this.credentials.revoke(key)) return undefined;

@@ -3,7 +3,7 @@ import { EmulatorError } from './emulator-errors';
 import type { EmulatorState } from './emulator-state';
 import type { IssuedToken, TokenCheck } from './token-store';
 
-/** spec 4.1: HTTP Basic credentials, username the Key and password the Secret (RFC 7617: split at the first colon). */
+/** docs/platform.md#token: HTTP Basic credentials, username the Key and password the Secret (RFC 7617: split at the first colon). */
 export function parseBasic(header: string | undefined): { key: string; secret: string } | undefined {
   const match = header === undefined ? null : /^basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
   if (match?.[1] === undefined) return undefined;
@@ -14,7 +14,7 @@ export function parseBasic(header: string | undefined): { key: string; secret: s
 }
 
 /**
- * The bearer tokens a request presents. spec 4.3 uses `Authorization: Bearer`; spec 5.4 shows the workers example with
+ * The bearer tokens a request presents. docs/platform.md#the-update-endpoint uses `Authorization: Bearer`; docs/platform.md#workers shows the workers example with
  * the header name `Application`, so that header is read too (the spec leaves the choice unclear).
  */
 export function bearerTokens(headers: IncomingHttpHeaders, alsoApplicationHeader: boolean): string[] {
@@ -37,8 +37,8 @@ function bearerOf(value: string | undefined): string | undefined {
 const bearerChallenge = (error: string) => ({ 'www-authenticate': `Bearer error="${error}"` });
 
 /**
- * The token a request is made with: the first valid one presented, or a 401 (spec 4.1: tokens last 60 minutes;
- * spec 5: a token whose Key was deleted is no longer accepted).
+ * The token a request is made with: the first valid one presented, or a 401 (docs/platform.md#token: tokens last 60 minutes;
+ * docs/platform.md#authentication: a token whose Key was deleted is no longer accepted).
  */
 export function requireBearer(state: EmulatorState, headers: IncomingHttpHeaders, alsoApplicationHeader: boolean): IssuedToken {
   const tokens = bearerTokens(headers, alsoApplicationHeader);

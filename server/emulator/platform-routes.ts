@@ -9,7 +9,7 @@ import { parseSentAt, type ReceivedUpdate } from './task-rules';
 import type { IssuedToken } from './token-store';
 import type { UpstreamRecorder } from './upstream-hooks';
 
-/** The three endpoints of the platform the partner calls (spec 4.1 token, 4.2 workers, 4.3 partner task), as strict as the spec. */
+/** The three endpoints of the platform the partner calls (docs/platform.md#token token, 4.2 workers, 4.3 partner task), as strict as the spec. */
 
 /**
  * Each upstream path answers every common method, so a wrong one gets a 405 naming the right one instead of a 404
@@ -19,17 +19,17 @@ const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 const TOKEN_PATH = '/api/servicesecurity/processes/apikey/oauth/token';
 
-/** spec 4.1: the exact query the token endpoint expects. Extra parameters are tolerated, these two are checked. */
+/** docs/platform.md#token: the exact query the token endpoint expects. Extra parameters are tolerated, these two are checked. */
 const requiredQuery = { grant_type: 'client_credentials', scopes: 'employer' } as const;
 
-/** spec 4.1: obtain a token with the client-credentials flow. Each part of the request is checked as the spec shows it. */
+/** docs/platform.md#token: obtain a token with the client-credentials flow. Each part of the request is checked as the spec shows it. */
 export function registerTokenRoute(app: FastifyInstance, state: EmulatorState, recorder: UpstreamRecorder): void {
   app.route({
     method: ALL_METHODS,
     url: TOKEN_PATH,
     ...recorder.hooksFor('token'),
     handler: async (request, reply) => {
-      // spec 4.1: "Request body: none shown". An empty body is expected; a form body is tolerated and only logged.
+      // docs/platform.md#token: "Request body: none shown". An empty body is expected; a form body is tolerated and only logged.
       recorder.recordBody(request, typeof request.body === 'string' ? request.body : undefined);
       if (request.method !== 'POST') throw methodNotAllowed(request.method, 'POST');
       const query = request.query as Record<string, unknown>;
@@ -71,8 +71,8 @@ function basicCredential(request: FastifyRequest): { key: string; secret: string
 }
 
 /**
- * spec 4.1: the response's field names and shape are not shown. 'oauth' is the OAuth 2.0 standard (RFC 6749 5.1); the
- * other shapes exist so the client's tolerance can be tested (DESIGN decision 7).
+ * docs/platform.md#token: the response's field names and shape are not shown. 'oauth' is the OAuth 2.0 standard (RFC 6749 5.1); the
+ * other shapes exist so the client's tolerance can be tested (docs/decisions/007-unknowns-stay-configurable.md).
  */
 function tokenBody(shape: TokenShape, issued: IssuedToken, lifetimeSeconds: number): Record<string, unknown> {
   switch (shape) {
@@ -89,7 +89,7 @@ function tokenBody(shape: TokenShape, issued: IssuedToken, lifetimeSeconds: numb
 
 const WORKERS_PATH = '/api/serviceworkforce/workers';
 
-/** spec 2.3: the worker record's fields are not shown; this shape is the emulator's guess, and clients pass it through. */
+/** docs/platform.md#workers: the worker record's fields are not shown; this shape is the emulator's guess, and clients pass it through. */
 interface EmulatedWorker {
   uuid: string;
   firstName: string;
@@ -120,7 +120,7 @@ const seededWorkers: readonly EmulatedWorker[] = [
 ];
 
 /**
- * spec 4.2: list workers. The method, query parameters and response shape are not shown: GET (the example is a plain
+ * docs/platform.md#workers: list workers. The method, query parameters and response shape are not shown: GET (the example is a plain
  * request without body), any query accepted and echoed back under `query`, workers under `data`.
  */
 export function registerWorkersRoute(app: FastifyInstance, state: EmulatorState, recorder: UpstreamRecorder): void {
@@ -130,7 +130,7 @@ export function registerWorkersRoute(app: FastifyInstance, state: EmulatorState,
     ...recorder.hooksFor('workers'),
     handler: async (request) => {
       if (request.method !== 'GET') throw methodNotAllowed(request.method, 'GET');
-      // spec 5.4: the workers example names the header `Application`, so it is accepted beside Authorization.
+      // docs/platform.md#workers: the workers example names the header `Application`, so it is accepted beside Authorization.
       const issued = requireBearer(state, request.headers, true);
       return { data: listWorkers(state, issued.companyUuid), query: request.query };
     },
@@ -139,7 +139,7 @@ export function registerWorkersRoute(app: FastifyInstance, state: EmulatorState,
 
 /**
  * The seeded workers, then one per worker of the assignments made through the control API, oldest first. A
- * company-bound credential sees only its company's workers: spec 1, a client reads its own workforce data.
+ * company-bound credential sees only its company's workers: docs/platform.md#the-service, a client reads its own workforce data.
  */
 function listWorkers(state: EmulatorState, companyUuid: string | undefined): EmulatedWorker[] {
   const byUuid = new Map<string, EmulatedWorker>(seededWorkers.map((w) => [w.uuid, { ...w, assignedTaskUuids: [] }]));
@@ -173,10 +173,10 @@ const receivedUpdateSchema = partnerTaskUpdateSchema.extend({
   sentAt: z.string().refine((value) => parseSentAt(value) !== undefined, 'must be an ISO 8601 date-time'),
 });
 
-/** spec 3 names `viewed` as a status that can be received; 2.6 does not list it, so it is accepted only on request. */
+/** docs/platform.md#statuses-and-transitions names `viewed` as a status that can be received; 2.6 does not list it, so it is accepted only on request. */
 const updateWithViewedSchema = receivedUpdateSchema.extend({ taskStatus: z.enum([...taskStatuses, 'viewed']) });
 
-/** The emulator's success body. spec 4.3 shows none, so clients must not depend on it. */
+/** The emulator's success body. docs/platform.md#the-update-endpoint shows none, so clients must not depend on it. */
 interface PartnerTaskAnswer {
   assignedTaskUuid: string;
   applied: boolean;
@@ -184,7 +184,7 @@ interface PartnerTaskAnswer {
   taskStatus: string;
 }
 
-/** spec 4.3: update a partner task with a spec 2.6 record, applying the rules of spec 3. */
+/** docs/platform.md#the-update-endpoint: update a partner task with a docs/platform.md#partner-task-update-record record, applying the rules of docs/platform.md#statuses-and-transitions. */
 export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorState, recorder: UpstreamRecorder): void {
   app.route<{ Params: { assignedTaskUuid: string } }>({
     method: ALL_METHODS,
@@ -197,7 +197,7 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
       if (request.method !== 'POST') throw methodNotAllowed(request.method, 'POST');
       const issued = requireBearer(state, request.headers, false);
       if (!state.settings.partnerTaskPermission) {
-        // spec 5: a key's role decides what it may do; this rehearses a role without the partner-task permission.
+        // docs/platform.md#authentication: a key's role decides what it may do; this rehearses a role without the partner-task permission.
         throw new EmulatorError(403, 'permission_denied', "the integration's role lacks the permission to update partner tasks (spec 5)");
       }
       const uuid = request.params.assignedTaskUuid;
@@ -221,7 +221,7 @@ export function registerPartnerTaskRoute(app: FastifyInstance, state: EmulatorSt
       const now = state.clock.now();
       const known = state.assignments.get(uuid);
       // A company-bound token does not see another company's task: the same 404 as for a task that does not exist,
-      // so the answer reveals nothing about other clients (spec 2.2: keys belong to one client's integration).
+      // so the answer reveals nothing about other clients (docs/platform.md#authentication: keys belong to one client's integration).
       const hidden = known !== undefined && issued.companyUuid !== undefined && known.context.companyUuid !== issued.companyUuid;
       if (hidden || (known === undefined && state.settings.unknownTasks === 'reject')) {
         throw new EmulatorError(404, 'task_not_found', `no partner task is assigned with uuid ${uuid} (spec 4.3 rule 1)`);

@@ -1,18 +1,18 @@
-import type { PartnerTaskUpdate, TaskStatus } from '../../src/contract/partner-task-update';
+import { isClosed, type PartnerTaskUpdate, type TaskStatus } from '../../src/contract/partner-task-update';
 
 /**
- * The emulated platform's task state, and every rule of spec 3 that moves it, in one place: the states, the review
+ * The emulated platform's task state, and every rule of docs/platform.md#statuses-and-transitions that moves it, in one place: the states, the review
  * (required, pending, approved, rejected, reset), which portal and admin actions are allowed when, and the order of
  * sentAt values that decides whether an update is applied or ignored as obsolete. No HTTP here.
  */
 
-/** spec 3 names `viewed` in the review-reset rule; the emulator accepts it only under `acceptViewed`. */
+/** docs/platform.md#statuses-and-transitions names `viewed` in the review-reset rule; the emulator accepts it only under `acceptViewed`. */
 export type EmulatorTaskStatus = TaskStatus | 'viewed';
 
-/** A spec 2.6 record as received: the shared schema, widened by `viewed` when that setting is on. */
+/** A docs/platform.md#partner-task-update-record record as received: the shared schema, widened by `viewed` when that setting is on. */
 export type ReceivedUpdate = Omit<PartnerTaskUpdate, 'taskStatus'> & { taskStatus: EmulatorTaskStatus };
 
-/** spec 2.5: the four task context values appended to the iframe URL. */
+/** docs/platform.md#task-context: the four task context values appended to the iframe URL. */
 export interface AssignmentContext {
   workerUuid: string;
   assignedTaskUuid: string;
@@ -20,10 +20,10 @@ export interface AssignmentContext {
   companyUuid: string;
 }
 
-/** spec 2.4: the partner task configuration set when a flow is created. */
+/** docs/platform.md#partner-task-configuration: the partner task configuration set when a flow is created. */
 export interface AssignmentOptions {
   title: string;
-  /** spec 2.4: a duration whose format is not stated, so it is kept as free text. */
+  /** docs/platform.md#partner-task-configuration: a duration whose format is not stated, so it is kept as free text. */
   estimatedCompletionTime?: string;
   iframeUrl: string;
   endEvent?: string;
@@ -47,7 +47,7 @@ export const taskActions = [...adminActions, ...portalActions] as const;
 export type TaskAction = (typeof taskActions)[number];
 
 /**
- * What became of a partner update: applied, ignored as obsolete (spec 3, 4.3 rule 4), or ignored as a duplicate
+ * What became of a partner update: applied, ignored as obsolete (docs/platform.md#statuses-and-transitions and docs/platform.md#the-update-endpoint), or ignored as a duplicate
  * (an emulator choice, see AssignedTask.applyPartnerUpdate).
  */
 export type PartnerOutcome = 'applied' | 'obsolete' | 'duplicate';
@@ -84,9 +84,9 @@ export type ActionResult = { ok: true } | { ok: false; reason: string };
 
 /**
  * The review after a task moves to `status` (by a partner update or the portal's "Task Completed" button).
- * - completed with review required: the task awaits admin approval (spec 3, completed). A review already decided
- *   stays as it is: spec 3 clears a review only on ready, viewed or inProgress.
- * - ready, viewed or inProgress: spec 3 and 4.3 rule 5, earlier review information is reset, so an admin must review
+ * - completed with review required: the task awaits admin approval (docs/platform.md#statuses-and-transitions, completed). A review already decided
+ *   stays as it is: docs/platform.md#statuses-and-transitions clears a review only on ready, viewed or inProgress.
+ * - ready, viewed or inProgress: docs/platform.md#statuses-and-transitions and docs/platform.md#the-update-endpoint, earlier review information is reset, so an admin must review
  *   again after the next completion. A pending review is cleared too: the task no longer awaits approval.
  * - error: not shown by the spec. A pending review is dropped (the task left completed); a decided one is kept.
  */
@@ -114,18 +114,16 @@ interface TaskFacts {
 export function refusalOf(task: TaskFacts, action: TaskAction): string | undefined {
   switch (action) {
     case 'start':
-      // spec 3: ready -> inProgress when the worker starts interacting with the task.
+      // docs/platform.md#statuses-and-transitions: ready -> inProgress when the worker starts interacting with the task.
       return task.status === 'ready' || task.status === 'viewed'
         ? undefined
         : `start moves a ready task to inProgress (spec 3); this task is ${task.status}`;
     case 'complete':
       if (task.options.hideTaskCompletedButton) return 'the "Task Completed" button is hidden for this task (spec 2.4)';
-      return task.status === 'completed' || task.status === 'error'
-        ? `the "Task Completed" button cannot complete a task that is ${task.status}`
-        : undefined;
+      return isClosed(task.status) ? `the "Task Completed" button cannot complete a task that is ${task.status}` : undefined;
     case 'approve':
     case 'reject':
-      // spec 3: approve and reject apply to a completed task whose review is required (and not yet decided).
+      // docs/platform.md#statuses-and-transitions: approve and reject apply to a completed task whose review is required (and not yet decided).
       if (task.status !== 'completed') return `${action} needs a completed task (spec 3); this task is ${task.status}`;
       return task.review.state === 'pending'
         ? undefined
@@ -133,7 +131,7 @@ export function refusalOf(task: TaskFacts, action: TaskAction): string | undefin
           ? `${action} needs a review pending; the review is ${task.review.state}`
           : `${action} needs a task that requires review (spec 2.4); this one does not`;
     case 'reset':
-      // spec 3: an admin reset applies to "any state in which the worker initiated actions".
+      // docs/platform.md#statuses-and-transitions: an admin reset applies to "any state in which the worker initiated actions".
       return task.workerActed
         ? undefined
         : 'reset needs a task in which the worker has acted (spec 3); nothing happened since it was created or reset';
@@ -142,7 +140,7 @@ export function refusalOf(task: TaskFacts, action: TaskAction): string | undefin
 
 /**
  * An exact instant of an ISO 8601 date-time: whole seconds since the epoch plus the fractional digits as a string, so
- * two sentAt values are compared without losing sub-millisecond digits (spec 2.6 does not limit the precision).
+ * two sentAt values are compared without losing sub-millisecond digits (docs/platform.md#partner-task-update-record does not limit the precision).
  */
 export interface SentAtInstant {
   epochSeconds: number;
@@ -150,10 +148,10 @@ export interface SentAtInstant {
 }
 
 /**
- * spec 2.6 asks for "an ISO 8601 date-time" and names no profile, so every ISO 8601 form is read: extended
+ * docs/platform.md#partner-task-update-record asks for "an ISO 8601 date-time" and names no profile, so every ISO 8601 form is read: extended
  * (2026-11-22T10:00:00.5+01:00) and basic (20261122T100000,5+0100), seconds optional, the fraction after a dot or a
  * comma, `t`/`z` in either case, and a zone as Z, ±hh, ±hhmm or ±hh:mm. A local time without a zone designator is
- * refused: it names no instant the platform could order (spec 3). Written here because date libraries round to milliseconds and this keeps every digit.
+ * refused: it names no instant the platform could order (docs/platform.md#statuses-and-transitions). Written here because date libraries round to milliseconds and this keeps every digit.
  */
 const extendedForm = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)$/;
 const basicForm = /^(\d{4})(\d{2})(\d{2})[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?:\d{2})?)$/;

@@ -10,7 +10,7 @@ export interface IssuedToken {
   companyUuid: string | undefined;
   issuedAtMs: number;
   expiresAtMs: number;
-  /** Its Key was deleted (spec 5.1): the token is no longer accepted, whatever its expiry. */
+  /** Its Key was deleted (docs/platform.md#authentication): the token is no longer accepted, whatever its expiry. */
   revoked: boolean;
 }
 
@@ -20,7 +20,7 @@ export type TokenCheck = 'valid' | 'expired' | 'revoked' | 'unknown';
 const PRUNE_ABOVE = 1000;
 
 /**
- * Bearer tokens: random opaque strings (spec 4.1 shows no format), valid for the configured lifetime (spec 4.1 and
+ * Bearer tokens: random opaque strings (docs/platform.md#token shows no format), valid for the configured lifetime (docs/platform.md#token and
  * 8: 60 minutes) judged on the emulator's clock, so a test can move the clock instead of waiting.
  */
 export class TokenStore {

@@ -46,7 +46,7 @@ async function applyFaultBefore(
       request.raw.socket.destroy();
       return reply;
     case 'expireToken':
-      // The presented token becomes expired; the route then answers 401 and the client must renew (spec 4.1).
+      // The presented token becomes expired; the route then answers 401 and the client must renew (docs/platform.md#token).
       for (const token of bearerTokens(request.headers, true)) state.tokens.expire(token);
       return undefined;
   }

@@ -26,7 +26,7 @@ const fastifyCodes: Record<string, ApiErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
 };
 
-/** Maps every error to HTTP in one place (STYLE habit 9): DESIGN's error body, a 5xx only for our own faults. */
+/** Maps every error to HTTP in one place (docs/architecture.md#errors-are-values-with-a-code): the body of docs/api.md#errors, a 5xx only for our own faults. */
 export function registerErrorHandling(app: FastifyInstance): void {
   const databaseReports = new ThrottledReports(DATABASE_REPORT_INTERVAL_MS);
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

@@ -11,7 +11,7 @@ export interface MetricsRouteOptions {
 }
 
 /**
- * `GET /metrics`, Prometheus text, for operators only (README "Operating it"): mounted on the listener of
+ * `GET /metrics`, Prometheus text, for operators only (docs/operations.md#metrics): mounted on the listener of
  * METRICS_PORT, or on the public one behind METRICS_TOKEN, or openly in emulator mode (config.ts decides where).
  */
 export const metricsRoute: FastifyPluginAsync<MetricsRouteOptions> = async (app, { metrics, token }) => {

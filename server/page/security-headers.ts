@@ -5,7 +5,7 @@ import { resolvePortalOrigins } from './portal-origins';
 /**
  * The page runs inside the portal's iframe, so framing is allowed only by CSP frame-ancestors (never
  * X-Frame-Options, which cannot name another origin); scripts come only from this origin (no inline script, no
- * eval); the URL carries the task context (spec 2.5), so no Referer ever leaves the page.
+ * eval); the URL carries the task context (docs/platform.md#task-context), so no Referer ever leaves the page.
  */
 function contentSecurityPolicy(config: Config, request: FastifyRequest): string {
   const origins = resolvePortalOrigins(config, request);

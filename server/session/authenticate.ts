@@ -5,7 +5,7 @@ import type { TaskContext } from '../../src/contract/task-context';
 import { apiError } from '../api-error';
 import { verifySessionToken, type TokenCheck } from './session-token';
 
-/** DESIGN decision 5: `Authorization: Bearer <token>`; the token names the one task this request may touch. */
+/** docs/decisions/005-no-cookies-session-tokens.md: `Authorization: Bearer <token>`; the token names the one task this request may touch. */
 export async function authenticate(
   request: FastifyRequest,
   reply: FastifyReply,

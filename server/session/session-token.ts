@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { TaskContext } from '../../src/contract/task-context';
 
 /**
- * DESIGN decision 5: a session is a token, not a cookie. It is a compact JWT signed HS256 with SESSION_SECRET: the
- * claims are the four context values (spec 2.5) and the expiry. Nothing in it is secret, everything in it is
+ * docs/decisions/005-no-cookies-session-tokens.md: a session is a token, not a cookie. It is a compact JWT signed HS256 with SESSION_SECRET: the
+ * claims are the four context values (docs/platform.md#task-context) and the expiry. Nothing in it is secret, everything in it is
  * tamper-evident, and any JWT library can read it.
  *
  * Expiry is kept to the millisecond, as the session answer states it (`expiresAt`): the standard `exp` is whole

@@ -4,7 +4,7 @@ import type { TaskHistoryTable } from './task-history.table';
 import type { TasksTable } from './tasks.table';
 import type { PendingCompaniesTable, TenantsTable } from './tenants.table';
 
-/** Every table of the store, as Kysely sees it: snake_case stays here and in SQL (STYLE habit 4). */
+/** Every table of the store, as Kysely sees it: snake_case stays here and in SQL (docs/architecture.md#one-row-conversion). */
 export interface DatabaseSchema {
   tasks: TasksTable;
   task_history: TaskHistoryTable;
@@ -20,7 +20,7 @@ export interface DatabaseSchema {
 
 /**
  * What every repository function takes first. A `Transaction<DatabaseSchema>` is a `Kysely<DatabaseSchema>` too, so
- * the caller decides whether a call joins its transaction (the Kysely example app's convention, STYLE).
+ * the caller decides whether a call joins its transaction (docs/architecture.md#one-row-conversion).
  */
 export type StoreDb = Kysely<DatabaseSchema>;
 

@@ -21,7 +21,7 @@ class RowLockRemover extends OperationNodeTransformer {
 }
 
 /**
- * Lets repositories write Postgres row locks (`FOR UPDATE`, `SKIP LOCKED`, DESIGN decision 3) once for both engines.
+ * Lets repositories write Postgres row locks (`FOR UPDATE`, `SKIP LOCKED`, docs/decisions/003-per-task-order-with-leases.md) once for both engines.
  * SQLite has no row locks and rejects the syntax; it needs none, because a write transaction there already excludes
  * every other writer (and this store begins them IMMEDIATE). So on SQLite the lock clauses are dropped.
  */

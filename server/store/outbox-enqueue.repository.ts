@@ -1,18 +1,15 @@
 import { cleanPartnerStatus } from '../../src/contract/partner-status-text';
 import { partnerTaskUpdateSchema } from '../../src/contract/partner-task-update';
-import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
+import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import type { StoreDb } from './database-schema';
 import { compileOnce } from './compiled-query';
 import { outboxUpdateOf } from './outbox.table';
 import type { OutboxUpdate } from './outbox.table';
 
-/** The update a task service asks to send; sentAt is assigned here (DESIGN decision 2). */
-export type PartnerTaskUpdateRecord = Omit<PartnerTaskUpdate, 'sentAt'>;
-
 /**
- * Writes an update in the caller's transaction, beside the task change it reports (DESIGN decision 2: outbox, not
+ * Writes an update in the caller's transaction, beside the task change it reports (docs/decisions/002-outbox-not-dual-writes.md: outbox, not
  * dual writes). sentAt = max(now, previous + 1 ms), strictly increasing per task even when the clock steps back or
- * two updates fall in one millisecond, because spec 3 and 4.3 rule 4 ignore an update older than one applied. The
+ * two updates fall in one millisecond, because docs/platform.md#statuses-and-transitions and docs/platform.md#the-update-endpoint ignore an update older than one applied. The
  * previous sentAt is that of the task's newest outbox row (so a clean-up must keep each live task's newest row). On
  * Postgres the task row is locked first, so two transactions for one task serialize and their outbox ids follow
  * their sentAt order; SQLite write transactions exclude each other already. A caller that already holds the row
@@ -39,7 +36,7 @@ export async function enqueueUpdate(
   // details) reaches the admin's panel without bidirectional controls or broken characters, whichever path built it.
   const { partnerStatus } = record;
   const cleaned = partnerStatus === undefined ? record : { ...record, partnerStatus: cleanPartnerStatus(partnerStatus) };
-  // A record the platform would reject (e.g. a label over 32 characters, spec 8) fails here, in the request, not later
+  // A record the platform would reject (e.g. a label over 32 characters, docs/platform.md#limits) fails here, in the request, not later
   // as a dead letter.
   const payload = partnerTaskUpdateSchema.parse({ ...cleaned, sentAt: new Date(sentAt).toISOString() });
   const row = {

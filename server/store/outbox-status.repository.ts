@@ -22,7 +22,7 @@ export async function listDead(db: StoreDb, options: { limit: number } = { limit
 
 /**
  * Puts a dead row back in line, due now, with a fresh attempt budget. If a later update of its task was delivered
- * meanwhile, this one carries an older sentAt and the platform ignores it (spec 3): resending is always safe.
+ * meanwhile, this one carries an older sentAt and the platform ignores it (docs/platform.md#statuses-and-transitions): resending is always safe.
  * Its reason moves to last_error so the history of the failure is kept.
  */
 export async function retryDead(db: StoreDb, id: number, now: number): Promise<boolean> {

@@ -8,7 +8,7 @@ const MAX_ERROR_LENGTH = 2000;
 
 type OutboxScope = ExpressionBuilder<DatabaseSchema & { o: OutboxTable }, 'o'>;
 
-/** DESIGN decision 3: only the oldest undelivered row of a task may be in flight. Dead rows do not count. */
+/** docs/decisions/003-per-task-order-with-leases.md: only the oldest undelivered row of a task may be in flight. Dead rows do not count. */
 function isOldestPendingOfTask(eb: OutboxScope) {
   const older = eb
     .selectFrom('outbox as older')
@@ -82,7 +82,7 @@ export async function claimDeliverable(
 
 /**
  * The rows `workerId` still leases, among `ids`: only the lease holder may settle a row, so a relay whose lease expired
- * and was taken over by another changes nothing (DESIGN decision 3). The caller adds what to set.
+ * and was taken over by another changes nothing (docs/decisions/003-per-task-order-with-leases.md). The caller adds what to set.
  */
 function leasedRows(db: StoreDb, ids: readonly number[], workerId: string) {
   return db.updateTable('outbox').where('id', 'in', ids).where('state', '=', 'pending').where('locked_by', '=', workerId);
@@ -112,7 +112,7 @@ export async function markDelivered(db: StoreDb, id: number, options: { now: num
   return (await markManyDelivered(db, [id], options)).length > 0;
 }
 
-/** The row stays pending, so the task's later rows keep waiting behind it (per-task order, DESIGN decision 3). */
+/** The row stays pending, so the task's later rows keep waiting behind it (per-task order, docs/decisions/003-per-task-order-with-leases.md). */
 export async function scheduleRetry(
   db: StoreDb,
   id: number,
@@ -130,7 +130,7 @@ export async function scheduleRetry(
   return result.numUpdatedRows > 0n;
 }
 
-/** Called after the attempt that failed for good (e.g. a 4xx other than 401, DESIGN data flow): that attempt counts. */
+/** Called after the attempt that failed for good (e.g. a 4xx other than 401, docs/architecture.md#the-path-of-an-update): that attempt counts. */
 export async function markDead(db: StoreDb, id: number, options: { workerId: string; now: number; reason: string }): Promise<boolean> {
   const result = await leasedRows(db, [id], options.workerId)
     .set((eb) => ({
@@ -151,7 +151,7 @@ export async function releaseLease(db: StoreDb, id: number, workerId: string): P
 }
 
 /**
- * The platform is the only authority on task ids (DESIGN decision 8): a task it keeps refusing is marked rejected and
+ * The platform is the only authority on task ids (docs/decisions/008-a-deputy-for-many-companies.md): a task it keeps refusing is marked rejected and
  * its undelivered updates become dead letters, so nothing more is sent for it. Only the holder of the refused row's
  * lease may do it. Returns false when the lease was lost meanwhile.
  */

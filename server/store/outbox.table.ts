@@ -10,7 +10,7 @@ export interface OutboxTable {
   assigned_task_uuid: string;
   /** The task's company, copied at enqueue: whose credential delivers it. Null only for rows older than tenancy. */
   company_uuid: string | null;
-  /** JSON text of the full spec 2.6 record, sentAt included: every retry resends the same record with the same sentAt. */
+  /** JSON text of the full docs/platform.md#partner-task-update-record record, sentAt included: every retry resends the same record with the same sentAt. */
   payload: string;
   sent_at: number;
   state: OutboxState;
@@ -18,7 +18,7 @@ export interface OutboxTable {
   /** Refusals of this update as unknown or forbidden (404/403) by a platform that took others meanwhile. */
   refusals: Generated<number>;
   next_attempt_at: number;
-  /** The lease (DESIGN decision 3): a row is in flight while locked_until >= now. */
+  /** The lease (docs/decisions/003-per-task-order-with-leases.md): a row is in flight while locked_until >= now. */
   locked_until: number | null;
   locked_by: string | null;
   last_error: string | null;
@@ -35,7 +35,7 @@ export interface OutboxUpdate {
   id: number;
   taskId: string;
   assignedTaskUuid: string;
-  /** The client company whose credential delivers it (spec 2.2). */
+  /** The client company whose credential delivers it (docs/platform.md#authentication). */
   companyUuid: string;
   payload: PartnerTaskUpdate;
   sentAt: number;

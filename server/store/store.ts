@@ -35,8 +35,8 @@ export interface Store {
 }
 
 /**
- * Opens the database and brings its schema up to date (DESIGN decision 4: migrations run at start). Nothing is cached
- * at module level, so two stores can be open side by side (STYLE habit 3).
+ * Opens the database and brings its schema up to date (docs/decisions/004-sqlite-by-default-postgres-for-scale.md: migrations run at start). Nothing is cached
+ * at module level, so two stores can be open side by side (docs/architecture.md#dependencies-passed-in).
  */
 export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
   const { store, migrationSchema } = await openUnmigrated(database, options);

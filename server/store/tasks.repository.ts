@@ -6,7 +6,7 @@ import { compileOnce } from './compiled-query';
 import { canonicalUuid } from '../../src/contract/task-context';
 
 export interface NewTask {
-  /** Defaults to a random UUID; it becomes the `partnerId` of every update (spec 2.6). */
+  /** Defaults to a random UUID; it becomes the `partnerId` of every update (docs/platform.md#partner-task-update-record). */
   id?: string;
   assignedTaskUuid: string;
   workerUuid: string;
@@ -143,7 +143,7 @@ export interface BudgetUse {
 /**
  * The creation limits' counts since `since`: every task one address (hash) opened, and the tasks of one company that
  * the platform confirmed. Only confirmed tasks use a company's budget: anyone can invent task ids for a company (the
- * context is not signed, spec 2.5), and invented ones, never confirmed, must not use up what its real workers need.
+ * context is not signed, docs/platform.md#task-context), and invented ones, never confirmed, must not use up what its real workers need.
  */
 export async function countTasksCreatedSince(
   db: StoreDb,

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 
 export interface TenantsTable {
-  /** spec 2.2: each client company creates its own integration and keys. */
+  /** docs/platform.md#authentication: each client company creates its own integration and keys. */
   company_uuid: string;
   api_key: string;
   /** The Secret sealed with AES-256-GCM under CREDENTIALS_KEY (server/tenants/secret-sealing.ts). */

@@ -15,7 +15,7 @@ export function registerPreviewRoutes(app: FastifyInstance, deps: { config: Conf
     return {
       mode: config.emulatorMode ? 'emulator' : 'platform',
       endEvent: config.endEvent,
-      // DESIGN decision 6: with a real credential the emulator is not mounted, and the preview must not pretend it is.
+      // docs/decisions/006-emulator-mode-is-the-default.md: with a real credential the emulator is not mounted, and the preview must not pretend it is.
       emulatorControlPath: config.emulatorMode ? `${EMULATOR_PREFIX}/control` : null,
       workflows: listWorkflows().map((workflow) => ({
         id: workflow.id,

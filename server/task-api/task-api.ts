@@ -34,7 +34,7 @@ const DEFAULT_PAGE_DIRECTORY = fileURLToPath(new URL('../../dist', import.meta.u
 const API_BODY_LIMIT = 16 * 1024;
 
 /**
- * The page side of the product: the task API of DESIGN.md (documented at /api/openapi.json from the same zod schemas
+ * The page side of the product: the task API of docs/api.md (documented at /api/openapi.json from the same zod schemas
  * that validate it), the built page, and their security headers. Registered without fastify-plugin on purpose: its
  * hooks (headers, limits) stay inside, away from the emulator's routes.
  */
@@ -42,7 +42,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   const { config, clock, store, onUpdateEnqueued, companies } = options;
   const sessionSecret = options.sessionSecret ?? config.sessionSecret ?? randomBytes(32).toString('base64url');
 
-  // README "Error codes of the task API": a body that is not application/json is 415 unsupported_media_type. Fastify
+  // docs/api.md#error-codes: a body that is not application/json is 415 unsupported_media_type. Fastify
   // parses text/plain too by default, which would hand a route a string to refuse as 400 invalid_body instead.
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => setSecurityHeaders(config, request, reply));

@@ -34,7 +34,7 @@ declare module 'fastify' {
 }
 
 /**
- * Thin edges (STYLE habit 2): the contract's schemas validate the input and type the handler, which calls one service
+ * Thin edges (docs/architecture.md#thin-edges): the contract's schemas validate the input and type the handler, which calls one service
  * function and returns its result. Limits and the session are checked in onRequest, before the body is even read, so
  * an unauthenticated caller learns nothing about what the routes accept.
  */
@@ -46,7 +46,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
   const perAddress = (request: FastifyRequest) => limits.perAddress(request, request.ip);
   /**
    * Every session route: limited per address, authenticated, then limited per session. Keyed by the session, not the
-   * task id: anyone may open a session for any task id (the context is not signed, spec 2.4), so a limit per task id
+   * task id: anyone may open a session for any task id (the context is not signed, docs/platform.md#partner-task-configuration), so a limit per task id
    * would let a stranger drain the worker's.
    */
   const sessionHooks = [
@@ -70,7 +70,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
       onRequest: perAddress,
     },
     async (request) => {
-      // Exactly as received: the platform may treat ids case-sensitively, and updates name the task by it (spec 4.3).
+      // Exactly as received: the platform may treat ids case-sensitively, and updates name the task by it (docs/platform.md#the-update-endpoint).
       const { workflow, ...context } = request.body;
       const task = await openTask(
         service,

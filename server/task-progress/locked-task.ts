@@ -1,7 +1,8 @@
 import type { Clock } from '../clock';
 import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
-import { enqueueUpdate, type PartnerTaskUpdateRecord } from '../store/outbox-enqueue.repository';
+import { enqueueUpdate } from '../store/outbox-enqueue.repository';
+import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import { appendHistory, listAttemptHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
 import type { TaskHistoryEntry } from '../store/task-history.table';
 import type { Store } from '../store/store';
@@ -21,7 +22,7 @@ export interface TaskServiceDeps {
   partnerUrlTemplate: string | undefined;
   /** Wakes the outbox relay after a commit that wrote updates (delivery starts without waiting for a poll). */
   onUpdateEnqueued: () => void;
-  /** Which companies the server acts for (DESIGN decision 8: a company without a credential is refused). */
+  /** Which companies the server acts for (docs/decisions/008-a-deputy-for-many-companies.md: a company without a credential is refused). */
   companies: CompanyGate;
   /** New tasks per hour per address and per company (0: no limit). */
   newTaskLimits: { perAddressPerHour: number; perCompanyPerHour: number };
@@ -35,7 +36,7 @@ export interface LockedTask {
   workflow: WorkflowDefinition;
   target: UpdateTarget;
   now: number;
-  /** Writes an update in this transaction (DESIGN decision 2: outbox, never a call upstream from a request). */
+  /** Writes an update in this transaction (docs/decisions/002-outbox-not-dual-writes.md: outbox, never a call upstream from a request). */
   enqueue(record: PartnerTaskUpdateRecord): Promise<void>;
   /** The history of the task's current attempt, read once per transaction and kept current by `record`. */
   history(): Promise<readonly TaskHistoryEntry[]>;
@@ -44,7 +45,7 @@ export interface LockedTask {
   /** Appends to the task's history, at this transaction's time. */
   record(entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): Promise<void>;
   /**
-   * Marks the attempt started (spec 3: ready -> inProgress on the first interaction), once per attempt, and sends
+   * Marks the attempt started (docs/platform.md#statuses-and-transitions: ready -> inProgress on the first interaction), once per attempt, and sends
    * `inProgress` for it unless `carriedBy` says the caller's own update, written in this transaction, carries the
    * new status: a step saved before `start` is that first interaction too, and one click sends one update. Returns
    * the task as it now is.
@@ -54,27 +55,49 @@ export interface LockedTask {
   view(task: Task): Promise<TaskView>;
 }
 
+/** What every task write holds: its transaction, its time, and the way to write an update with it. */
+export interface TaskTransaction {
+  trx: StoreDb;
+  now: number;
+  /** Writes an update of `task` in this transaction (outbox, never a call upstream from a request). */
+  enqueue(task: Task, record: PartnerTaskUpdateRecord): Promise<void>;
+}
+
+/**
+ * The one path of every task write (open, start, step, restart): one transaction, the updates written in it beside
+ * the task change they report, and the relay woken once it has committed, so delivery starts without a poll.
+ */
+export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: TaskTransaction) => Promise<T>): Promise<T> {
+  let enqueued = 0;
+  const result = await deps.store.transact(async (trx) => {
+    const now = deps.clock.now();
+    const enqueue = async (task: Task, record: PartnerTaskUpdateRecord) => {
+      await enqueueUpdate(trx, { taskId: task.id, record, now, lockedTask: task });
+      enqueued += 1;
+    };
+    return work({ trx, now, enqueue });
+  });
+  if (enqueued > 0) deps.onUpdateEnqueued();
+  return result;
+}
+
+/** Where a task's updates go: its own id (`partnerId`) and the partner page about it, when configured. */
+export function updateTargetOf(deps: Pick<TaskServiceDeps, 'partnerUrlTemplate'>, task: Task): UpdateTarget {
+  return { taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) };
+}
+
 /**
  * Runs one action in one transaction on the session's own task, locked for the duration (two clicks apply one after
  * the other). The token's four values must match the stored task: a token can act on its own task only.
  */
-export async function withLockedTask<T>(
-  deps: TaskServiceDeps,
-  context: TaskContext,
-  action: (locked: LockedTask) => Promise<T>,
-): Promise<T> {
-  let enqueued = 0;
-  const result = await deps.store.transact(async (trx) => {
+export function withLockedTask<T>(deps: TaskServiceDeps, context: TaskContext, action: (locked: LockedTask) => Promise<T>): Promise<T> {
+  return inTaskTransaction(deps, async ({ trx, now, enqueue: enqueueFor }) => {
     const task = await lockTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     if (!task) throw taskGone();
     assertSameContext(task, context);
     assertNotRejected(task);
-    const now = deps.clock.now();
-    const target = { taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) };
-    const enqueue = async (record: PartnerTaskUpdateRecord) => {
-      await enqueueUpdate(trx, { taskId: task.id, record, now, lockedTask: task });
-      enqueued += 1;
-    };
+    const target = updateTargetOf(deps, task);
+    const enqueue = (record: PartnerTaskUpdateRecord) => enqueueFor(task, record);
     // One attempt's entries at a time: the view shows the attempt the task is in, which a restart moves on.
     let history: { attempt: number; entries: TaskHistoryEntry[] } | undefined;
     const historyOf = async (attempt: number) => {
@@ -98,8 +121,6 @@ export async function withLockedTask<T>(
     const view = async (current: Task) => toTaskView(current, await historyOf(current.attempt), workflow);
     return action({ trx, task, workflow, target, now, enqueue, history: readHistory, save, record, startAttempt, view });
   });
-  if (enqueued > 0) deps.onUpdateEnqueued();
-  return result;
 }
 
 /** The session's own task, read without a lock; the token's four values must match it. */
@@ -112,7 +133,7 @@ export async function readOwnTask(db: StoreDb, context: TaskContext): Promise<Ta
   return task;
 }
 
-/** DESIGN decision 8: the platform is the only authority on task ids; a task it refused costs nothing more. */
+/** docs/decisions/008-a-deputy-for-many-companies.md: the platform is the only authority on task ids; a task it refused costs nothing more. */
 export function assertNotRejected(task: Task): void {
   if (task.rejectedAt !== null) {
     throw apiError('task_rejected', 'The platform does not know this task, so it cannot be done here. Open it again from the portal.');
@@ -120,7 +141,7 @@ export function assertNotRejected(task: Task): void {
 }
 
 /**
- * The context is not signed by the platform (spec 2.5), so the only check possible is consistency: an assigned task
+ * The context is not signed by the platform (docs/platform.md#task-context), so the only check possible is consistency: an assigned task
  * keeps the worker, flow and company it was first opened with, compared as UUIDs (without letter case).
  */
 export function hasSameContext(task: Task, context: TaskContext): boolean {

@@ -1,16 +1,16 @@
-import type { PartnerTaskUpdateRecord } from '../store/outbox-enqueue.repository';
+import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import type { PartnerStatusColor } from '../../src/contract/partner-task-update';
 import { updateKinds, updateLabels, type StepPosition, type UpdateKind } from '../../src/contract/status-updates';
 import type { Grade, StepReport, WorkflowDefinition } from '../../src/workflows/workflow-definition';
 
 /**
- * The spec 2.6 record of each moment in `updateKinds` (the contract). Texts are in English, for the admin's back
+ * The docs/platform.md#partner-task-update-record record of each moment in `updateKinds` (the contract). Texts are in English, for the admin's back
  * office; the details say what happened and, where the admin must act, what to do.
  */
 export interface UpdateTarget {
-  /** spec 2.6 partnerId: our task record's id. */
+  /** docs/platform.md#partner-task-update-record partnerId: our task record's id. */
   taskId: string;
-  /** spec 2.6 partnerUrl, from PARTNER_URL_TEMPLATE when set. */
+  /** docs/platform.md#partner-task-update-record partnerUrl, from PARTNER_URL_TEMPLATE when set. */
   partnerUrl: string | undefined;
 }
 
@@ -46,7 +46,7 @@ export function startedUpdate(target: UpdateTarget, workflow: WorkflowDefinition
 
 /**
  * A step was saved: the label names the step the worker is on now, and the details say what was just done, then
- * that same step, so that the two read as one statement on the admin's panel (spec 2.6: the latest update appears
+ * that same step, so that the two read as one statement on the admin's panel (docs/platform.md#partner-task-update-record: the latest update appears
  * prominently) rather than a label about one step over details about the one before it.
  */
 export function stepSavedUpdate(

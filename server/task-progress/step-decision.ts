@@ -1,10 +1,11 @@
+import { isClosed } from '../../src/contract/partner-task-update';
 import type { Grade, GradingRules, StepReport, WorkflowDefinition, WorkflowServerModule } from '../../src/workflows/workflow-definition';
 import type { Task } from '../store/tasks.table';
 import { apiError } from '../api-error';
 
 /**
  * The workflow engine's one decision, as a pure function: given a task and a submission, what changes and what is
- * reported. The service runs it inside the transaction and writes what it returns (DESIGN decision 1: the server
+ * reported. The service runs it inside the transaction and writes what it returns (docs/decisions/001-the-server-is-the-authority.md: the server
  * is the authority; the page only proposes).
  */
 export interface StepSubmissionInput {
@@ -37,7 +38,7 @@ function currentStepIndex(workflow: WorkflowDefinition, task: Task): number {
 
 export function decideStepSubmission(input: StepSubmissionInput): StepDecision {
   const { workflow, task, stepId } = input;
-  if (task.status === 'completed' || task.status === 'error') {
+  if (isClosed(task.status)) {
     throw apiError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
   }
   const index = workflow.steps.findIndex((step) => step.id === stepId);
@@ -64,7 +65,7 @@ export function decideStepSubmission(input: StepSubmissionInput): StepDecision {
     const used = input.earlierFailures.length + 1;
     graded = { ...grade, passed: grade.score >= step.grading.passMark, rules: step.grading, used };
     if (!graded.passed) {
-      // spec 3: out of attempts is the `error` state, irrevocable until a restart.
+      // docs/platform.md#statuses-and-transitions: out of attempts is the `error` state, irrevocable until a restart.
       return used >= step.grading.maxAttempts
         ? { kind: 'failed', stepIndex: index, stepData, grade: graded }
         : { kind: 'retry', stepIndex: index, stepData, grade: graded };

@@ -15,7 +15,7 @@ export interface StepSubmissionOutcome {
 }
 
 /**
- * Saves one step in one transaction: the task row, its history and the update to send (DESIGN data flow). The
+ * Saves one step in one transaction: the task row, its history and the update to send (docs/architecture.md#the-path-of-an-update). The
  * answer is sent before anything reaches the platform; the outbox relay delivers later.
  */
 export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: string, data: unknown): Promise<StepSubmissionOutcome> {
@@ -31,8 +31,8 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       data,
       earlierFailures: failedTries(history, task.attempt, stepId),
     });
-    // A step saved before `start` is still the attempt's first interaction (spec 3: ready -> inProgress). The step's
-    // own update below says so: every one has taskStatus inProgress or the end state it reached, which spec 3 accepts
+    // A step saved before `start` is still the attempt's first interaction (docs/platform.md#statuses-and-transitions: ready -> inProgress). The step's
+    // own update below says so: every one has taskStatus inProgress or the end state it reached, which docs/platform.md#statuses-and-transitions accepts
     // from any state. A separate "started" before it would be a second update for one click.
     task = await locked.startAttempt({ carriedBy: 'step update' });
     const attempt = task.attempt;

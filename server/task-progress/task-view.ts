@@ -1,11 +1,12 @@
+import { isClosed } from '../../src/contract/partner-task-update';
 import type { TaskFailure, TaskView } from '../../src/contract/task-view';
 import type { Grade, WorkflowDefinition } from '../../src/workflows/workflow-definition';
 import type { TaskHistoryEntry } from '../store/task-history.table';
 import type { Task } from '../store/tasks.table';
 
-/** The one conversion from a stored task to what the page sees (STYLE habit 4). Nothing secret is in a Task row. */
+/** The one conversion from a stored task to what the page sees (docs/architecture.md#one-row-conversion). Nothing secret is in a Task row. */
 export function toTaskView(task: Task, history: readonly TaskHistoryEntry[], workflow: WorkflowDefinition): TaskView {
-  const over = task.status === 'completed' || task.status === 'error';
+  const over = isClosed(task.status);
   const gradedAttempts: TaskView['gradedAttempts'] = {};
   for (const step of workflow.steps) {
     if (step.grading) gradedAttempts[step.id] = { used: failedTries(history, task.attempt, step.id).length, max: step.grading.maxAttempts };

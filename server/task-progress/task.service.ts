@@ -1,5 +1,5 @@
+import { isClosed } from '../../src/contract/partner-task-update';
 import { createHash } from 'node:crypto';
-import { enqueueUpdate } from '../store/outbox-enqueue.repository';
 import { listUpdatesForTask } from '../store/outbox-status.repository';
 import { appendHistory, listAttemptHistory } from '../store/task-history.repository';
 import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent, type BudgetUse } from '../store/tasks.repository';
@@ -11,8 +11,17 @@ import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
 import { DEFAULT_WORKFLOW_ID, findWorkflow } from '../../src/workflows/registry';
 import { apiError, rateLimited } from '../api-error';
-import { assertNotRejected, hasSameContext, readOwnTask, withLockedTask, workflowOf, type TaskServiceDeps } from './locked-task';
-import { openedUpdate, partnerUrlFor, restartedUpdate } from './status-updates';
+import {
+  assertNotRejected,
+  hasSameContext,
+  inTaskTransaction,
+  readOwnTask,
+  updateTargetOf,
+  withLockedTask,
+  workflowOf,
+  type TaskServiceDeps,
+} from './locked-task';
+import { openedUpdate, restartedUpdate } from './status-updates';
 import { toTaskView } from './task-view';
 
 const HOUR_MS = 60 * 60_000;
@@ -68,7 +77,7 @@ export async function openTask(
   linkWorkflowId?: string,
 ): Promise<TaskView> {
   if (!deps.companies.serves(context.wxCompanyUuid)) {
-    // Default deny (DESIGN decision 8): no task row, nothing sent; the company is counted for the operator.
+    // Default deny (docs/decisions/008-a-deputy-for-many-companies.md): no task row, nothing sent; the company is counted for the operator.
     await recordRefusal(deps.store.db, {
       companyUuid: companyKey(context.wxCompanyUuid),
       now: deps.clock.now(),
@@ -80,9 +89,7 @@ export async function openTask(
       'wxCompanyUuid',
     );
   }
-  let created = false;
-  const view = await deps.store.transact(async (trx) => {
-    const now = deps.clock.now();
+  return inTaskTransaction(deps, async ({ trx, now, enqueue }) => {
     const existing = await findTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     const openedFrom = addressHash(from.address);
     if (!existing) await assertMayCreate(trx, deps, { openedFrom, companyUuid: context.wxCompanyUuid, now });
@@ -109,7 +116,7 @@ export async function openTask(
     if (!opened.created) {
       assertNotRejected(task);
       if (!hasSameContext(task, context)) {
-        // Someone bound this task id first with other values (spec 2.4: they are not signed), or the worker's own link
+        // Someone bound this task id first with other values (docs/platform.md#partner-task-configuration: they are not signed), or the worker's own link
         // changed. Both contexts are logged so an operator can judge, and release the task (`npm run tasks -- release`).
         deps.log.warn(
           {
@@ -128,18 +135,11 @@ export async function openTask(
         throw apiError('context_mismatch', 'This assigned task was opened with another worker, flow or company.');
       }
     } else {
-      created = true;
-      await enqueueUpdate(trx, {
-        taskId: task.id,
-        record: openedUpdate({ taskId: task.id, partnerUrl: partnerUrlFor(deps.partnerUrlTemplate, task.assignedTaskUuid) }),
-        now,
-      });
+      await enqueue(task, openedUpdate(updateTargetOf(deps, task)));
       await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'opened', at: now });
     }
     return toTaskView(task, await listAttemptHistory(trx, task.id, task.attempt), workflowOf(task));
   });
-  if (created) deps.onUpdateEnqueued();
-  return view;
 }
 
 /** Reads need no lock nor transaction: a view may be a moment old, never inconsistent with itself. */
@@ -149,23 +149,23 @@ export async function getTask(deps: TaskServiceDeps, context: TaskContext): Prom
 }
 
 /**
- * The first interaction of an attempt sends `inProgress` (spec 3); later calls change nothing (idempotent). A task
+ * The first interaction of an attempt sends `inProgress` (docs/platform.md#statuses-and-transitions); later calls change nothing (idempotent). A task
  * completed or in error had its first interaction already, so `start` answers it as it is, without an error and without
- * an update: spec 3 moves such a task only by a new attempt (`restartTask`), and a page that reopens it (a worker sent
+ * an update: docs/platform.md#statuses-and-transitions moves such a task only by a new attempt (`restartTask`), and a page that reopens it (a worker sent
  * back after a reset or a rejected review, which the platform does not tell us) must not meet an error on the way to
  * "Start again".
  */
 export function startTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
   return withLockedTask(deps, context, async (locked) => {
     const { task } = locked;
-    if (task.status === 'completed' || task.status === 'error') return locked.view(task);
+    if (isClosed(task.status)) return locked.view(task);
     return locked.view(await locked.startAttempt());
   });
 }
 
 /**
- * spec 3: "the partner workflow must allow any task to be restarted with the same parameters". A new attempt
- * begins empty and sends `ready`, which clears an earlier review on the platform (spec 4.3 rule 5).
+ * docs/platform.md#statuses-and-transitions: "the partner workflow must allow any task to be restarted with the same parameters". A new attempt
+ * begins empty and sends `ready`, which clears an earlier review on the platform (docs/platform.md#the-update-endpoint).
  */
 export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
   return withLockedTask(deps, context, async (locked) => {

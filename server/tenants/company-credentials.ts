@@ -9,7 +9,7 @@ export interface CompanyGate {
   serves(companyUuid: string): boolean;
 }
 
-/** The credential acting for a company, and whose circuit its deliveries share (spec 2.2: one per client company). */
+/** The credential acting for a company, and whose circuit its deliveries share (docs/platform.md#authentication: one per client company). */
 interface CompanyCredential {
   /** The circuit, token cache and metrics label: the company in tenant mode, `default` for the single credential. */
   tenant: string;
@@ -19,7 +19,7 @@ interface CompanyCredential {
 }
 
 /**
- * Which companies the server acts for, and with which credential (DESIGN decision 8: default deny). Request handlers
+ * Which companies the server acts for, and with which credential (docs/decisions/008-a-deputy-for-many-companies.md: default deny). Request handlers
  * ask `serves` before storing anything; the relay asks `credentialFor` before each delivery, so a company removed or
  * rotated takes effect at the next refresh without a restart.
  */
@@ -41,7 +41,7 @@ export interface CompanyCredentials extends CompanyGate {
 
 const DEFAULT_TENANT = 'default';
 
-/** Company UUIDs compare without case: the platform prints them in either (spec 2.4 shows lower case). */
+/** Company UUIDs compare without case: the platform prints them in either (docs/platform.md#partner-task-configuration shows lower case). */
 export const companyKey = (companyUuid: string) => companyUuid.toLowerCase();
 
 /**

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock';
 import type { AuthFailure, RetryableFailure } from './upstream-outcome';
 
-/** spec 4.1, 5.3: a token is valid 60 minutes; that is our assumption when the response gives no lifetime. */
+/** docs/platform.md#token: a token is valid 60 minutes; that is our assumption when the response gives no lifetime. */
 const DEFAULT_TOKEN_LIFETIME_MS = 60 * 60_000;
 /** Renew about five minutes before expiry so no request leaves with a token about to lapse in flight. */
 const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
 /**
  * After a failed token request, callers get that failure without a new request for this long: during an outage or
- * with a revoked key, a backlog of updates must not turn into a stream of token requests (spec 8: limits not shown).
+ * with a revoked key, a backlog of updates must not turn into a stream of token requests (docs/platform.md#limits: limits not shown).
  */
 const FAILURE_COOLDOWN_MS = 5_000;
 

@@ -1,5 +1,5 @@
 /**
- * spec 4.1: the token response's field names and shape are not shown. We accept the OAuth 2.0 standard fields
+ * docs/platform.md#token: the token response's field names and shape are not shown. We accept the OAuth 2.0 standard fields
  * (RFC 6749 5.1: `access_token`, `expires_in`) and common variants, at the top level or under `data`/`result`.
  * When nothing matches we report the keys received, never their values: a value may be a token.
  */

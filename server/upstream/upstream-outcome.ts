@@ -1,7 +1,7 @@
 import type { HeaderReader } from './http-transport';
 
 /**
- * Every upstream call ends in one of these values (STYLE habit 9: errors are values with a code). The relay decides
+ * Every upstream call ends in one of these values (docs/architecture.md#errors-are-values-with-a-code: errors are values with a code). The relay decides
  * what to do from `kind` alone: retry later, renew the token, or give up on the record.
  */
 type RetryableReason = 'server_error' | 'rate_limited' | 'request_timeout' | 'timeout' | 'network';
@@ -15,7 +15,7 @@ export interface RetryableFailure {
   detail: string;
 }
 
-/** The bearer token was refused even after one renewal (spec 5: a 401 means the token is not accepted). */
+/** The bearer token was refused even after one renewal (docs/platform.md#authentication: a 401 means the token is not accepted). */
 interface TokenRejectedFailure {
   kind: 'token_rejected';
   status: 401;
@@ -23,7 +23,7 @@ interface TokenRejectedFailure {
 }
 
 /**
- * 403: the credential is valid but its role lacks a permission (spec 4.3.2, 5.6: updates need worker-experience
+ * 403: the credential is valid but its role lacks a permission (docs/platform.md#permissions: updates need worker-experience
  * permissions, whose names are not shown). One change in the platform makes every held update deliverable again.
  */
 interface ForbiddenFailure {
@@ -33,8 +33,8 @@ interface ForbiddenFailure {
 }
 
 /**
- * 404 on an update: the platform does not know this task (spec 4.3 shows no error codes; 404 is HTTP's "not found").
- * A task created a moment late exists on a later try; one that never does is not the platform's (DESIGN decision 8).
+ * 404 on an update: the platform does not know this task (docs/platform.md#the-update-endpoint shows no error codes; 404 is HTTP's "not found").
+ * A task created a moment late exists on a later try; one that never does is not the platform's (docs/decisions/008-a-deputy-for-many-companies.md).
  */
 interface UnknownTaskFailure {
   kind: 'unknown_task';
@@ -88,7 +88,7 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   return Math.max(0, date - now);
 }
 
-/** Classifies a non-2xx, non-401 answer (spec 7 shows no error codes, so the HTTP status is all we rely on). */
+/** Classifies a non-2xx, non-401 answer (docs/platform.md#errors shows no error codes, so the HTTP status is all we rely on). */
 export function classifyFailureStatus(status: number, headers: HeaderReader, text: string, now: number): UpstreamFailure {
   if (status === 429 || status === 503) {
     const retryAfterMs = parseRetryAfter(headers.get('retry-after'), now);

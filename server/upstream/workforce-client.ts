@@ -19,9 +19,9 @@ const WORKERS_PATH = '/api/serviceworkforce/workers';
 const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks';
 
 export interface WorkforceClient {
-  /** spec 4.2: query parameters are passed through; the body is returned as parsed JSON (shape not shown). */
+  /** docs/platform.md#workers: query parameters are passed through; the body is returned as parsed JSON (shape not shown). */
   listWorkers(query?: Record<string, string | readonly string[]>): Promise<WorkersOutcome>;
-  /** spec 4.3: the record is checked against spec 2.6 before anything is sent. */
+  /** docs/platform.md#the-update-endpoint: the record is checked against docs/platform.md#partner-task-update-record before anything is sent. */
   updatePartnerTask(assignedTaskUuid: string, record: PartnerTaskUpdate): Promise<UpdateOutcome>;
   readonly tokenCache: TokenCache;
   /** Closes the kept-alive connections. */
@@ -54,7 +54,7 @@ export function createWorkforceClient({ upstream, clock, onTokenRequest }: Workf
     }
   }
 
-  // spec 4.1: POST, grant_type and scopes in the query, form content type, HTTP Basic key:secret, no body.
+  // docs/platform.md#token: POST, grant_type and scopes in the query, form content type, HTTP Basic key:secret, no body.
   async function fetchToken(): Promise<TokenFetchResult> {
     const url = `${upstream.authUrl}${TOKEN_PATH}?grant_type=client_credentials&scopes=employer`;
     const requestedAt = clock.now();
@@ -109,7 +109,7 @@ export function createWorkforceClient({ upstream, clock, onTokenRequest }: Workf
         for (const item of typeof value === 'string' ? [value] : value) params.append(name, item);
       }
       const search = params.size > 0 ? `?${params}` : '';
-      // spec 5.4: the workers example names the header "Application"; we send the standard Authorization.
+      // docs/platform.md#workers: the workers example names the header "Application"; we send the standard Authorization.
       const answer = await sendAuthorized(`${upstream.baseUrl}${WORKERS_PATH}${search}`, {
         method: 'GET',
         headers: { accept: 'application/json' },
@@ -137,7 +137,7 @@ export function createWorkforceClient({ upstream, clock, onTokenRequest }: Workf
         body: JSON.stringify(checkedRecord.data),
       });
       if (!answer.ok) return answer.failure;
-      // spec 4.3: the success status and body are not shown, so any 2xx counts and the body is not read.
+      // docs/platform.md#the-update-endpoint: the success status and body are not shown, so any 2xx counts and the body is not read.
       if (answer.status >= 200 && answer.status <= 299) return { kind: 'delivered', status: answer.status };
       return classifyFailureStatus(answer.status, answer.headers, answer.text, clock.now());
     },

@@ -8,6 +8,11 @@ export const taskStatuses = ['ready', 'inProgress', 'completed', 'error'] as con
 const taskStatusSchema = z.enum(taskStatuses);
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 
+/** Completed or in error (spec 3): the attempt is over, and only a new attempt (a restart) moves the task again. */
+export function isClosed(status: string): status is 'completed' | 'error' {
+  return status === 'completed' || status === 'error';
+}
+
 const partnerStatusColors = ['success', 'warning', 'danger', 'neutral'] as const;
 const partnerStatusColorSchema = z.enum(partnerStatusColors);
 export type PartnerStatusColor = z.infer<typeof partnerStatusColorSchema>;
@@ -53,3 +58,6 @@ export const partnerTaskUpdateSchema = z
   })
   .strict();
 export type PartnerTaskUpdate = z.infer<typeof partnerTaskUpdateSchema>;
+
+/** An update as a task service asks to send it: its sentAt is assigned when it is written to the outbox. */
+export type PartnerTaskUpdateRecord = Omit<PartnerTaskUpdate, 'sentAt'>;

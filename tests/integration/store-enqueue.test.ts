@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueUpdate } from '../../server/store/outbox-enqueue.repository';
 import { listUpdatesForTask } from '../../server/store/outbox-status.repository';
-import type { PartnerTaskUpdateRecord } from '../../server/store/outbox-enqueue.repository';
+import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import type { StoreDb } from '../../server/store/database-schema';
 import { findTaskById, insertTask, saveLockedTask } from '../../server/store/tasks.repository';
 import type { Task } from '../../server/store/tasks.table';

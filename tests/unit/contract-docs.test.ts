@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { apiErrorStatus } from '../../src/contract/api-errors';
 
-/** The README's error table, as [code, status] pairs: a row may name several codes (`a`, `b`). */
+/** The error table of docs/api.md, as [code, status] pairs: a row may name several codes (`a`, `b`). */
 function documentedCodes(): Array<[string, number]> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('## Error codes of the task API');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const page = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+  const start = page.indexOf('\n## Error codes\n');
+  expect(start).toBeGreaterThan(-1);
+  const section = page.slice(start, page.indexOf('\n## ', start + 1));
   const rows = section.split('\n').filter((line) => /^\| `[a-z_]+`/.test(line));
   return rows.flatMap((row) => {
     const [codes = '', status = ''] = row.split('|').slice(1, 3);
@@ -15,7 +16,7 @@ function documentedCodes(): Array<[string, number]> {
 }
 
 describe('the error codes of the contract', () => {
-  it('are the README table, code for code and status for status', () => {
+  it('are the table of docs/api.md, code for code and status for status', () => {
     const documented = documentedCodes();
     expect(documented.length).toBeGreaterThan(0);
     expect(Object.fromEntries(documented)).toEqual(apiErrorStatus);

@@ -3,7 +3,7 @@ import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
 import type { StoreDialect } from '../database-schema';
 
 /**
- * The first schema. One migration serves both engines (DESIGN decision 4); the only difference is how an
+ * The first schema. One migration serves both engines (docs/decisions/004-sqlite-by-default-postgres-for-scale.md); the only difference is how an
  * auto-incrementing key is spelled. Migrations are frozen once released: change the schema in a new one.
  */
 export function initialSchema(dialect: StoreDialect): Migration {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Tenants (one credential per client company, spec 2.2: each client creates its own integration and keys), the
+ * Tenants (one credential per client company, docs/platform.md#authentication: each client creates its own integration and keys), the
  * companies refused for lack of one, and each update's company on the outbox, so the relay can hold or probe one
  * company's updates without a join.
  */

@@ -3,7 +3,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 /**
  * Two facts about a task that the platform's refusals and an attacker's ids are judged by.
  *
- * - `assigned_task_key`: the assigned task id in one canonical form (lower case). The ids are UUID strings (spec 2.5),
+ * - `assigned_task_key`: the assigned task id in one canonical form (lower case). The ids are UUID strings (docs/platform.md#task-context),
  *   and RFC 9562 makes UUIDs case-insensitive, so `1E6F…` names the task `1e6f…` does and must meet its binding.
  *   `assigned_task_uuid` keeps the id as first received: that is what the platform is sent (its comparison is not
  *   shown).
