@@ -17,7 +17,15 @@ const resolver = createTypeScriptImportResolver({ project: path.join(root, 'tsco
 
 /** Request handlers: they answer a request inside its transaction and never wait on the platform. */
 // server/tenants is read by the session route (default deny) as much as by the relay: it counts as a handler's room.
-const requestHandlers = ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/task-progress', 'server/tenants'];
+const requestHandlers = [
+  'server/http',
+  'server/page',
+  'server/session',
+  'server/task-api',
+  'server/task-progress',
+  'server/tenants',
+  'server/partner-api',
+];
 
 /**
  * The part of src/ compiled into both the page and the server: the HTTP contract and the workflow definitions (steps,
@@ -69,7 +77,8 @@ const wallZones = [
     from: ['server/upstream', 'server/delivery'],
     message:
       'A request handler never calls the platform (DESIGN decision 2, outbox not dual writes): it records the update ' +
-      'in its transaction and the outbox relay delivers it. Handlers (http, page, session, task-api, task-progress, tenants) ' +
+      'in its transaction and the outbox relay delivers it. Handlers (http, page, session, task-api, task-progress, tenants, ' +
+      'partner-api) ' +
       'import neither server/upstream/ nor server/delivery/; take what you need as a dependency.',
   },
   {
@@ -99,7 +108,7 @@ const wallZones = [
   },
   {
     target: 'server/store/**',
-    from: ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/upstream'],
+    from: ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/partner-api', 'server/upstream'],
     message:
       'server/store/ is the database layer and knows no HTTP (routes, requests, the platform client): handlers, ' +
       'services and the relay call the repositories, never the other way round.',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../server/config';
 
-/** The port `npm run dev` opens when PORT is unset: the server's own default (DESIGN, Configuration). */
+/** The port `npm run dev` opens when PORT is unset: the server's own default (docs/configuration.md#listening). */
 const DEFAULT_PORT = 8787;
 
 interface DevPlan {
@@ -25,7 +25,7 @@ interface DevPlan {
  * What else depends on PORT, so that two dev servers in one checkout do not share it: the emulator's state file
  * (data/emulator-<PORT>.db), and, when DATABASE_URL is unset and PORT is not the default, the database
  * (data/partner-task-<PORT>.db). A shared database would let one server's relay deliver the other's updates to its
- * own emulator, which never assigned those tasks and would answer 404 (DESIGN decision 8: the task becomes rejected).
+ * own emulator, which never assigned those tasks and would answer 404 (docs/decisions/008-a-deputy-for-many-companies.md: the task becomes rejected).
  */
 export function planDevServers(
   environment: Record<string, string | undefined>,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { parseConfig, readEnvironment } from '../server/config';
@@ -11,6 +12,10 @@ import { planDevServers } from './dev-environment';
  * behind it the server, restarted on change by tsx watch, on a free loopback port (dev-environment.ts). Two
  * checkouts run side by side with different PORTs. In emulator mode the emulator keeps its tasks in
  * data/emulator-<PORT>.db across the server's restarts; --reset-emulator starts it empty.
+ *
+ * Stopping it stops everything it started: on SIGINT (Ctrl-C), SIGTERM (an IDE's stop button, or npm passing one on)
+ * and SIGHUP (the terminal closed), and also when its own parent is gone. That last one matters: npm runs this script
+ * through `sh -c`, and a signal npm passes on reaches only that shell, which dies and leaves this process behind.
  */
 const { values } = parseArgs({ options: { 'reset-emulator': { type: 'boolean', default: false } } });
 
@@ -30,21 +35,44 @@ if (values['reset-emulator'] && plan.emulatorStateFile !== undefined) {
 
 const serverUrl = `http://127.0.0.1:${plan.serverEnvironment.PORT}`;
 const server = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'server/main.ts'], {
-  stdio: 'inherit',
-  env: plan.serverEnvironment,
+  // Standard output through this process, which takes out the server's own preview address (see below).
+  // Standard input is a pipe fed from ours: tsx watch reruns the server on the Return key, and its process group,
+  // not the terminal's, may not read the terminal itself.
+  stdio: ['pipe', 'pipe', 'inherit'],
+  env: serverEnvironment(),
+  // A process group of its own, tsx watch and the server it runs: stopped as one (stopServer). Ctrl-C at the terminal
+  // reaches this process only, which stops the server once, instead of the server seeing SIGINT twice (from the
+  // terminal, then from tsx watch passing it on) and being cut off in its shutdown.
+  detached: true,
 });
+if (process.stdin.isTTY) process.stdin.pipe(server.stdin!);
+// An error on the pipe (the server gone) is no error of this process.
+server.stdin!.on('error', () => {});
+passServerOutput();
+
 // Vite once it exists: stopAll may run before (a signal, or the server exiting at once).
 const running: { vite?: ViteDevServer } = {};
-let stopping = false;
-function stopAll(code: number): void {
-  if (stopping) return;
-  stopping = true;
+let stopping: Promise<void> | undefined;
+/** Stops Vite and the server's whole process group, then exits with `code`. */
+function stopAll(code: number): Promise<void> {
+  if (stopping) return stopping;
   process.exitCode = code;
-  if (server.exitCode === null) server.kill('SIGTERM');
-  void running.vite?.close();
+  process.stdin.unpipe();
+  process.stdin.pause();
+  // Should Vite never finish closing, the process exits all the same once the server is down or given up on.
+  setTimeout(() => process.exit(), 10_000).unref();
+  stopping = Promise.allSettled([running.vite?.close(), stopServer()]).then(() => process.exit());
+  return stopping;
 }
-server.on('exit', (code) => stopAll(code ?? 0));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stopAll(0));
+server.on('exit', (code) => void stopAll(code ?? 0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void stopAll(0));
+// A parent that is gone passed on no signal (see above): this process is adopted, and its parent process id changes.
+const parentAtStart = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentAtStart) void stopAll(1);
+}, 500).unref();
+// Whoever read this process's output is gone (an IDE's console closed): nothing is watching any longer.
+process.stdout.on('error', () => void stopAll(1));
 
 // Vite in this process, on PORT, with vite.config.ts and the server's address for its proxy.
 const vite = await createViteServer({
@@ -63,7 +91,7 @@ await vite.listen().catch((error: unknown) => stopAfterFailure(error));
 // Printed once the server answers, so the address to open is the last thing on the screen, after the server's own
 // start lines (which name its loopback port behind Vite).
 const answering = await serverAnswers(serverUrl, 120_000);
-if (!stopping) {
+if (stopping === undefined) {
   process.stdout.write(
     [
       '',
@@ -80,7 +108,7 @@ if (!stopping) {
 }
 
 /** Vite could not start (most often: PORT is taken): say so in one line and stop the server started for it. */
-function stopAfterFailure(error: unknown): never {
+async function stopAfterFailure(error: unknown): Promise<never> {
   const code = (error as { code?: unknown }).code;
   const reason =
     code === 'EADDRINUSE' || (error instanceof Error && /already in use/.test(error.message))
@@ -89,8 +117,71 @@ function stopAfterFailure(error: unknown): never {
         ? error.message
         : String(error);
   process.stderr.write(`npm run dev could not start: ${reason}\n`);
-  server.kill('SIGTERM');
-  process.exit(1);
+  await stopAll(1);
+  return process.exit(1);
+}
+
+/**
+ * The server's environment: the plan's, plus what makes it stop with this process (dev-parent-watch.mjs, loaded into
+ * tsx watch and into the server through NODE_OPTIONS) and what keeps its logs as they would be on the terminal, now
+ * that its output comes through a pipe (pino-pretty with colours, unless the developer chose otherwise).
+ */
+function serverEnvironment(): Record<string, string | undefined> {
+  const watchParent = `--import=${new URL('./dev-parent-watch.mjs', import.meta.url).href}`;
+  const onTerminal = process.stdout.isTTY === true;
+  const { NODE_OPTIONS, LOG_FORMAT, FORCE_COLOR, NO_COLOR } = plan.serverEnvironment;
+  return {
+    ...plan.serverEnvironment,
+    NODE_OPTIONS: [NODE_OPTIONS, `"${watchParent}"`].filter(Boolean).join(' '),
+    ...(onTerminal && LOG_FORMAT === undefined ? { LOG_FORMAT: 'pretty' } : {}),
+    ...(onTerminal && FORCE_COLOR === undefined && NO_COLOR === undefined ? { FORCE_COLOR: '1' } : {}),
+  };
+}
+
+/**
+ * The server's output, line by line, without the preview address it prints at start: that one is on the server's own
+ * port, behind Vite, where the page has no hot reload. The one to open is Vite's, printed below once the server
+ * answers. The server's line names the preview after a ` · `; should its wording change, any other mention of its
+ * preview is given Vite's address instead, so only one address is ever printed for the preview.
+ */
+function passServerOutput(): void {
+  const port = plan.serverEnvironment.PORT;
+  const previewSegment = new RegExp(String.raw` · [^·"\n]*http://(?:localhost|127\.0\.0\.1):${port}/preview\b`, 'g');
+  const previewAddress = new RegExp(String.raw`http://(?:localhost|127\.0\.0\.1):${port}/preview\b`, 'g');
+  const lines = createInterface({ input: server.stdout!, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    process.stdout.write(`${line.replace(previewSegment, '').replace(previewAddress, plan.openUrl.replace(/\/$/, ''))}\n`);
+  });
+}
+
+/**
+ * Stops tsx watch, which stops the server (SIGTERM, so it finishes the deliveries in flight; SIGKILL after 5 s) and
+ * exits once it has, then kills whatever is left in their process group.
+ */
+function stopServer(): Promise<void> {
+  if (server.pid === undefined) return Promise.resolve();
+  const pid = server.pid;
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is empty.
+    }
+  };
+  return new Promise((resolve) => {
+    const stopped = () => {
+      killGroup('SIGKILL');
+      clearTimeout(deadline);
+      resolve();
+    };
+    // tsx watch gives the server 5 s before killing it: past that and a margin, nothing waits any longer.
+    const deadline = setTimeout(stopped, 8_000);
+    if (server.exitCode !== null || server.signalCode !== null) stopped();
+    else {
+      server.once('exit', stopped);
+      server.kill('SIGTERM');
+    }
+  });
 }
 
 /** Whether the server answers /healthz within `timeoutMs` (false also when it exited, e.g. on bad configuration). */

@@ -90,6 +90,10 @@ export const environmentSchema = z.object({
   // {type: name, ...context}.
   END_EVENT_FORMAT: z.preprocess(blankToUndefined, z.enum(['string', 'object'], { error: 'one of: string, object' }).default('string')),
   SESSION_SECRET: z.preprocess(blankToUndefined, z.string().min(32, 'at least 32 characters of random text').optional()),
+  // Events to the partner's own backend (server/delivery/partner-webhook-sender.ts): where, and the `whsec_` secret
+  // they are signed with. Validated in config-partner-webhook.ts, where a bad secret can be described without echoing it.
+  PARTNER_WEBHOOK_URL: optionalUrl,
+  PARTNER_WEBHOOK_SECRET: optionalString,
   PARTNER_URL_TEMPLATE: z.preprocess(
     blankToUndefined,
     z

@@ -24,6 +24,8 @@ const REDACTED_PATHS = [
   'token',
   'secret',
   'credential',
+  'webhookSecret',
+  'partnerWebhook.secret',
   'err.headers.authorization',
 ];
 

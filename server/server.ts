@@ -6,6 +6,7 @@ import { EMULATOR_PREFIX, type Config, type PlatformAddresses } from './config';
 import { deliveryLeaseMs } from './delivery/delivery-lease';
 import { createDeliveryMetrics, registerOutboxGauges } from './delivery/delivery-metrics';
 import { createOutboxRelay, type OutboxRelay } from './delivery/outbox-relay';
+import { partnerEventsGateOf, startPartnerLane } from './delivery/partner-lane';
 import type { OutboxRelayOptions } from './delivery/relay-options';
 import { defaultRetryPolicy } from './delivery/retry-policy';
 import { WakeSignal } from './delivery/wake-signal';
@@ -38,6 +39,8 @@ export interface StartServerOptions {
   log?: Logger;
   store?: StoreOptions;
   relay?: Pick<OutboxRelayOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'policy' | 'workerId'>;
+  /** The partner lane's relay (events to PARTNER_WEBHOOK_URL). */
+  partnerRelay?: Pick<OutboxRelayOptions, 'concurrency' | 'pollMs'>;
   /** The built page to serve; dist/ by default. */
   pageDirectory?: string;
   /** How often the tenants are read again (5 s): a change made with `npm run tenants` applies within this. */
@@ -57,6 +60,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const outboxWake = new WakeSignal();
+  const partnerWake = new WakeSignal();
+  const partnerEvents = partnerEventsGateOf(config.partnerWebhook);
 
   const store = await openStoreWhenReachable(
     config.database,
@@ -97,7 +102,12 @@ export async function startServer(config: Config, options: StartServerOptions = 
     metrics,
     log,
     onUpdateEnqueued: () => outboxWake.wake(),
-    credentials,
+    credentials: partnerEvents
+      ? {
+          serves: (company: string) => credentials.serves(company),
+          partnerEvents: { tells: partnerEvents, enqueued: () => partnerWake.wake() },
+        }
+      : credentials,
     ...(config.emulatorMode ? { emulatorClock: new OffsetClock() } : {}),
     ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
@@ -126,19 +136,27 @@ export async function startServer(config: Config, options: StartServerOptions = 
 
   const leaseMs = deliveryLeaseMs(config.upstream.timeoutMs);
   const clients = clientsPerTenant({ credentials, upstream, clock, metrics, retireAfterMs: leaseMs });
+  const deliveryMetrics = createDeliveryMetrics(metrics);
+  const policy = { ...defaultRetryPolicy, ...config.deliveryRetry };
   const relay = createOutboxRelay({
     store,
     client: clients,
     clock,
     log,
-    metrics: createDeliveryMetrics(metrics),
+    metrics: deliveryMetrics,
+    partnerEvents,
     wakeSignal: outboxWake,
     concurrency: config.deliveryConcurrency,
     leaseMs,
-    policy: { ...defaultRetryPolicy, ...config.deliveryRetry },
+    policy,
     ...options.relay,
   });
   relay.start();
+  const { timeoutMs } = config.upstream;
+  const partnerLane = startPartnerLane({
+    ...{ webhook: config.partnerWebhook, store, clock, log, wakeSignal: partnerWake, timeoutMs, leaseMs, policy },
+    ...{ metrics: deliveryMetrics.forLane('partner'), relay: options.partnerRelay },
+  });
   const stopPurging = purgeEveryHour(store, clock, config.unconfirmedTaskRetentionMs, log);
 
   let closing: Promise<void> | undefined;
@@ -157,7 +175,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         await app.close();
         await metricsApp?.close();
         stopPurging();
-        await relay.stop();
+        await Promise.all([relay.stop(), partnerLane?.stop()]);
         clients.close();
         credentials.stop();
         await store.close();

@@ -5,16 +5,10 @@ import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/api-error';
 import { AppRoutes } from './app-routes';
 import { FirstScreenProvider, readFirstScreen } from './task/first-screen';
-import { pickLocale } from './ui/i18n/locale';
+import type { Locale } from './ui/i18n/locale';
 import { LocaleProvider } from './ui/i18n/locale-context';
-import { shellTextsEn } from './ui/i18n/shell-texts.en';
-import { shellTextsEs } from './ui/i18n/shell-texts.es';
+import type { ShellTexts } from './ui/i18n/shell-texts';
 import { preloadWorkflowViews } from './workflows/registry.views';
-
-const locale = pickLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
-// WCAG 3.1.1: the page's language is the one it speaks, set before the first paint.
-document.documentElement.lang = locale;
-document.title = (locale === 'es' ? shellTextsEs : shellTextsEn).documentTitle;
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -41,14 +35,15 @@ function MarkInteractive() {
  * the browser's language is hydrated: React adopts the markup the worker already sees instead of painting it again.
  * Any other markup (prerendered in another language than this browser's first choice) is replaced.
  */
-export function renderApp(root: HTMLElement): void {
+export function renderApp(root: HTMLElement, locale: Locale, texts: ShellTexts): void {
+  document.title = texts.documentTitle;
   const prerendered = readFirstScreen(root);
   const firstScreen = prerendered?.locale === locale ? prerendered : undefined;
   const app = (
     <StrictMode>
       <MarkInteractive />
       <QueryClientProvider client={queryClient}>
-        <LocaleProvider locale={locale}>
+        <LocaleProvider locale={locale} texts={texts}>
           <FirstScreenProvider value={firstScreen}>
             <BrowserRouter>
               <AppRoutes />

@@ -4,7 +4,7 @@ import { TaskPage } from './task/task-page';
 
 const PreviewRoute = lazy(() => import('./preview/preview-route').then((module) => ({ default: module.PreviewRoute })));
 
-/** Routes only assemble features (STYLE: bulletproof-react). The preview loads lazily: not the task page's budget. */
+/** Routes only assemble features (docs/architecture.md#small-files-named-exports). The preview loads lazily: not the task page's budget. */
 export function AppRoutes() {
   return (
     <Routes>

@@ -1,4 +1,6 @@
 import { startEarlySession } from './api/early-session';
+import { pickLocale } from './ui/i18n/locale';
+import { loadShellTexts } from './ui/i18n/locale-context';
 import './ui/styles.css';
 
 /**
@@ -7,10 +9,15 @@ import './ui/styles.css';
  */
 startEarlySession(window.location);
 
+const locale = pickLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
+// WCAG 3.1.1: the page's language is the one it speaks, set before the first paint.
+document.documentElement.lang = locale;
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-import('./app-root').then(
-  ({ renderApp }) => renderApp(root),
+// The app and the worker's language's texts download side by side.
+Promise.all([import('./app-root'), loadShellTexts(locale)]).then(
+  ([{ renderApp }, texts]) => renderApp(root, locale, texts),
   () => {
     // Without the app there is no translated text to show; this is the one message in both languages.
     root.textContent =

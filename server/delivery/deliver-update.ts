@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import { bringRetriesForward, releaseLease } from '../store/outbox.repository';
-import type { OutboxUpdate } from '../store/outbox.table';
+import type { OutboxLane, OutboxUpdate } from '../store/outbox.table';
+import type { PartnerEventsGate } from '../store/partner-events.repository';
 import type { Store } from '../store/store';
 import { isTaskConfirmed, lastConfirmationAt } from '../store/tasks.repository';
 import type { UpdateOutcome } from '../upstream/upstream-outcome';
@@ -29,6 +30,9 @@ export interface DeliveryContext {
   log: RelayLogger;
   metrics: DeliveryMetrics | undefined;
   workerId: string;
+  lane: OutboxLane;
+  /** Platform lane: whose rejected tasks are told to the partner's backend. */
+  partnerEvents: PartnerEventsGate | undefined;
   /** A delivered row keeps its lease until it is settled with the relay's next claim (one commit for many). */
   delivered(update: OutboxUpdate): void;
   /** Held rows became due (the platform answers again): the relay looks at once. */
@@ -49,7 +53,7 @@ export async function deliverUpdate(context: DeliveryContext, update: OutboxUpda
   const sentUnder = circuits.recoveries(tenant);
   let outcome: UpdateOutcome;
   try {
-    outcome = await client.updatePartnerTask(update.assignedTaskUuid, update.payload);
+    outcome = await client.updatePartnerTask(update.assignedTaskUuid, update.payload, update);
   } catch (error) {
     // The client returns values; a throw is our own bug. Keep the row and retry rather than lose it.
     log.error({ err: error, updateId: update.id }, 'delivery threw');
@@ -96,7 +100,7 @@ async function reactToCircuit(context: DeliveryContext, tenant: string, change: 
     return;
   }
   // The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency).
-  const forward = await bringRetriesForward(store.db, now, clients.companiesOf(tenant));
+  const forward = await bringRetriesForward(store.db, now, clients.companiesOf(tenant), context.lane);
   log.info(
     { tenant, updates: forward, pausedForMs: change.openForMs, failure: failureName(change.cause) },
     'delivery resumed: the platform answers again; sending the held updates now',

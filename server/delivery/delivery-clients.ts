@@ -1,10 +1,16 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { PlatformAddresses } from '../config';
+import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
+import type { OutboxUpdate } from '../store/outbox.table';
+import type { UpdateOutcome } from '../upstream/upstream-outcome';
 import { metricsLabelOf, type CompanyCredentials } from '../tenants/company-credentials';
 import { createWorkforceClient, type WorkforceClient } from '../upstream/workforce-client';
 
-export type UpdateSender = Pick<WorkforceClient, 'updatePartnerTask'>;
+/** The platform's client takes the record; the partner lane's sender reads the row (its id names the event). */
+export interface UpdateSender {
+  updatePartnerTask(assignedTaskUuid: string, payload: PartnerTaskUpdate, row: OutboxUpdate): Promise<UpdateOutcome>;
+}
 
 /** Who delivers a company's updates: the tenant (its circuit, its metrics label) and the client with its credential. */
 interface DeliveryRoute {

@@ -3,7 +3,8 @@ import type { Clock } from '../clock';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
 import { metricsLabelOf } from '../tenants/company-credentials';
 import { failureName } from './circuit-reports';
-import { outboxStats, type OutboxStats } from '../store/outbox-status.repository';
+import { outboxStatsByLane, type OutboxStats } from '../store/outbox-status.repository';
+import type { OutboxLane } from '../store/outbox.table';
 import type { Store } from '../store/store';
 
 /** What the relay reports as it works; GET /metrics exposes it. */
@@ -20,18 +21,24 @@ export interface DeliveryMetrics {
 /** Enqueue-to-delivered latency buckets (seconds): from a quiet server's few milliseconds to a day of retries. */
 const LATENCY_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600];
 
-/** The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). */
-export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
+/**
+ * The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). The
+ * platform lane's series keep their unlabelled names (the dashboards and alerts written for them stay true); the
+ * partner lane's carry `lane="partner"`. `forLane('partner')` is the partner relay's view of the same metrics.
+ */
+export function createDeliveryMetrics(registry: Registry): DeliveryMetrics & { forLane(lane: OutboxLane): DeliveryMetrics } {
   const registers = [registry];
+  const labelNames = ['lane'];
   const delivered = new Counter({
     name: 'partner_task_updates_delivered_total',
-    help: 'Updates the platform accepted (2xx), by this process.',
+    help: 'Updates the platform (or with lane="partner", events the partner\'s endpoint) accepted (2xx), by this process.',
+    labelNames,
     registers,
   });
   const failures = new Counter({
     name: 'partner_task_delivery_failures_total',
     help: 'Failed delivery attempts by reason.',
-    labelNames: ['reason'],
+    labelNames: ['reason', 'lane'],
     registers,
   });
   const rejected = new Counter({
@@ -39,44 +46,54 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
     help: 'Tasks marked rejected because the platform refused them (404/403) while it took other updates.',
     registers,
   });
-  const dead = new Counter({ name: 'partner_task_dead_lettered_total', help: 'Updates moved to dead letters by this process.', registers });
+  const dead = new Counter({
+    name: 'partner_task_dead_lettered_total',
+    help: 'Updates moved to dead letters by this process.',
+    labelNames,
+    registers,
+  });
   const latency = new Histogram({
     name: 'partner_task_enqueue_to_delivered_seconds',
     help: 'Time from writing an update to its delivery.',
     buckets: LATENCY_BUCKETS_SECONDS,
+    labelNames,
     registers,
   });
   const circuitOpen = new Gauge({
     name: 'partner_task_delivery_circuit_open',
     help: 'Delivery held by the circuit: 1 while open, by cause (forbidden: the role lacks a permission, spec 5.6).',
-    labelNames: ['tenant', 'cause'],
+    labelNames: ['tenant', 'cause', 'lane'],
     registers,
   });
   /** Each tenant's series: one at a time, so a closed circuit reads `cause="none"} 0`, not a stale cause. */
   const causes = new Map<string, string>();
-  return {
-    circuit(tenantKey, openCause) {
-      const tenant = metricsLabelOf(tenantKey);
-      const previous = causes.get(tenant);
-      if (previous !== undefined) circuitOpen.remove({ tenant, cause: previous });
-      const cause = openCause === undefined ? 'none' : failureName(openCause);
-      causes.set(tenant, cause);
-      circuitOpen.set({ tenant, cause }, openCause === undefined ? 0 : 1);
-    },
-    delivered(ms) {
-      delivered.inc();
-      latency.observe(ms / 1000);
-    },
-    failed(reason) {
-      failures.inc({ reason });
-    },
-    deadLettered() {
-      dead.inc();
-    },
-    taskRejected() {
-      rejected.inc();
-    },
+  const view = (lane: OutboxLane): DeliveryMetrics => {
+    const labels = lane === 'platform' ? {} : { lane };
+    return {
+      circuit(tenantKey, openCause) {
+        const tenant = metricsLabelOf(tenantKey);
+        const previous = causes.get(`${lane} ${tenant}`);
+        if (previous !== undefined) circuitOpen.remove({ tenant, cause: previous, ...labels });
+        const cause = openCause === undefined ? 'none' : failureName(openCause);
+        causes.set(`${lane} ${tenant}`, cause);
+        circuitOpen.set({ tenant, cause, ...labels }, openCause === undefined ? 0 : 1);
+      },
+      delivered(ms) {
+        delivered.inc(labels);
+        latency.observe(labels, ms / 1000);
+      },
+      failed(reason) {
+        failures.inc({ reason, ...labels });
+      },
+      deadLettered() {
+        dead.inc(labels);
+      },
+      taskRejected() {
+        rejected.inc();
+      },
+    };
   };
+  return { ...view('platform'), forLane: view };
 }
 
 /**
@@ -84,18 +101,21 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics {
  * backlog. The three gauges share one query per scrape (prom-client collects them concurrently).
  */
 export function registerOutboxGauges(registry: Registry, store: Store, clock: Clock): void {
-  let scrape: Promise<OutboxStats> | undefined;
+  let scrape: Promise<Record<OutboxLane, OutboxStats>> | undefined;
   const stats = () => {
-    scrape ??= outboxStats(store.db, clock.now()).finally(() => setImmediate(() => (scrape = undefined)));
+    scrape ??= outboxStatsByLane(store.db, clock.now()).finally(() => setImmediate(() => (scrape = undefined)));
     return scrape;
   };
   const gauge = (name: string, help: string, read: (s: OutboxStats) => number) =>
     new Gauge({
       name,
       help,
+      labelNames: ['lane'],
       registers: [registry],
       async collect() {
-        this.set(read(await stats()));
+        const lanes = await stats();
+        this.set(read(lanes.platform));
+        this.set({ lane: 'partner' }, read(lanes.partner));
       },
     });
   gauge('partner_task_outbox_pending', 'Updates written and not yet delivered.', (s) => s.pending);

@@ -2,6 +2,7 @@ import type { Store } from '../store/store';
 import type { OutboxUpdate } from '../store/outbox.table';
 import { markDead, rejectTask, scheduleRetry } from '../store/outbox.repository';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
+import type { PartnerEventsGate } from '../store/partner-events.repository';
 import type { DeliveryMetrics } from './delivery-metrics';
 import { decideRetry, type RetryPolicy } from './retry-policy';
 
@@ -12,6 +13,7 @@ export interface FailedDeliveryDeps {
   random: () => number;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
   metrics: DeliveryMetrics | undefined;
+  partnerEvents?: PartnerEventsGate | undefined;
 }
 
 export interface FailedDelivery {
@@ -46,7 +48,8 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
     refusals: update.refusals,
   });
   if (decision.kind === 'reject') {
-    await rejectTask(store.db, { taskId: update.taskId, updateId: update.id, workerId, now, reason: decision.reason });
+    const { partnerEvents } = deps;
+    await rejectTask(store.db, { taskId: update.taskId, updateId: update.id, workerId, now, reason: decision.reason, partnerEvents });
     metrics?.taskRejected();
     // The context values are not signed (docs/platform.md#partner-task-configuration): a task the platform does not know may have been invented.
     log.warn(

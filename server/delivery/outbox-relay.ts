@@ -23,7 +23,7 @@ export interface OutboxRelay {
  * `concurrency` deliveries under way beside it, each of a different task.
  */
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
-  const { store, clock, log, clients, concurrency, leaseMs, pollMs, claimIntervalMs, policy, workerId, refillBatch } =
+  const { store, clock, log, clients, concurrency, leaseMs, pollMs, claimIntervalMs, policy, workerId, refillBatch, lane } =
     relaySettingsOf(options);
   const ahead = new ClaimedAhead(clock, concurrency, store.dialect);
   const circuits = new TenantCircuits(circuitPolicyOf(policy));
@@ -38,7 +38,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   /** Claims that failed in a row (the database away): the first is logged, then the recovery. */
   let failedClaimsInRow = 0;
 
-  const claims: ClaimContext = { store, clients, clock, leaseMs, workerId, log };
+  const claims: ClaimContext = { store, clients, clock, leaseMs, workerId, log, lane };
   const delivery: DeliveryContext = {
     store,
     clients,
@@ -49,6 +49,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     log,
     metrics: options.metrics,
     workerId,
+    lane,
+    partnerEvents: options.partnerEvents,
     delivered: (update) => deliveredUnsettled.push(update),
     wake: () => signal.wake(),
   };

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import { claimDeliverable, markManyDelivered, nextDueAt } from '../store/outbox.repository';
-import type { OutboxUpdate } from '../store/outbox.table';
+import type { OutboxLane, OutboxUpdate } from '../store/outbox.table';
 import type { Store } from '../store/store';
 import { confirmTasks } from '../store/tasks.repository';
 import type { RelayLogger } from './deliver-update';
@@ -15,6 +15,7 @@ export interface ClaimContext {
   leaseMs: number;
   workerId: string;
   log: RelayLogger;
+  lane: OutboxLane;
 }
 
 /** A leased row, and the tenant whose open circuit it probes, if it is a probe. */
@@ -31,7 +32,7 @@ export interface ClaimedRow {
  * held for ever.
  */
 export function settleAndClaimRows(context: ClaimContext, delivered: readonly OutboxUpdate[], plan: ClaimPlan): Promise<ClaimedRow[]> {
-  const { store, clients, leaseMs, workerId, log } = context;
+  const { store, clients, leaseMs, workerId, log, lane } = context;
   const now = context.clock.now();
   return store.transact(async (trx) => {
     if (delivered.length > 0) {
@@ -40,19 +41,19 @@ export function settleAndClaimRows(context: ClaimContext, delivered: readonly Ou
       if (settled.length < delivered.length) {
         log.warn({ count: delivered.length - settled.length }, 'delivered after the lease ran out; another relay may send them again');
       }
-      // Accepted, lease or not: each of these tasks is the platform's own from now on.
-      await confirmTasks(trx, [...new Set(delivered.map((update) => update.taskId))], now);
+      // Accepted, lease or not: each of these tasks is the platform's own from now on (only the platform can say so).
+      if (lane === 'platform') await confirmTasks(trx, [...new Set(delivered.map((update) => update.taskId))], now);
     }
     const claimed: ClaimedRow[] = [];
     for (const tenant of plan.probes) {
       const companies = clients.companiesOf(tenant);
       const probeCompanies = companies === undefined ? undefined : [...companies];
-      const [update] = await claimDeliverable(trx, { now, leaseMs, limit: 1, workerId, anyDueTime: true, companies: probeCompanies });
+      const [update] = await claimDeliverable(trx, { now, leaseMs, limit: 1, workerId, anyDueTime: true, companies: probeCompanies, lane });
       if (update) claimed.push({ update, probeOf: tenant });
     }
     const limit = plan.limit - claimed.length;
     if (limit > 0 && plan.companies !== null) {
-      for (const update of await claimDeliverable(trx, { now, leaseMs, limit, workerId, companies: plan.companies }))
+      for (const update of await claimDeliverable(trx, { now, leaseMs, limit, workerId, companies: plan.companies, lane }))
         claimed.push({ update });
     }
     return claimed;
@@ -73,7 +74,7 @@ export async function untilDue(
   if (freeSlots <= 0 || inFlight > 0) return pollMs;
   const untilProbe = Math.max(plan.nextProbeAt - now, 0);
   // Rows of held companies do not count: they are not claimable however due they are.
-  const due = plan.companies === null ? null : await nextDueAt(context.store.db, plan.companies).catch(() => null);
+  const due = plan.companies === null ? null : await nextDueAt(context.store.db, plan.companies, context.lane).catch(() => null);
   if (due === null) return Math.min(pollMs, untilProbe);
   // A due time already past means a row fell due between the claim and now: look again at once.
   return Math.min(pollMs, untilProbe, Math.max(due - context.clock.now(), 0));

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
+import type { OutboxLane } from '../store/outbox.table';
+import type { PartnerEventsGate } from '../store/partner-events.repository';
 import type { Store } from '../store/store';
 import type { RelayLogger } from './deliver-update';
 import { oneClient, type DeliveryClients, type UpdateSender } from './delivery-clients';
@@ -31,6 +33,13 @@ export interface OutboxRelayOptions {
   wakeSignal?: WakeSignal;
   random?: () => number;
   workerId?: string;
+  /**
+   * Whose rows this relay delivers: the platform's updates (default) or the events to the partner's backend. Each lane
+   * has its own relay, concurrency and circuits, so a partner endpoint down or slow never delays a platform update.
+   */
+  lane?: OutboxLane;
+  /** Platform lane: the companies whose rejected tasks are told to the partner's backend (`task.rejected`). */
+  partnerEvents?: PartnerEventsGate;
 }
 
 /** The options with their defaults filled in. */
@@ -46,7 +55,8 @@ export function relaySettingsOf(options: OutboxRelayOptions) {
     pollMs: options.pollMs ?? 5_000,
     claimIntervalMs: options.claimIntervalMs ?? 5,
     policy: options.policy ?? defaultRetryPolicy,
-    workerId: options.workerId ?? `relay-${randomUUID()}`,
+    workerId: options.workerId ?? `relay-${options.lane ?? 'platform'}-${randomUUID()}`,
+    lane: options.lane ?? 'platform',
     /** Below this many free slots, with deliveries under way, the relay waits for more before claiming again. */
     refillBatch: Math.max(1, Math.floor(concurrency / 4)),
   };

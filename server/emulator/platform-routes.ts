@@ -1,6 +1,7 @@
 import type { HTTPMethods, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { contextUuidSchema, partnerTaskUpdateSchema, taskStatuses } from '../../src/contract/partner-task-update';
+import { contextUuidSchema, partnerTaskUpdateSchema } from '../../src/contract/partner-task-update';
+import { taskStatuses } from '../../src/contract/task-status';
 import { EmulatorError, invalidBodyError } from './emulator-errors';
 import type { TokenShape } from './emulator-options';
 import type { EmulatorState } from './emulator-state';

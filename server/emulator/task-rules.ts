@@ -1,4 +1,5 @@
-import { isClosed, type PartnerTaskUpdate, type TaskStatus } from '../../src/contract/partner-task-update';
+import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
+import { isClosed, type TaskStatus } from '../../src/contract/task-status';
 
 /**
  * The emulated platform's task state, and every rule of docs/platform.md#statuses-and-transitions that moves it, in one place: the states, the review

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { OutboxTable } from './outbox.table';
+import type { PartnerIdempotencyTable, PartnerKeysTable } from './partner-keys.table';
 import type { TaskHistoryTable } from './task-history.table';
 import type { TasksTable } from './tasks.table';
 import type { PendingCompaniesTable, TenantsTable } from './tenants.table';
@@ -16,6 +17,10 @@ export interface DatabaseSchema {
   pending_companies: PendingCompaniesTable;
   rate_limits: { key: string; window_start: number; count: number };
   flow_workflows: { company_uuid: string; task_flow_uuid: string; workflow_id: string };
+  partner_keys: PartnerKeysTable;
+  partner_idempotency: PartnerIdempotencyTable;
+  /** SQLite only: the largest change marker ever given, so a deleted task's marker is never given again. */
+  task_change_floor: { id: string; seq: number };
 }
 
 /**

@@ -7,6 +7,8 @@ import { tenants } from './migrations/0004-tenants';
 import { pendingIndexes } from './migrations/0005-pending-indexes';
 import { fewerOutboxIndexes } from './migrations/0006-fewer-outbox-indexes';
 import { taskKeyAndConfirmation } from './migrations/0007-task-key-and-confirmation';
+import { partnerEvents } from './migrations/0008-partner-events';
+import { partnerApi } from './migrations/0009-partner-api';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -21,6 +23,8 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0005_pending_indexes': pendingIndexes,
     '0006_fewer_outbox_indexes': fewerOutboxIndexes(dialect),
     '0007_task_key_and_confirmation': taskKeyAndConfirmation,
+    '0008_partner_events': partnerEvents(dialect),
+    '0009_partner_api': partnerApi(dialect),
   };
   return { getMigrations: async () => migrations };
 }

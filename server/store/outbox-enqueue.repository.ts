@@ -49,6 +49,7 @@ export async function enqueueUpdate(
     state: 'pending' as const,
     attempts: 0,
     refusals: 0,
+    lane: 'platform' as const,
     next_attempt_at: now,
     locked_until: null,
     locked_by: null,
@@ -71,9 +72,18 @@ const lockTaskKey = compileOnce<{ taskId: string }, { assignedTaskUuid: string; 
     .forUpdate(),
 );
 
-/** The newest row's: sentAt grows with id within a task (above), so this is the task's greatest sentAt. */
+/**
+ * The newest platform row's: sentAt grows with id within a task (above), so this is the task's greatest sentAt. The
+ * partner lane's rows carry no sentAt of the platform's and never count.
+ */
 const selectLastSentAt = compileOnce<{ taskId: string }, { sent_at: number }>((db, param) =>
-  db.selectFrom('outbox').select('sent_at').where('task_id', '=', param('taskId')).orderBy('id', 'desc').limit(1),
+  db
+    .selectFrom('outbox')
+    .select('sent_at')
+    .where('task_id', '=', param('taskId'))
+    .where('lane', '=', 'platform')
+    .orderBy('id', 'desc')
+    .limit(1),
 );
 
 const insertPending = compileOnce<

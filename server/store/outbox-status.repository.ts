@@ -1,6 +1,6 @@
 import type { StoreDb } from './database-schema';
 import { toOutboxUpdate } from './outbox.table';
-import type { OutboxState, OutboxUpdate } from './outbox.table';
+import type { OutboxLane, OutboxState, OutboxUpdate } from './outbox.table';
 
 /*
  * What the outbox holds, read for people rather than for delivery: a task's updates for the page and the preview, the
@@ -8,9 +8,15 @@ import type { OutboxState, OutboxUpdate } from './outbox.table';
  * (enqueue, claim, settle) is outbox.repository.ts.
  */
 
-/** A task's updates in the order they are delivered, with their delivery state (`GET /api/task/updates`). */
+/** A task's updates to the platform in the order they are delivered, with their delivery state (`GET /api/task/updates`). */
 export async function listUpdatesForTask(db: StoreDb, taskId: string): Promise<OutboxUpdate[]> {
-  const rows = await db.selectFrom('outbox').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .where('lane', '=', 'platform')
+    .orderBy('id')
+    .execute();
   return rows.map(toOutboxUpdate);
 }
 
@@ -59,16 +65,24 @@ export interface OutboxStats {
   dead: number;
 }
 
-/** For `/metrics` and the doctor. Counts every row, so its cost grows with the delivered history. */
-export async function outboxStats(db: StoreDb, now: number): Promise<OutboxStats> {
+/** One lane's counts (the platform's by default), for the doctor and the tests. */
+export async function outboxStats(db: StoreDb, now: number, lane: OutboxLane = 'platform'): Promise<OutboxStats> {
+  return (await outboxStatsByLane(db, now))[lane];
+}
+
+/** For `/metrics` and `npm run outbox -- status`: both lanes in one query. Counts every row, so its cost grows with the delivered history. */
+export async function outboxStatsByLane(db: StoreDb, now: number): Promise<Record<OutboxLane, OutboxStats>> {
   const rows = await db
     .selectFrom('outbox')
-    .select((eb) => ['state', eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .groupBy('state')
+    .select((eb) => ['lane', 'state', eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .groupBy(['lane', 'state'])
     .execute();
-  const byState = new Map<OutboxState, { count: number; oldest: number }>(
-    rows.map((r) => [r.state, { count: Number(r.count), oldest: r.oldest }]),
-  );
+  const of = (lane: OutboxLane) =>
+    statsOf(new Map(rows.filter((r) => r.lane === lane).map((r) => [r.state, { count: Number(r.count), oldest: Number(r.oldest) }])), now);
+  return { platform: of('platform'), partner: of('partner') };
+}
+
+function statsOf(byState: Map<OutboxState, { count: number; oldest: number }>, now: number): OutboxStats {
   const pending = byState.get('pending');
   return {
     pending: pending?.count ?? 0,
@@ -86,6 +100,7 @@ export async function heldForPermission(db: StoreDb, now: number): Promise<{ for
   const row = await db
     .selectFrom('outbox')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('lane', '=', 'platform')
     .where('state', '=', 'pending')
     .where('last_error', 'like', 'forbidden:%')
     .executeTakeFirst();

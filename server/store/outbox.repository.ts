@@ -1,18 +1,25 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { DatabaseSchema, StoreDb } from './database-schema';
 import { toOutboxUpdate } from './outbox.table';
-import type { OutboxTable, OutboxUpdate } from './outbox.table';
+import type { OutboxLane, OutboxTable, OutboxUpdate } from './outbox.table';
+import { enqueuePartnerEvent, type PartnerEventsGate } from './partner-events.repository';
+import { toTask } from './tasks.table';
+import { changeMarkerColumns } from './task-changes.repository';
 
 /** Longest error text kept on a row (a platform's answer can be a whole HTML page). */
 const MAX_ERROR_LENGTH = 2000;
 
 type OutboxScope = ExpressionBuilder<DatabaseSchema & { o: OutboxTable }, 'o'>;
 
-/** docs/decisions/003-per-task-order-with-leases.md: only the oldest undelivered row of a task may be in flight. Dead rows do not count. */
+/**
+ * docs/decisions/003-per-task-order-with-leases.md: only the oldest undelivered row of a task may be in flight. Dead
+ * rows do not count, nor rows of the other lane: each lane keeps its own order, and neither waits for the other.
+ */
 function isOldestPendingOfTask(eb: OutboxScope) {
   const older = eb
     .selectFrom('outbox as older')
     .select('older.id')
+    .whereRef('older.lane', '=', 'o.lane')
     .where('older.state', '=', 'pending')
     .whereRef('older.task_id', '=', 'o.task_id')
     .whereRef('older.id', '<', 'o.id');
@@ -48,9 +55,11 @@ export async function claimDeliverable(
     anyDueTime?: boolean;
     /** Only these companies' rows (lower case), e.g. those with a credential and no open circuit; undefined: all. */
     companies?: readonly string[] | undefined;
+    /** Whose rows: each lane's relay claims its own (the platform's by default). */
+    lane?: OutboxLane;
   },
 ): Promise<OutboxUpdate[]> {
-  const { now, leaseMs, limit, workerId, anyDueTime = false, companies } = options;
+  const { now, leaseMs, limit, workerId, anyDueTime = false, companies, lane = 'platform' } = options;
   if (companies !== undefined && companies.length === 0) return [];
   const rows = await db
     .with(
@@ -59,6 +68,7 @@ export async function claimDeliverable(
         qb
           .selectFrom('outbox as o')
           .select('o.id')
+          .where('o.lane', '=', lane)
           .where('o.state', '=', 'pending')
           .$if(!anyDueTime, (qb) => qb.where('o.next_attempt_at', '<=', now))
           .where((eb) => eb.or([eb('o.locked_until', 'is', null), eb('o.locked_until', '<', now)]))
@@ -157,19 +167,29 @@ export async function releaseLease(db: StoreDb, id: number, workerId: string): P
  */
 export function rejectTask(
   db: StoreDb,
-  input: { taskId: string; updateId: number; workerId: string; now: number; reason: string },
+  input: { taskId: string; updateId: number; workerId: string; now: number; reason: string; partnerEvents?: PartnerEventsGate },
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const held = await leasedRows(trx, [input.updateId], input.workerId).set(LEASE_CLEARED).executeTakeFirst();
     if (held.numUpdatedRows === 0n) return false;
     const reason = input.reason.slice(0, MAX_ERROR_LENGTH);
-    await trx.updateTable('tasks').set({ rejected_at: input.now, rejected_reason: reason }).where('id', '=', input.taskId).execute();
+    const task = await trx
+      .updateTable('tasks')
+      .set({ rejected_at: input.now, rejected_reason: reason, ...changeMarkerColumns(trx) })
+      .where('id', '=', input.taskId)
+      .returningAll()
+      .executeTakeFirst();
+    // Only the platform's rows die: the partner's backend still hears of the task, its rejection included.
     await trx
       .updateTable('outbox')
       .set({ state: 'dead', dead_at: input.now, dead_reason: `task rejected: ${reason}`, ...LEASE_CLEARED })
       .where('task_id', '=', input.taskId)
+      .where('lane', '=', 'platform')
       .where('state', '=', 'pending')
       .execute();
+    if (task && input.partnerEvents?.(task.company_uuid)) {
+      await enqueuePartnerEvent(trx, { task: toTask(task), type: 'task.rejected', now: input.now });
+    }
     return true;
   });
 }
@@ -190,7 +210,7 @@ export async function releaseLeases(db: StoreDb, workerId: string): Promise<numb
  * the earliest due time among rows at the head of their task, pushed past a lease that outlives it. Rows queued
  * behind an older pending row do not count: they cannot be claimed before it settles. Null when nothing is pending.
  */
-export async function nextDueAt(db: StoreDb, companies?: readonly string[]): Promise<number | null> {
+export async function nextDueAt(db: StoreDb, companies?: readonly string[], lane: OutboxLane = 'platform'): Promise<number | null> {
   if (companies !== undefined && companies.length === 0) return null;
   const row = await db
     .selectFrom('outbox as o')
@@ -206,6 +226,7 @@ export async function nextDueAt(db: StoreDb, companies?: readonly string[]): Pro
         )
         .as('due'),
     )
+    .where('o.lane', '=', lane)
     .where('o.state', '=', 'pending')
     .$if(companies !== undefined, (qb) => qb.where('o.company_uuid', 'in', companies!))
     .where(isOldestPendingOfTask)
@@ -217,11 +238,17 @@ export async function nextDueAt(db: StoreDb, companies?: readonly string[]): Pro
  * After an outage the platform is back: every row waiting out its own backoff is due now, so the backlog drains at
  * delivery speed instead of at the pace of each row's backoff. Returns how many rows were brought forward.
  */
-export async function bringRetriesForward(db: StoreDb, now: number, companies?: ReadonlySet<string>): Promise<number> {
+export async function bringRetriesForward(
+  db: StoreDb,
+  now: number,
+  companies?: ReadonlySet<string>,
+  lane: OutboxLane = 'platform',
+): Promise<number> {
   if (companies !== undefined && companies.size === 0) return 0;
   const result = await db
     .updateTable('outbox')
     .set({ next_attempt_at: now })
+    .where('lane', '=', lane)
     .where('state', '=', 'pending')
     .$if(companies !== undefined, (qb) => qb.where('company_uuid', 'in', [...companies!]))
     .where('attempts', '>', 0)

@@ -3,6 +3,12 @@ import type { PartnerTaskUpdate } from '../../src/contract/partner-task-update';
 
 export type OutboxState = 'pending' | 'delivered' | 'dead';
 
+/**
+ * Who a row goes to: the platform (a partner-task update) or the partner's own backend (an event, partner-events.repository.ts).
+ * Each lane has its own relay, so one endpoint down never delays the other's rows.
+ */
+export type OutboxLane = 'platform' | 'partner';
+
 export interface OutboxTable {
   /** Allocated in commit order per task (the task row is locked first), so id order is delivery order. */
   id: Generated<number>;
@@ -10,7 +16,8 @@ export interface OutboxTable {
   assigned_task_uuid: string;
   /** The task's company, copied at enqueue: whose credential delivers it. Null only for rows older than tenancy. */
   company_uuid: string | null;
-  /** JSON text of the full docs/platform.md#partner-task-update-record record, sentAt included: every retry resends the same record with the same sentAt. */
+  lane: Generated<OutboxLane>;
+  /** JSON text of the full docs/platform.md#partner-task-update-record record (the partner lane: the event's body), sentAt included: every retry resends the same record with the same sentAt. */
   payload: string;
   sent_at: number;
   state: OutboxState;
@@ -37,6 +44,8 @@ export interface OutboxUpdate {
   assignedTaskUuid: string;
   /** The client company whose credential delivers it (docs/platform.md#authentication). */
   companyUuid: string;
+  lane: OutboxLane;
+  /** In the partner lane, the event's body (server/store/partner-events.repository.ts), sent as stored. */
   payload: PartnerTaskUpdate;
   sentAt: number;
   state: OutboxState;
@@ -64,6 +73,7 @@ export function outboxUpdateOf(row: OutboxRow, payload: PartnerTaskUpdate): Outb
     taskId: row.task_id,
     assignedTaskUuid: row.assigned_task_uuid,
     companyUuid: row.company_uuid ?? '',
+    lane: row.lane ?? 'platform',
     payload,
     sentAt: row.sent_at,
     state: row.state,

@@ -3,6 +3,7 @@ import type { StoreDb } from './database-schema';
 import { toTask } from './tasks.table';
 import type { NewTaskRow, Task, TaskRow } from './tasks.table';
 import { compileOnce } from './compiled-query';
+import { changeMarkerColumns, keepChangeFloor } from './task-changes.repository';
 import { canonicalUuid } from '../../src/contract/task-context';
 
 export interface NewTask {
@@ -47,7 +48,11 @@ function newTaskRow(input: NewTask): NewTaskRow {
 }
 
 export async function insertTask(db: StoreDb, input: NewTask): Promise<Task> {
-  const row = await db.insertInto('tasks').values(newTaskRow(input)).returningAll().executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('tasks')
+    .values({ ...newTaskRow(input), ...changeMarkerColumns(db) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return toTask(row);
 }
 
@@ -58,7 +63,7 @@ export async function insertTask(db: StoreDb, input: NewTask): Promise<Task> {
 export async function insertTaskIfAbsent(db: StoreDb, input: NewTask): Promise<{ task: Task; created: boolean }> {
   const inserted = await db
     .insertInto('tasks')
-    .values(newTaskRow(input))
+    .values({ ...newTaskRow(input), ...changeMarkerColumns(db) })
     .onConflict((oc) => oc.column('assigned_task_key').doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -84,6 +89,7 @@ export function releaseTask(
       .forUpdate()
       .executeTakeFirst();
     if (!task) return undefined;
+    await keepChangeFloor(trx);
     const pending = await trx.deleteFrom('outbox').where('task_id', '=', task.id).where('state', '=', 'pending').executeTakeFirst();
     await trx.deleteFrom('outbox').where('task_id', '=', task.id).execute();
     await trx.deleteFrom('task_history').where('task_id', '=', task.id).execute();
@@ -123,6 +129,7 @@ export function purgeUnconfirmedTasks(db: StoreDb, before: number): Promise<numb
       .execute();
     const ids = doomed.map((row) => row.id);
     if (ids.length === 0) return 0;
+    await keepChangeFloor(trx);
     await trx.deleteFrom('outbox').where('task_id', 'in', ids).execute();
     await trx.deleteFrom('task_history').where('task_id', 'in', ids).execute();
     await trx.deleteFrom('tasks').where('id', 'in', ids).execute();
@@ -269,6 +276,8 @@ const saveTaskColumns = compileOnce<
       attempt_started_at: param('attemptStartedAt'),
       failed_reason: param('failedReason'),
       updated_at: param('updatedAt'),
+      // The changes feed of the partner API: every write moves the task past every reader's cursor.
+      ...changeMarkerColumns(db),
     })
     .where('id', '=', param('id')),
 );

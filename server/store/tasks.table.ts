@@ -1,5 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { TaskStatus } from '../../src/contract/partner-task-update';
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { TaskStatus } from '../../src/contract/task-status';
 
 /** Times are epoch milliseconds (bigint on both engines); JSON is stored as text so one schema serves both. */
 export interface TasksTable {
@@ -29,6 +29,9 @@ export interface TasksTable {
   opened_from: string | null;
   created_at: number;
   updated_at: number;
+  /** The changes feed's marker, rewritten by every task write (task-changes.repository.ts). */
+  change_xid: Generated<number>;
+  change_seq: Generated<number>;
 }
 
 export type TaskRow = Selectable<TasksTable>;

@@ -32,10 +32,10 @@ export async function createRateLimits(
   app: FastifyInstance,
   settings: RateLimitSettings | false,
   store: Store,
-): Promise<{ perAddress: RateLimitCheck; perTask: RateLimitCheck }> {
+): Promise<{ perAddress: RateLimitCheck; perTask: RateLimitCheck; limiter: (max: number) => RateLimitCheck }> {
   if (settings === false) {
     const allow: RateLimitCheck = async () => {};
-    return { perAddress: allow, perTask: allow };
+    return { perAddress: allow, perTask: allow, limiter: () => allow };
   }
   await app.register(rateLimit, { global: false, ...(store.dialect === 'postgres' ? { store: databaseCounters(store) } : {}) });
   const limiter = (max: number): RateLimitCheck => {
@@ -49,7 +49,8 @@ export async function createRateLimits(
       }
     };
   };
-  return { perAddress: limiter(settings.perAddress), perTask: limiter(settings.perTask) };
+  // `limiter` serves the partner API, registered inside this plugin: @fastify/rate-limit is registered once per context.
+  return { perAddress: limiter(settings.perAddress), perTask: limiter(settings.perTask), limiter };
 }
 
 /** Every this many counts, counters of windows long over are deleted (the table holds about one row per active key). */

@@ -6,6 +6,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { registerPageRoutes } from '../page/page-routes';
+import { partnerApi } from '../partner-api/partner-api';
 import { setSecurityHeaders } from '../page/security-headers';
 import type { Store } from '../store/store';
 import type { CompanyGate } from '../tenants/company-credentials';
@@ -50,27 +51,29 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     if (route.url.startsWith('/api/')) route.bodyLimit = API_BODY_LIMIT;
   });
   await app.register(fastifySwagger, {
-    openapi: { info: { title: 'partner-task-kit task API', version: '1' } },
+    openapi: {
+      info: { title: 'partner-task-kit task API', version: '1' },
+      components: { securitySchemes: { partnerKey: { type: 'http', scheme: 'bearer' } } },
+    },
     transform: jsonSchemaTransform,
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const limits = await createRateLimits(app, options.rateLimits ?? rateLimitsOf(config), store);
-  registerTaskRoutes(app, {
-    config,
+  const rateLimits = options.rateLimits ?? rateLimitsOf(config);
+  const limits = await createRateLimits(app, rateLimits, store);
+  const service = {
+    store,
     clock,
-    sessionSecret,
-    limits,
-    service: {
-      store,
-      clock,
-      partnerUrlTemplate: config.partnerUrlTemplate,
-      onUpdateEnqueued,
-      companies,
-      newTaskLimits: config.newTaskLimits,
-      log: app.log,
-    },
-  });
+    partnerUrlTemplate: config.partnerUrlTemplate,
+    onUpdateEnqueued,
+    companies,
+    newTaskLimits: config.newTaskLimits,
+    log: app.log,
+  };
+  registerTaskRoutes(app, { config, clock, sessionSecret, limits, service });
+  // A partner key is limited as a session is (RATE_LIMIT_PER_TASK), and its address as any client's.
+  const perKey = limits.limiter(rateLimits === false ? 0 : rateLimits.perTask);
+  await app.register(partnerApi, { store, clock, service, limits: { perAddress: limits.perAddress, perKey } });
   if (config.previewEnabled) registerPreviewRoutes(app, { config, perAddress: limits.perAddress });
 
   const pageDirectory = options.pageDirectory ?? DEFAULT_PAGE_DIRECTORY;

@@ -2,6 +2,8 @@ import type { Clock } from '../clock';
 import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
 import { enqueueUpdate } from '../store/outbox-enqueue.repository';
+import { enqueuePartnerEvent } from '../store/partner-events.repository';
+import { partnerEventTypeOf } from './partner-event-kinds';
 import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import { appendHistory, listAttemptHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
 import type { TaskHistoryEntry } from '../store/task-history.table';
@@ -61,6 +63,8 @@ export interface TaskTransaction {
   now: number;
   /** Writes an update of `task` in this transaction (outbox, never a call upstream from a request). */
   enqueue(task: Task, record: PartnerTaskUpdateRecord): Promise<void>;
+  /** Appends to `task`'s history (as changed in this transaction) and writes the partner's event of it, if any. */
+  record(task: Task, entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): Promise<TaskHistoryEntry>;
 }
 
 /**
@@ -69,15 +73,27 @@ export interface TaskTransaction {
  */
 export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: TaskTransaction) => Promise<T>): Promise<T> {
   let enqueued = 0;
+  let events = 0;
   const result = await deps.store.transact(async (trx) => {
     const now = deps.clock.now();
     const enqueue = async (task: Task, record: PartnerTaskUpdateRecord) => {
       await enqueueUpdate(trx, { taskId: task.id, record, now, lockedTask: task });
       enqueued += 1;
     };
-    return work({ trx, now, enqueue });
+    // Each history entry of a kind the partner hears of writes its event in the same transaction: never one without the other.
+    const record = async (task: Task, entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>) => {
+      const appended = await appendHistory(trx, { ...entry, taskId: task.id, at: now });
+      const type = partnerEventTypeOf(entry.kind);
+      if (type !== undefined && deps.companies.partnerEvents?.tells(task.companyUuid)) {
+        await enqueuePartnerEvent(trx, { task, type, now, stepId: entry.stepId ?? null, attempt: entry.attempt });
+        events += 1;
+      }
+      return appended;
+    };
+    return work({ trx, now, enqueue, record });
   });
   if (enqueued > 0) deps.onUpdateEnqueued();
+  if (events > 0) deps.companies.partnerEvents?.enqueued();
   return result;
 }
 
@@ -91,10 +107,30 @@ export function updateTargetOf(deps: Pick<TaskServiceDeps, 'partnerUrlTemplate'>
  * the other). The token's four values must match the stored task: a token can act on its own task only.
  */
 export function withLockedTask<T>(deps: TaskServiceDeps, context: TaskContext, action: (locked: LockedTask) => Promise<T>): Promise<T> {
-  return inTaskTransaction(deps, async ({ trx, now, enqueue: enqueueFor }) => {
-    const task = await lockTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
-    if (!task) throw taskGone();
-    assertSameContext(task, context);
+  return withTaskLocked(
+    deps,
+    {
+      assignedTaskUuid: context.wxAssignedTaskUuid,
+      missing: taskGone,
+      admit: (task) => assertSameContext(task, context),
+    },
+    action,
+  );
+}
+
+/** Which task to lock, what to answer when there is none, and who may act on it (throws when the caller may not). */
+export interface TaskLock {
+  assignedTaskUuid: string;
+  missing: () => Error;
+  admit: (task: Task) => void;
+}
+
+/** One action on one task, locked in one transaction; the session's and the partner API's writes both come here. */
+export function withTaskLocked<T>(deps: TaskServiceDeps, lock: TaskLock, action: (locked: LockedTask) => Promise<T>): Promise<T> {
+  return inTaskTransaction(deps, async ({ trx, now, enqueue: enqueueFor, record: recordFor }) => {
+    const task = await lockTaskByAssignedTaskUuid(trx, lock.assignedTaskUuid);
+    if (!task) throw lock.missing();
+    lock.admit(task);
     assertNotRejected(task);
     const target = updateTargetOf(deps, task);
     const enqueue = (record: PartnerTaskUpdateRecord) => enqueueFor(task, record);
@@ -105,19 +141,21 @@ export function withLockedTask<T>(deps: TaskServiceDeps, context: TaskContext, a
       return history.entries;
     };
     const readHistory = () => historyOf(task.attempt);
+    // The task as this transaction changed it: what an event of the partner's tells (its status, the step's data).
+    let current = task;
     const record = async (entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>) => {
-      const appended = await appendHistory(trx, { ...entry, taskId: task.id, at: now });
+      const appended = await recordFor(current, entry);
       if (history?.attempt === appended.attempt) history.entries.push(appended);
     };
     const workflow = workflowOf(task);
     const startAttempt = async (options?: { carriedBy: 'step update' }): Promise<Task> => {
       if (task.attemptStartedAt !== null) return task;
-      const started = await saveLockedTask(trx, task, { status: 'inProgress', attemptStartedAt: now }, now);
+      const started = (current = await saveLockedTask(trx, task, { status: 'inProgress', attemptStartedAt: now }, now));
       if (options === undefined) await enqueue(startedUpdate(target, workflow, task.attempt));
       await record({ attempt: task.attempt, kind: 'started' });
       return started;
     };
-    const save = (current: Task, changes: TaskChanges) => saveLockedTask(trx, current, changes, now);
+    const save = async (from: Task, changes: TaskChanges) => (current = await saveLockedTask(trx, from, changes, now));
     const view = async (current: Task) => toTaskView(current, await historyOf(current.attempt), workflow);
     return action({ trx, task, workflow, target, now, enqueue, history: readHistory, save, record, startAttempt, view });
   });

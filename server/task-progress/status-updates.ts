@@ -56,8 +56,18 @@ export function stepSavedUpdate(
   report: StepReport,
 ): PartnerTaskUpdateRecord {
   const next = positionOf(workflow, nextIndex);
-  const details = `${report.details} Now on step ${next.index + 1} of ${next.count}${next.name ? ` (${next.name})` : ''}.`;
-  return record(target, 'stepSaved', updateLabels.stepSaved(next), details, report.color);
+  const now = `Now on step ${next.index + 1} of ${next.count}${next.name ? ` (${next.name})` : ''}`;
+  // A step the partner completes: the panel says what the partner is doing, in the colour that step reports for it.
+  const awaiting = workflow.steps[nextIndex]?.completedBy === 'partner' ? workflow.steps[nextIndex]?.awaiting : undefined;
+  if (awaiting)
+    return record(target, 'stepSaved', updateLabels.stepSaved(next), `${report.details} ${now}: ${awaiting.details}`, awaiting.color);
+  return record(target, 'stepSaved', updateLabels.stepSaved(next), `${report.details} ${now}.`, report.color);
+}
+
+/** The partner's check of a step failed: the attempt ends in `error`, with the partner's details for the admin. */
+export function partnerFailedUpdate(target: UpdateTarget, stepName: string, report: StepReport): PartnerTaskUpdateRecord {
+  const details = `${report.details} Reset the task, or ask the worker to choose "Start again", to allow a new attempt.`;
+  return record(target, 'failed', updateLabels.failed(stepName), details, report.color);
 }
 
 export function completedUpdate(target: UpdateTarget, report: StepReport): PartnerTaskUpdateRecord {

@@ -1,4 +1,4 @@
-import { isClosed } from '../../src/contract/partner-task-update';
+import { stepRefusal } from '../../src/contract/step-refusal';
 import type { Grade, GradingRules, StepReport, WorkflowDefinition, WorkflowServerModule } from '../../src/workflows/workflow-definition';
 import type { Task } from '../store/tasks.table';
 import { apiError } from '../api-error';
@@ -31,24 +31,12 @@ export interface GradedOutcome extends Grade {
   used: number;
 }
 
-function currentStepIndex(workflow: WorkflowDefinition, task: Task): number {
-  if (task.currentStep === null) return 0;
-  return workflow.steps.findIndex((step) => step.id === task.currentStep);
-}
-
 export function decideStepSubmission(input: StepSubmissionInput): StepDecision {
   const { workflow, task, stepId } = input;
-  if (isClosed(task.status)) {
-    throw apiError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
-  }
+  const refusal = stepRefusal({ status: task.status, currentStep: task.currentStep, steps: workflow.steps }, stepId);
+  if (refusal) throw apiError(refusal.code, refusal.message, refusal.field);
   const index = workflow.steps.findIndex((step) => step.id === stepId);
-  const step = workflow.steps[index];
-  if (!step) throw apiError('invalid_step', `The workflow ${workflow.id} has no step "${stepId}".`, 'stepId');
-  const current = currentStepIndex(workflow, task);
-  if (index !== current) {
-    const expected = workflow.steps[current]?.id ?? 'none';
-    throw apiError('step_out_of_order', `Step "${stepId}" cannot be saved now: the current step is "${expected}".`, 'stepId');
-  }
+  const step = workflow.steps[index]!;
   const parsed = step.schema.safeParse(input.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,4 +1,5 @@
-import { isClosed } from '../../src/contract/partner-task-update';
+import { isClosed } from '../../src/contract/task-status';
+import { currentStepOf } from '../../src/contract/step-rules';
 import type { TaskFailure, TaskView } from '../../src/contract/task-view';
 import type { Grade, WorkflowDefinition } from '../../src/workflows/workflow-definition';
 import type { TaskHistoryEntry } from '../store/task-history.table';
@@ -14,11 +15,17 @@ export function toTaskView(task: Task, history: readonly TaskHistoryEntry[], wor
   return {
     id: task.id,
     assignedTaskUuid: task.assignedTaskUuid,
-    workflow: { id: workflow.id, estimatedMinutes: workflow.estimatedMinutes, steps: workflow.steps.map((step) => ({ id: step.id })) },
+    workflow: {
+      id: workflow.id,
+      estimatedMinutes: workflow.estimatedMinutes,
+      steps: workflow.steps.map((step) =>
+        step.completedBy === 'partner' ? { id: step.id, completedBy: 'partner' as const } : { id: step.id },
+      ),
+    },
     status: task.status,
     attempt: task.attempt,
     started: task.attemptStartedAt !== null,
-    currentStep: over ? null : (task.currentStep ?? workflow.steps[0]?.id ?? null),
+    currentStep: over ? null : (currentStepOf({ currentStep: task.currentStep, steps: workflow.steps }) ?? null),
     stepData: task.stepData,
     gradedAttempts,
     failure: parseFailure(task.failedReason),
@@ -47,5 +54,5 @@ export function formatFailure(failure: TaskFailure): string {
 function parseFailure(stored: string | null): TaskFailure | null {
   if (stored === null) return null;
   const [reason, stepId] = stored.split(':');
-  return reason === 'attempts_exhausted' && stepId ? { reason, stepId } : null;
+  return (reason === 'attempts_exhausted' || reason === 'partner_failed') && stepId ? { reason, stepId } : null;
 }

@@ -1,4 +1,4 @@
-import { isClosed } from '../../src/contract/partner-task-update';
+import { isClosed } from '../../src/contract/task-status';
 import { createHash } from 'node:crypto';
 import { listUpdatesForTask } from '../store/outbox-status.repository';
 import { appendHistory, listAttemptHistory } from '../store/task-history.repository';

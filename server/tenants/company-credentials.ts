@@ -7,6 +7,8 @@ import { openSecret } from './secret-sealing';
 /** What a request handler asks: may a session open for this company? */
 export interface CompanyGate {
   serves(companyUuid: string): boolean;
+  /** Whose task changes are told to the partner's backend, and the wake of that lane's relay once they are written. */
+  partnerEvents?: { tells(companyUuid: string): boolean; enqueued(): void };
 }
 
 /** The credential acting for a company, and whose circuit its deliveries share (docs/platform.md#authentication: one per client company). */

@@ -4,7 +4,7 @@ import type { HeaderReader } from './http-transport';
  * Every upstream call ends in one of these values (docs/architecture.md#errors-are-values-with-a-code: errors are values with a code). The relay decides
  * what to do from `kind` alone: retry later, renew the token, or give up on the record.
  */
-type RetryableReason = 'server_error' | 'rate_limited' | 'request_timeout' | 'timeout' | 'network';
+type RetryableReason = 'server_error' | 'rate_limited' | 'request_timeout' | 'timeout' | 'network' | 'client_error';
 
 export interface RetryableFailure {
   kind: 'retryable';

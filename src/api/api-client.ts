@@ -6,8 +6,11 @@ import { apiRequestInit } from './api-request';
 import { takeEarlySession } from './early-session';
 import { sessionRequest } from './session-request';
 
-/** Renew when less than this is left, so no request ever leaves with a token about to expire. */
-const RENEW_MARGIN_MS = 5 * 60 * 1000;
+/**
+ * A session token is renewed when less than this is left of it (the server's tokens live 15 minutes): ahead of time
+ * while the page is open (open-session.ts), and before a request, so none leaves with a token about to expire.
+ */
+export const SESSION_RENEW_MARGIN_MS = 5 * 60 * 1000;
 
 /**
  * A request with no answer by then has failed: a stalled mobile network or a captive portal keeps a request open for
@@ -32,7 +35,7 @@ interface HeldToken {
 }
 
 /**
- * DESIGN decision 5: the token lives in this closure only (no cookie, no storage), is sent as a bearer token, and is
+ * docs/decisions/005-no-cookies-session-tokens.md: the token lives in this closure only (no cookie, no storage), is sent as a bearer token, and is
  * renewed before it expires. One client per task context; nothing is shared between two clients.
  */
 export function createApiClient(options: {
@@ -81,7 +84,7 @@ export function createApiClient(options: {
   }
 
   async function validToken(): Promise<string> {
-    if (!held || held.expiresAt - now() < RENEW_MARGIN_MS) await openSession();
+    if (!held || held.expiresAt - now() < SESSION_RENEW_MARGIN_MS) await openSession();
     if (!held) throw new ApiError(401, 'invalid_token', 'no session');
     return held.token;
   }

@@ -7,8 +7,8 @@ import { apiErrorStatus, errorBodySchema, type ApiErrorCode } from '../contract/
 export type PageErrorCode = ApiErrorCode | 'network' | 'server_error' | 'http_error';
 
 /**
- * A failed call to our server, as a value with a code (STYLE habit 9). `network` means no answer at all (offline, the
- * server down); every other code is the server's own from the DESIGN error body.
+ * A failed call to our server, as a value with a code (docs/architecture.md#errors-are-values-with-a-code). `network` means no answer at all (offline, the
+ * server down); every other code is the server's own, in the error body of docs/api.md#errors.
  */
 export class ApiError extends Error {
   constructor(

@@ -2,7 +2,7 @@ import { ASSIGNED_TASK_HEADER } from '../contract/http-headers';
 import type { TaskContext } from '../contract/task-context';
 
 /**
- * The one shape of every API request (api-client.ts, early-session.ts): JSON, no cookies (DESIGN decision 5: they
+ * The one shape of every API request (api-client.ts, early-session.ts): JSON, no cookies (docs/decisions/005-no-cookies-session-tokens.md: they
  * fail in third-party iframes), never cached, and the assigned task named in a header for the server's per-task rate
  * limit.
  */

@@ -1,11 +1,8 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse } from '../contract/session';
-import type { ApiClient } from './api-client';
+import { SESSION_RENEW_MARGIN_MS, type ApiClient } from './api-client';
 import { taskKeys } from './query-keys';
 import { storeTaskView } from './task-cache';
-
-/** Ask for a new token this long before the current one expires (the server's tokens live 15 minutes). */
-const RENEW_BEFORE_MS = 5 * 60 * 1000;
 
 async function openSession(client: ApiClient, queryClient: QueryClient): Promise<SessionResponse> {
   const session = await client.openSession();
@@ -25,7 +22,7 @@ export function sessionQueryOptions(client: ApiClient, queryClient: QueryClient)
     refetchOnWindowFocus: false,
     refetchInterval: (query) => {
       const expiresAt = query.state.data ? Date.parse(query.state.data.expiresAt) : undefined;
-      return expiresAt === undefined ? false : Math.max(10_000, expiresAt - Date.now() - RENEW_BEFORE_MS);
+      return expiresAt === undefined ? false : Math.max(10_000, expiresAt - Date.now() - SESSION_RENEW_MARGIN_MS);
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { TaskContext } from '../contract/task-context';
 
-/** Every query key of the page, written once (STYLE habit 5). Scoped by assigned task: two tasks never share a cache. */
+/** Every query key of the page, written once (docs/architecture.md#server-state-through-queryoptions). Scoped by assigned task: two tasks never share a cache. */
 export const taskKeys = {
   all: ['task'] as const,
   session: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'session'] as const,

@@ -3,7 +3,7 @@ import { taskViewSchema, type TaskView } from '../contract/task-view';
 import type { ApiClient } from './api-client';
 import { storeTaskView } from './task-cache';
 
-/** POST /api/task/restart: a new attempt with the same parameters (spec 3); the server sends `ready`. */
+/** POST /api/task/restart: a new attempt with the same parameters (docs/platform.md#statuses-and-transitions); the server sends `ready`. */
 function restartTask(client: ApiClient): Promise<TaskView> {
   return client.call('POST', '/api/task/restart', taskViewSchema, {});
 }

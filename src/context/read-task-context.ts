@@ -5,7 +5,7 @@ export type ContextProblem = { param: ContextParamName; kind: 'missing' | 'inval
 export type ContextReading = { ok: true; context: TaskContext } | { ok: false; problems: ContextProblem[] };
 
 /**
- * spec 2.5: the portal appends the four wx* parameters when "Append task context" is on (spec 2.4). Each is checked
+ * docs/platform.md#task-context: the portal appends the four wx* parameters when "Append task context" is on (docs/platform.md#partner-task-configuration). Each is checked
  * on its own so the error screen can name every bad one, not just the first.
  */
 export function readTaskContext(search: string): ContextReading {
@@ -18,7 +18,7 @@ export function readTaskContext(search: string): ContextReading {
     if (value === undefined || value.trim() === '') problems.push({ param, kind: 'missing' });
     else if (all.length > 1) problems.push({ param, kind: 'repeated' });
     else if (!taskContextSchema.shape[param].safeParse(value).success) problems.push({ param, kind: 'invalid', received: preview(value) });
-    // Kept exactly as the portal sent it: the platform names the task by this string in its paths (spec 4.3).
+    // Kept exactly as the portal sent it: the platform names the task by this string in its paths (docs/platform.md#the-update-endpoint).
     else values[param] = value;
   }
   if (problems.length > 0) return { ok: false, problems };

@@ -1,5 +1,5 @@
 /**
- * The designer variable that chooses the workflow: spec 2.4 lets the flow designer append variables of their own to
+ * The designer variable that chooses the workflow: docs/platform.md#partner-task-configuration lets the flow designer append variables of their own to
  * the iframe URL, so a flow runs another workflow with `…?workflow=availability`, before the four wx* parameters.
  */
 export const WORKFLOW_PARAM = 'workflow';

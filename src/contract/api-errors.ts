@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-/** DESIGN: every error body is {"error":{"code":"snake_case","message":"human sentence"}}; `field` names a bad input. */
+/** docs/api.md#errors: every error body is {"error":{"code":"snake_case","message":"human sentence"}}; `field` names a bad input. */
 export const errorBodySchema = z.object({
   error: z.object({
     code: z.string().check(z.regex(/^[a-z][a-z0-9_]*$/)),
@@ -11,8 +11,7 @@ export const errorBodySchema = z.object({
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /**
- * Every code the server answers with, and the one status each always has (DESIGN: the HTTP contract; README "Error
- * codes of the task API"). Partner tooling and the page switch on the code, never on the message.
+ * Every code the server answers with, and the one status each always has (docs/api.md#error-codes). Partner tooling and the page switch on the code, never on the message.
  */
 export const apiErrorStatus = {
   invalid_context: 400,
@@ -20,6 +19,8 @@ export const apiErrorStatus = {
   invalid_json: 400,
   invalid_step_data: 400,
   bad_request: 400,
+  invalid_cursor: 400,
+  missing_idempotency_key: 400,
   unknown_workflow: 400,
   missing_token: 401,
   invalid_token: 401,
@@ -28,11 +29,15 @@ export const apiErrorStatus = {
   unknown_company: 403,
   invalid_step: 404,
   not_found: 404,
+  task_not_found: 404,
   context_mismatch: 409,
   task_closed: 409,
   step_out_of_order: 409,
   task_rejected: 410,
   nothing_to_restart: 409,
+  step_not_awaiting_partner: 409,
+  idempotency_key_reused: 409,
+  idempotency_key_in_use: 409,
   request_timeout: 408,
   body_too_large: 413,
   unsupported_media_type: 415,

@@ -1,10 +1,10 @@
 import { z } from 'zod/mini';
-import type { TaskStatus } from './partner-task-update';
+import type { TaskStatus } from './task-status';
 
 /**
  * Fields of the page <-> server contract, in zod/mini: the page parses every answer with these, and zod/mini costs a
  * third of classic zod in the task page's budget (120 KB gzip of initial JavaScript). `partner-task-update.ts` (classic zod, the
- * server's spec 2.6 record) is therefore never imported by the page's initial code; its types are, and the checks
+ * server's docs/platform.md#partner-task-update-record record) is therefore never imported by the page's initial code; its types are, and the checks
  * below fail to compile if the two drift apart.
  */
 const statuses = ['ready', 'inProgress', 'completed', 'error'] as const satisfies readonly TaskStatus[];
@@ -14,10 +14,10 @@ void everyStatusListed;
 
 export const taskStatusField = z.enum(statuses);
 
-/** ISO 8601 with a zone designator, as spec 2.6 sentAt. */
+/** ISO 8601 with a zone designator, as docs/platform.md#partner-task-update-record sentAt. */
 export const isoDateTimeField = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
 
-/** spec 2.5: "UUID strings"; the version is not shown, so any 8-4-4-4-12 hexadecimal form (as contextUuidSchema). */
+/** docs/platform.md#task-context: "UUID strings"; the version is not shown, so any 8-4-4-4-12 hexadecimal form (as contextUuidSchema). */
 export const contextUuidField = z.guid({ error: 'must be a UUID (8-4-4-4-12 hexadecimal)' });
 
 export const nonNegativeInt = z.int().check(z.minimum(0));

@@ -11,7 +11,7 @@ const INVISIBLE_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|(?![\
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 
 /**
- * Text the platform shows an admin (spec 2.6 partnerStatus), made safe to show: lone surrogates become U+FFFD, a
+ * Text the platform shows an admin (docs/platform.md#partner-task-update-record partnerStatus), made safe to show: lone surrogates become U+FFFD, a
  * carriage return a newline, the controls above are dropped, and the rest is NFC, so one name is stored and compared
  * as one sequence of code points whichever keyboard typed it.
  */
@@ -21,7 +21,7 @@ export function cleanPartnerText(text: string): string {
 
 /**
  * The partnerStatus of an update with its texts cleaned. NFC can lengthen a text (a few letters decompose), so a label
- * within the 32 characters of spec 2.6 and 8 that cleaning pushed over is cut again, with an ellipsis as `fitLabel`
+ * within the 32 characters of docs/platform.md#partner-task-update-record and docs/platform.md#limits that cleaning pushed over is cut again, with an ellipsis as `fitLabel`
  * does. One over them before cleaning is not cut, for the record's schema to refuse: the code that built it is wrong.
  */
 export function cleanPartnerStatus(status: NonNullable<PartnerTaskUpdate['partnerStatus']>): typeof status {

@@ -1,23 +1,13 @@
 import { z } from 'zod';
+import { taskStatuses } from './task-status';
 
-/**
- * The four task statuses a partner may send (spec 2.6, 3). `viewed` appears in the review-reset rule of spec 3 but is
- * not among the allowed values, so we never send it.
- */
-export const taskStatuses = ['ready', 'inProgress', 'completed', 'error'] as const;
 const taskStatusSchema = z.enum(taskStatuses);
-export type TaskStatus = z.infer<typeof taskStatusSchema>;
-
-/** Completed or in error (spec 3): the attempt is over, and only a new attempt (a restart) moves the task again. */
-export function isClosed(status: string): status is 'completed' | 'error' {
-  return status === 'completed' || status === 'error';
-}
 
 const partnerStatusColors = ['success', 'warning', 'danger', 'neutral'] as const;
 const partnerStatusColorSchema = z.enum(partnerStatusColors);
 export type PartnerStatusColor = z.infer<typeof partnerStatusColorSchema>;
 
-/** spec 2.6, 8: partnerStatus.label is at most 32 characters, counted as characters (code points), not UTF-16 units. */
+/** docs/platform.md#partner-task-update-record and docs/platform.md#limits: partnerStatus.label is at most 32 characters, counted as characters (code points), not UTF-16 units. */
 export const PARTNER_LABEL_MAX = 32;
 
 /** Characters as a person counts them: an emoji or a letter outside the BMP is one, not two UTF-16 units. */
@@ -28,12 +18,12 @@ export function labelLength(label: string): number {
 }
 
 /**
- * spec 2.5: the context values are "UUID strings". The platform's UUID version is not shown, so any
+ * docs/platform.md#task-context: the context values are "UUID strings". The platform's UUID version is not shown, so any
  * 8-4-4-4-12 hexadecimal form is accepted rather than only RFC 4122 versions.
  */
 export const contextUuidSchema = z.guid({ error: 'must be a UUID (8-4-4-4-12 hexadecimal)' });
 
-/** ISO 8601 date-time with a time zone designator, e.g. 2026-11-22T10:00:00.000Z (spec 2.6 sentAt). */
+/** ISO 8601 date-time with a time zone designator, e.g. 2026-11-22T10:00:00.000Z (docs/platform.md#partner-task-update-record sentAt). */
 const isoDateTimeSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
 
 const partnerStatusSchema = z
@@ -47,7 +37,7 @@ const partnerStatusSchema = z
   })
   .strict();
 
-/** The partner task update record of spec 2.6, the body of endpoint 4.3. */
+/** The partner task update record of docs/platform.md#partner-task-update-record, the body of endpoint 4.3. */
 export const partnerTaskUpdateSchema = z
   .object({
     taskStatus: taskStatusSchema,

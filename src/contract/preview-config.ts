@@ -7,12 +7,12 @@ import { z } from 'zod/mini';
  */
 export const previewConfigSchema = z.object({
   mode: z.enum(['emulator', 'platform']),
-  /** spec 2.4 / 6.1: the end event the server fires (END_EVENT, END_EVENT_FORMAT); the preview listens for it. */
+  /** docs/platform.md#partner-task-configuration / 6.1: the end event the server fires (END_EVENT, END_EVENT_FORMAT); the preview listens for it. */
   endEvent: z.object({ name: z.string(), format: z.enum(['string', 'object']) }),
   emulatorControlPath: z.nullable(z.string()),
   /**
    * The workflows this server offers, for the launch form's choice: a link names one with the designer variable
-   * `workflow=<id>` (spec 2.4); without it a new task runs `defaultWorkflow`.
+   * `workflow=<id>` (docs/platform.md#partner-task-configuration); without it a new task runs `defaultWorkflow`.
    */
   workflows: z.array(z.object({ id: z.string(), steps: z.number(), estimatedMinutes: z.number() })),
   defaultWorkflow: z.string(),

@@ -1,23 +1,24 @@
-import type { PartnerStatusColor, TaskStatus } from './partner-task-update';
+import type { PartnerStatusColor } from './partner-task-update';
+import type { TaskStatus } from './task-status';
 import { labelLength, PARTNER_LABEL_MAX } from './partner-task-update';
 
 /**
- * The moments a task reports to the platform (spec 2.6), the status each sends (spec 3) and how its label reads. The
+ * The moments a task reports to the platform (docs/platform.md#partner-task-update-record), the status each sends (docs/platform.md#statuses-and-transitions) and how its label reads. The
  * server builds every update from this table; the preview and partner tooling read the same names.
  */
 export const updateKinds = {
-  /** The worker opened the task: `ready` (spec 3, the task exists on our side). */
+  /** The worker opened the task: `ready` (docs/platform.md#statuses-and-transitions, the task exists on our side). */
   opened: { taskStatus: 'ready', color: 'neutral' },
-  /** The attempt's first interaction (spec 3: ready -> inProgress). */
+  /** The attempt's first interaction (docs/platform.md#statuses-and-transitions: ready -> inProgress). */
   started: { taskStatus: 'inProgress', color: 'neutral' },
   /** A step was saved; its colour is the step's own report. */
   stepSaved: { taskStatus: 'inProgress', color: undefined },
   /** A graded step failed with tries left. */
   retry: { taskStatus: 'inProgress', color: 'warning' },
-  /** Out of tries: spec 3 `error`, irrevocable until restarted. */
+  /** Out of tries: docs/platform.md#statuses-and-transitions `error`, irrevocable until restarted. */
   failed: { taskStatus: 'error', color: 'danger' },
   completed: { taskStatus: 'completed', color: 'success' },
-  /** A new attempt: `ready` clears an earlier review on the platform (spec 3, 4.3 rule 5). */
+  /** A new attempt: `ready` clears an earlier review on the platform (docs/platform.md#statuses-and-transitions and docs/platform.md#the-update-endpoint). */
   restarted: { taskStatus: 'ready', color: 'neutral' },
 } as const satisfies Record<string, { taskStatus: TaskStatus; color: PartnerStatusColor | undefined }>;
 
@@ -32,7 +33,7 @@ export interface StepPosition {
 
 const onStep = ({ index, count }: StepPosition) => `Step ${index + 1} of ${count}`;
 
-/** Each kind's label, composed by `fitLabel` so no label can exceed 32 characters (spec 8), whatever a step is named. */
+/** Each kind's label, composed by `fitLabel` so no label can exceed 32 characters (docs/platform.md#limits), whatever a step is named. */
 export const updateLabels = {
   opened: () => 'Opened',
   started: (step: StepPosition) => fitLabel(onStep(step), step.name),
@@ -46,7 +47,7 @@ export const updateLabels = {
 const SEPARATOR = ' · ';
 
 /**
- * spec 8: partnerStatus.label is at most 32 characters. The variable part is cut to whatever room the fixed part
+ * docs/platform.md#limits: partnerStatus.label is at most 32 characters. The variable part is cut to whatever room the fixed part
  * leaves, with an ellipsis.
  */
 export function fitLabel(prefix: string, name: string): string {

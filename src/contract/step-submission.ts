@@ -18,7 +18,7 @@ const gradingResultSchema = z.object({
 export type GradingResult = z.infer<typeof gradingResultSchema>;
 
 /**
- * spec 6.1: the end event's name and delivery format are not shown, so both come from the server's configuration
+ * docs/platform.md#end-event: the end event's name and delivery format are not shown, so both come from the server's configuration
  * (END_EVENT, END_EVENT_FORMAT); the page posts it to each origin in `targetOrigins` exactly.
  */
 const endEventSchema = z.object({

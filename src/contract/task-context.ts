@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { contextUuidField } from './contract-fields';
 
-/** spec 2.5: the four parameters the portal appends to the iframe URL, all UUID strings, unsigned. */
+/** docs/platform.md#task-context: the four parameters the portal appends to the iframe URL, all UUID strings, unsigned. */
 export const contextParamNames = ['wxWorkerUuid', 'wxAssignedTaskUuid', 'wxTaskFlowUuid', 'wxCompanyUuid'] as const;
 export type ContextParamName = (typeof contextParamNames)[number];
 
@@ -15,7 +15,7 @@ export type TaskContext = z.infer<typeof taskContextSchema>;
 
 /**
  * The one form in which context ids are compared and looked up: RFC 9562 makes UUIDs case-insensitive, so `1E6F…` and
- * `1e6f…` name one task and meet one binding. The id sent to the platform stays as first received (spec 4.3).
+ * `1e6f…` name one task and meet one binding. The id sent to the platform stays as first received (docs/platform.md#the-update-endpoint).
  */
 export function canonicalUuid(value: string): string {
   return value.toLowerCase();

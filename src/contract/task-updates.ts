@@ -3,7 +3,7 @@ import { isoDateTimeField, nonNegativeInt } from './contract-fields';
 import { partnerTaskUpdateSchema } from './partner-task-update';
 
 /**
- * `GET /api/task/updates`: this task's updates (spec 2.6 records) with their delivery state in our outbox, oldest
+ * `GET /api/task/updates`: this task's updates (docs/platform.md#partner-task-update-record records) with their delivery state in our outbox, oldest
  * first. `nextAttemptAt` is set while an update waits (due now, or a retry's time). Error texts from upstream
  * (`lastError`, `deadReason`) are filled in only where the preview portal is enabled, a developer's machine; elsewhere
  * they are null and stay in the server's logs and operator tools. (Used by tooling and the lazily loaded preview,

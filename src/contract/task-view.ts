@@ -6,22 +6,24 @@ export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, '
 
 const historyKinds = ['opened', 'started', 'step_saved', 'quiz_failed', 'completed', 'failed', 'restarted'] as const;
 
-/** Why an attempt ended in `error` (spec 3: irrevocably problematic until restarted). */
+/** Why an attempt ended in `error` (docs/platform.md#statuses-and-transitions: irrevocably problematic until restarted). */
 const taskFailureSchema = z.object({
-  reason: z.enum(['attempts_exhausted']),
+  /** attempts_exhausted: a graded step failed too often; partner_failed: the partner's check of the step failed. */
+  reason: z.enum(['attempts_exhausted', 'partner_failed']),
   stepId: stepIdSchema,
 });
 export type TaskFailure = z.infer<typeof taskFailureSchema>;
 
 /** What `GET /api/task` returns: everything the page needs to render and resume, nothing secret. */
 export const taskViewSchema = z.object({
-  /** Our task record's id; it is the `partnerId` of every update (spec 2.6). */
+  /** Our task record's id; it is the `partnerId` of every update (docs/platform.md#partner-task-update-record). */
   id: z.string(),
   assignedTaskUuid: z.string(),
   workflow: z.object({
     id: z.string(),
     estimatedMinutes: positiveInt,
-    steps: z.array(z.object({ id: stepIdSchema })),
+    /** `completedBy: 'partner'`: the partner's backend completes the step; the worker waits (a waiting screen). */
+    steps: z.array(z.object({ id: stepIdSchema, completedBy: z.optional(z.literal('partner')) })),
   }),
   status: taskStatusField,
   attempt: positiveInt,

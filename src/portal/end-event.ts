@@ -2,7 +2,7 @@ import type { EndEvent } from '../contract/step-submission';
 import type { TaskContext } from '../contract/task-context';
 
 /**
- * spec 2.4 / 6.1: the portal closes the iframe on the configured end event; its name and delivery format are not
+ * docs/platform.md#partner-task-configuration / 6.1: the portal closes the iframe on the configured end event; its name and delivery format are not
  * shown, so both are configurable (END_EVENT, END_EVENT_FORMAT):
  * - `string`: the bare event name, e.g. `"partner-task-complete"`;
  * - `object`: `{ type: <name>, taskStatus: "completed", wxWorkerUuid, wxAssignedTaskUuid, wxTaskFlowUuid, wxCompanyUuid }`.

@@ -5,7 +5,7 @@ import { Notice } from '../ui/notice';
 import { TimeStamp } from './time-stamp';
 
 /**
- * The back office's admin actions of spec 3: approve and reject a completed task whose review is required, reset any
+ * The back office's admin actions of docs/platform.md#statuses-and-transitions: approve and reject a completed task whose review is required, reset any
  * task in which the worker acted. Shown only when they apply; a refusal shows the emulator's reason.
  */
 export function AdminActions({ controlPath, assignment, onReset }: { controlPath: string; assignment: Assignment; onReset: () => void }) {
@@ -54,7 +54,7 @@ export function AdminActions({ controlPath, assignment, onReset }: { controlPath
 
 /**
  * What the admin can do about the review now, from the emulator's state (polled, and set from each action's answer),
- * so the sentence changes with approve, reject and the worker's restart. spec 3: a decided review is cleared when the
+ * so the sentence changes with approve, reject and the worker's restart. docs/platform.md#statuses-and-transitions: a decided review is cleared when the
  * partner sends ready, viewed or inProgress (the worker starting again), and the next completion awaits review again.
  */
 function ReviewCopy({ review }: { review: Assignment['review'] }) {

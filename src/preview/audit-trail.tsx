@@ -11,7 +11,7 @@ const actionText: Record<string, string> = {
 };
 
 /**
- * spec 2.6: "earlier partner updates appear in an audit trail section"; spec 3 / 4.3 rule 4: an update older than one
+ * docs/platform.md#partner-task-update-record: "earlier partner updates appear in an audit trail section"; docs/platform.md#statuses-and-transitions / 4.3 rule 4: an update older than one
  * already applied is ignored, and the trail marks it so (the emulator also marks an exact replay as a duplicate).
  */
 export function AuditTrail({ assignment }: { assignment: Assignment }) {
@@ -44,11 +44,21 @@ function TrailLine({ entry }: { entry: TrailEntry }) {
     );
   }
   const { record, outcome } = entry;
+  const status = statusText(record.taskStatus);
+  const label = record.partnerStatus?.label;
+  // The label of a completed update is "Completed": it would read "Completed ● Completed". Said once, as the label,
+  // inside the <strong> that an ignored update strikes through.
+  const labelSaysStatus = label !== undefined && label.trim().toLowerCase() === status.toLowerCase();
+  const labelled = label !== undefined && <span className={colorClass(record.partnerStatus?.color)}>{label}</span>;
   return (
     <>
-      <TimeStamp iso={entry.at} /> <strong>{statusText(record.taskStatus)}</strong>{' '}
-      {record.partnerStatus?.label !== undefined && (
-        <span className={colorClass(record.partnerStatus.color)}>{record.partnerStatus.label}</span>
+      <TimeStamp iso={entry.at} />{' '}
+      {labelSaysStatus ? (
+        <strong>{labelled}</strong>
+      ) : (
+        <>
+          <strong>{status}</strong> {labelled}
+        </>
       )}
       {outcome !== 'applied' && <span className="pv-tag pv-tag-ignored"> ignored: {outcome}</span>}
       <span className="pv-muted pv-small pv-block">sentAt {record.sentAt}</span>

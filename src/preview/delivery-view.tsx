@@ -9,7 +9,7 @@ import { TimeStamp } from './time-stamp';
 import { untilText } from './time-text';
 
 /**
- * What our own server holds for this task: each update (spec 2.6) and its delivery state in the outbox. It reads
+ * What our own server holds for this task: each update (docs/platform.md#partner-task-update-record) and its delivery state in the outbox. It reads
  * GET /api/task/updates with its own session, as the task page does; nothing here comes from the platform.
  */
 export function DeliveryView({

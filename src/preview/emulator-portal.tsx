@@ -1,5 +1,6 @@
 import { Route, Routes } from 'react-router';
 import type { PreviewConfig } from '../contract/preview-config';
+import { workflowDefaults } from './assignment-defaults';
 import { EmulatorTaskView } from './emulator-task-view';
 import { NewAssignmentForm } from './new-assignment-form';
 import { TaskList } from './task-list';
@@ -13,8 +14,8 @@ export function EmulatorPortal({ config }: { config: PreviewConfig }) {
   const controlPath = config.emulatorControlPath ?? '/emulator/control';
   const { origin, crossOrigin } = taskPageOrigin(window.location);
   const defaults = {
-    title: 'Workplace safety training',
-    estimatedCompletionTime: '10 minutes',
+    // The default workflow's, as the URL below names no other; the form follows the workflow chosen there.
+    ...(workflowDefaults(config, config.defaultWorkflow) ?? { title: config.defaultWorkflow }),
     iframeUrl: `${origin}/`,
     endEvent: config.endEvent.name,
     appendTaskContext: true,

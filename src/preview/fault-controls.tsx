@@ -5,9 +5,9 @@ import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
 
 /**
- * Emulator faults on the partner-task endpoint (spec 4.3) for this task's updates only, so a developer can watch the
+ * Emulator faults on the partner-task endpoint (docs/platform.md#the-update-endpoint) for this task's updates only, so a developer can watch the
  * relay retry: an outage (N answers 503), a 429 with Retry-After, and an expired token (a 401 the relay answers by
- * renewing the token, spec 4.1). Updates of other tasks are not affected.
+ * renewing the token, docs/platform.md#token). Updates of other tasks are not affected.
  */
 export function FaultControls({ controlPath, assignedTaskUuid }: { controlPath: string; assignedTaskUuid: string }) {
   const [count, setCount] = useState(5);

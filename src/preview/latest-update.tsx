@@ -2,7 +2,7 @@ import type { Assignment } from './api/assignment-schema';
 import { colorClass, reviewText, statusText } from './status-text';
 import { TimeStamp } from './time-stamp';
 
-/** spec 2.6: "the latest update and the task metadata appear prominently at the top of the worker task information panel". */
+/** docs/platform.md#partner-task-update-record: "the latest update and the task metadata appear prominently at the top of the worker task information panel". */
 export function LatestUpdate({ assignment }: { assignment: Assignment }) {
   const latest = assignment.latest?.record;
   return (

@@ -3,11 +3,14 @@ import { useNavigate } from 'react-router';
 import type { PreviewConfig } from '../contract/preview-config';
 import type { AssignmentOptions } from './api/assignment-schema';
 import { useCreateAssignment } from './api/assignments';
+import { withIframeUrl, type FollowedField } from './assignment-defaults';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
 import { WorkflowSelect } from './workflow-choice';
 
-/** spec 2.4: the partner task configuration set when a flow is created; each submit assigns it with fresh UUIDs. */
+type TextKey = 'title' | 'estimatedCompletionTime' | 'endEvent' | 'iframeUrl' | 'companyUuid';
+
+/** docs/platform.md#partner-task-configuration: the partner task configuration set when a flow is created; each submit assigns it with fresh UUIDs. */
 export function NewAssignmentForm({
   controlPath,
   defaults,
@@ -18,11 +21,19 @@ export function NewAssignmentForm({
   config: Pick<PreviewConfig, 'workflows' | 'defaultWorkflow' | 'companies'>;
 }) {
   const [options, setOptions] = useState(defaults);
+  // The title and estimate follow the chosen workflow until the developer types their own.
+  const [edited, setEdited] = useState<ReadonlySet<FollowedField>>(new Set());
   const create = useCreateAssignment(controlPath);
   const navigate = useNavigate();
   const id = useId();
   const set = <K extends keyof AssignmentOptions>(key: K, value: AssignmentOptions[K]) =>
     setOptions((previous) => ({ ...previous, [key]: value }));
+  const setIframeUrl = (url: string) => setOptions((previous) => withIframeUrl(previous, url, config, edited));
+  const typeInto = (key: TextKey, value: string) => {
+    if (key === 'iframeUrl') return setIframeUrl(value);
+    if (key === 'title' || key === 'estimatedCompletionTime') setEdited((previous) => new Set([...previous, key]));
+    set(key, value);
+  };
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -35,7 +46,7 @@ export function NewAssignmentForm({
     create.mutate(body, { onSuccess: (created) => void navigate(`/preview/tasks/${created.assignedTaskUuid}`) });
   }
 
-  const text = (key: 'title' | 'estimatedCompletionTime' | 'endEvent' | 'iframeUrl' | 'companyUuid', label: string, hint?: string) => (
+  const text = (key: TextKey, label: string, hint?: string) => (
     <div className="pv-field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
       {hint && (
@@ -49,7 +60,7 @@ export function NewAssignmentForm({
         required={key === 'title' || key === 'iframeUrl'}
         value={options[key] ?? ''}
         aria-describedby={hint ? `${id}-${key}-hint` : undefined}
-        onChange={(event) => set(key, event.target.value)}
+        onChange={(event) => typeInto(key, event.target.value)}
       />
     </div>
   );
@@ -66,7 +77,7 @@ export function NewAssignmentForm({
       {text('title', 'Title')}
       {text('estimatedCompletionTime', 'Estimated completion time')}
       {text('endEvent', 'End event name', 'The portal closes the iframe when the task page posts this event (END_EVENT on the server).')}
-      <WorkflowSelect id={`${id}-workflow`} config={config} url={options.iframeUrl} onUrlChange={(url) => set('iframeUrl', url)} />
+      <WorkflowSelect id={`${id}-workflow`} config={config} url={options.iframeUrl} onUrlChange={setIframeUrl} />
       {text('iframeUrl', 'Iframe URL', 'The task page, from another origin than this portal.')}
       {text(
         'companyUuid',

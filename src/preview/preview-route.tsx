@@ -8,7 +8,7 @@ import './preview.css';
 import './preview-parts.css';
 
 /**
- * The preview portal (DESIGN: a worker-portal simulator), loaded lazily so it never counts in the task
+ * The preview portal (README.md#walkthrough-the-preview-portal), loaded lazily so it never counts in the task
  * page's initial JavaScript. It is a developer's tool in English, whatever the browser's language.
  */
 export function PreviewRoute() {

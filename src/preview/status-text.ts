@@ -1,4 +1,4 @@
-/** How the worker portal names a task status (spec 3) and a review state. */
+/** How the worker portal names a task status (docs/platform.md#statuses-and-transitions) and a review state. */
 export function statusText(status: string): string {
   switch (status) {
     case 'ready':
@@ -30,7 +30,7 @@ export function reviewText(review: { required: boolean; state: string }): string
   }
 }
 
-/** spec 2.6 partnerStatus.color: one of success, warning, danger, neutral; neutral by default. */
+/** docs/platform.md#partner-task-update-record partnerStatus.color: one of success, warning, danger, neutral; neutral by default. */
 export function colorClass(color: string | undefined): string {
   return `pv-label pv-label-${color === 'success' || color === 'warning' || color === 'danger' ? color : 'neutral'}`;
 }

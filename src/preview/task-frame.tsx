@@ -3,8 +3,8 @@ import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 export type FrameState = { open: true } | { open: false; reason: 'end event' | 'task completed button' };
 
 /**
- * The task as the worker portal shows it: the partner's page in an iframe (spec 2.4), or, once the end event arrived
- * (spec 6.1) or the portal's own button was pressed, the portal's "next task" screen in its place.
+ * The task as the worker portal shows it: the partner's page in an iframe (docs/platform.md#partner-task-configuration), or, once the end event arrived
+ * (docs/platform.md#end-event) or the portal's own button was pressed, the portal's "next task" screen in its place.
  */
 export function TaskFrame({
   frameRef,

@@ -3,7 +3,7 @@ import { AdminActions } from './admin-actions';
 import { AuditTrail } from './audit-trail';
 import { LatestUpdate } from './latest-update';
 
-/** The worker task information panel of spec 2.6, as the emulator holds it; refreshed every second. */
+/** The worker task information panel of docs/platform.md#partner-task-update-record, as the emulator holds it; refreshed every second. */
 export function TaskInfoPanel({ controlPath, assignment, onReset }: { controlPath: string; assignment: Assignment; onReset: () => void }) {
   const { options } = assignment;
   return (

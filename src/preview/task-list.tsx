@@ -3,22 +3,53 @@ import { Link, useNavigate } from 'react-router';
 import type { Assignment } from './api/assignment-schema';
 import { assignmentsQueryOptions, useCreateAssignment } from './api/assignments';
 import { reviewText, statusText } from './status-text';
+import { useClearedTasks } from './use-cleared-tasks';
 import { workflowOfUrl } from './workflow-choice';
 import { Button } from '../ui/button';
 
-/** The worker's task list: every assignment the emulator holds, newest first. */
+/**
+ * The worker's task list: every assignment the emulator holds, newest first, in a box of bounded height (a day of
+ * test runs assigns hundreds), with "Clear list" to hide the ones listed now (use-cleared-tasks.ts).
+ */
 export function TaskList({ controlPath }: { controlPath: string }) {
   const list = useQuery(assignmentsQueryOptions(controlPath));
+  const { cleared, clear, restore } = useClearedTasks();
   const tasks = list.data ?? [];
+  const shown = tasks.filter((task) => !cleared.has(task.assignedTaskUuid));
+  const hidden = tasks.length - shown.length;
   return (
     <section className="pv-card" aria-labelledby="task-list-title">
-      <h2 id="task-list-title">Assigned tasks</h2>
+      <div className="pv-list-head">
+        <h2 id="task-list-title">Assigned tasks</h2>
+        {shown.length > 0 && (
+          <Button variant="secondary" onClick={() => clear(tasks.map((task) => task.assignedTaskUuid))}>
+            Clear list
+          </Button>
+        )}
+      </div>
       {list.isError && <p className="pv-error">Could not read the emulator: {list.error.message}</p>}
-      {tasks.length === 0 ? (
-        <p className="pv-muted">{list.isPending ? 'Loading…' : 'None yet: assign one with the form.'}</p>
+      {hidden > 0 && (
+        <div className="pv-cleared" data-testid="cleared-tasks">
+          <p className="pv-muted pv-small">
+            {hidden === 1 ? '1 cleared task is hidden here' : `${hidden} cleared tasks are hidden here`}; the emulator still holds{' '}
+            {hidden === 1 ? 'it' : 'them'}.
+          </p>
+          <Button variant="link" onClick={restore}>
+            Show {hidden === 1 ? 'it' : 'them'} again
+          </Button>
+        </div>
+      )}
+      {shown.length === 0 ? (
+        <p className="pv-muted">
+          {list.isPending
+            ? 'Loading…'
+            : hidden > 0
+              ? 'Nothing since the list was cleared: assign one with the form.'
+              : 'None yet: assign one with the form.'}
+        </p>
       ) : (
-        <ul className="pv-tasks">
-          {tasks.map((task) => (
+        <ul className="pv-tasks pv-tasks-bounded" aria-label={`${shown.length} ${shown.length === 1 ? 'task' : 'tasks'}, newest first`}>
+          {shown.map((task) => (
             <TaskRow key={task.assignedTaskUuid} controlPath={controlPath} task={task} />
           ))}
         </ul>

@@ -14,8 +14,8 @@ export function taskPageOrigin(location: Pick<Location, 'protocol' | 'hostname' 
 }
 
 /**
- * The task page URL with the four spec 2.5 parameters, as the portal appends them when "Append task context" is on,
- * after the flow designer's `workflow` variable when there is one (spec 2.4).
+ * The task page URL with the four docs/platform.md#task-context parameters, as the portal appends them when "Append task context" is on,
+ * after the flow designer's `workflow` variable when there is one (docs/platform.md#partner-task-configuration).
  */
 export function taskPageUrl(
   origin: string,

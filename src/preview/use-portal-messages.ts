@@ -9,7 +9,7 @@ export interface LoggedMessage {
 }
 
 /**
- * spec 2.4 / 6.1: the portal closes the iframe on the configured end event. Its delivery format is not shown, so both
+ * docs/platform.md#partner-task-configuration / 6.1: the portal closes the iframe on the configured end event. Its delivery format is not shown, so both
  * forms the server can send (END_EVENT_FORMAT) count: the bare name, or an object whose `type` is the name. A message
  * counts only from the task iframe and at the task page's exact origin; every message is logged with its verdict.
  */

@@ -10,7 +10,7 @@ export function workflowOfUrl(url: string): string | undefined {
   }
 }
 
-/** The iframe URL with its `workflow` variable set to `workflow`, or removed when undefined (spec 2.4: variables). */
+/** The iframe URL with its `workflow` variable set to `workflow`, or removed when undefined (docs/platform.md#partner-task-configuration: variables). */
 export function withWorkflow(url: string, workflow: string | undefined): string {
   let parsed: URL;
   try {
@@ -41,7 +41,7 @@ export function WorkflowSelect({
   onUrlChange: (url: string) => void;
 }) {
   const selected = workflowOfUrl(url) ?? config.defaultWorkflow;
-  const offered = config.workflows.some((workflow) => workflow.id === selected);
+  const chosen = config.workflows.find((workflow) => workflow.id === selected);
   return (
     <div className="pv-field">
       <label htmlFor={id}>Workflow</label>
@@ -49,20 +49,27 @@ export function WorkflowSelect({
         Adds <code className="pv-code">{WORKFLOW_PARAM}=…</code> to the iframe URL (spec 2.4: variables the flow designer appends); without
         it a new task runs {config.defaultWorkflow}. A task keeps the workflow it was first opened with.
       </p>
+      {/* Options name the workflow only: a select is one line as wide as the form, and the id is what the URL carries.
+          The chosen workflow's size is said below it, where a long id cannot push it out of view. */}
       <select
         id={id}
         value={selected}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={`${id}-hint ${id}-chosen`}
         onChange={(event) => onUrlChange(withWorkflow(url, event.target.value === config.defaultWorkflow ? undefined : event.target.value))}
       >
         {config.workflows.map((workflow) => (
           <option key={workflow.id} value={workflow.id}>
             {workflow.id}
-            {workflow.id === config.defaultWorkflow ? ' (default)' : ''} · {workflow.steps} steps, about {workflow.estimatedMinutes} min
+            {workflow.id === config.defaultWorkflow ? ' (default)' : ''}
           </option>
         ))}
-        {!offered && <option value={selected}>{selected} (not offered by this server)</option>}
+        {!chosen && <option value={selected}>{selected} (not offered by this server)</option>}
       </select>
+      <p className="pv-muted pv-small" id={`${id}-chosen`}>
+        {chosen
+          ? `${chosen.steps} ${chosen.steps === 1 ? 'step' : 'steps'}, about ${chosen.estimatedMinutes} min.`
+          : 'The task page will say that this link names a workflow it does not offer.'}
+      </p>
     </div>
   );
 }

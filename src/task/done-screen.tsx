@@ -9,8 +9,8 @@ import { RestartControl } from './restart-control';
  * The completed summary. Just finished on this page: done, whether the portal was told, and a quiet "Start again".
  * Reopened (the task was already completed when the page loaded): the worker has usually been sent back, by an admin
  * reset or a rejected review that the platform does not tell us about, so the screen says when it was completed and
- * leads with "Start again" (spec 3: any task may be restarted with the same parameters; the new attempt's `ready`
- * clears the review, spec 4.3 rule 5), with a quieter way to keep it as it is.
+ * leads with "Start again" (docs/platform.md#statuses-and-transitions: any task may be restarted with the same parameters; the new attempt's `ready`
+ * clears the review, docs/platform.md#the-update-endpoint), with a quieter way to keep it as it is.
  */
 export function DoneScreen({
   task,

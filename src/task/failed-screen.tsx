@@ -3,7 +3,7 @@ import { FocusHeading } from '../ui/focus-heading';
 import { useShellTexts } from '../ui/i18n/locale-context';
 import { RestartControl } from './restart-control';
 
-/** spec 3 `error`: the attempt cannot go on; the worker may start again with the same parameters. */
+/** docs/platform.md#statuses-and-transitions `error`: the attempt cannot go on; the worker may start again with the same parameters. */
 export function FailedScreen({ task, justFailed }: { task: TaskView; justFailed: boolean }) {
   const texts = useShellTexts();
   const failure = task.failure;

@@ -7,6 +7,7 @@ import { locales, type Locale } from '../ui/i18n/locale';
 import { LocaleProvider } from '../ui/i18n/locale-context';
 import { shellTextsEn } from '../ui/i18n/shell-texts.en';
 import { shellTextsEs } from '../ui/i18n/shell-texts.es';
+import type { ShellTexts } from '../ui/i18n/shell-texts';
 import { findWorkflow } from '../workflows/registry';
 import { prerenderedWorkflows } from '../workflows/registry.views';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen';
@@ -61,7 +62,7 @@ export async function prerenderFirstScreens(): Promise<PrerenderedFirstScreen[]>
 async function render(firstScreen: FirstScreen): Promise<string> {
   const { prelude } = await prerender(
     <QueryClientProvider client={new QueryClient()}>
-      <LocaleProvider locale={firstScreen.locale}>
+      <LocaleProvider locale={firstScreen.locale} texts={textsOf(firstScreen.locale)}>
         <ApiClientProvider context={noContext} workflow={undefined}>
           {taskScreen({ view: unopenedTaskView(firstScreen.workflow), notes: [], ended: undefined, onEnded: () => {} })}
         </ApiClientProvider>
@@ -71,8 +72,12 @@ async function render(firstScreen: FirstScreen): Promise<string> {
   return new Response(prelude).text();
 }
 
+function textsOf(locale: Locale): ShellTexts {
+  return locale === 'es' ? shellTextsEs : shellTextsEn;
+}
+
 function documentTitle(locale: Locale): string {
-  return (locale === 'es' ? shellTextsEs : shellTextsEn).documentTitle;
+  return textsOf(locale).documentTitle;
 }
 
 export function escapeHtml(text: string): string {

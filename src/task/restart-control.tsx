@@ -7,7 +7,7 @@ import { Notice } from '../ui/notice';
 import { errorKind } from './error-text';
 
 /**
- * spec 3: any task the worker acted on can be restarted with the same parameters. Restarting clears the attempt's
+ * docs/platform.md#statuses-and-transitions: any task the worker acted on can be restarted with the same parameters. Restarting clears the attempt's
  * answers, so it asks once before doing it.
  */
 export function RestartControl({

@@ -12,7 +12,7 @@ function shown(id: string): string {
 /**
  * The task is on a step this page cannot show: the task's workflow has no such step, or its screens render none (a
  * page and a server deployed apart, a workflow changed under a task in progress). A reload fetches the page and the
- * task again; starting over takes a started attempt back to the first step (spec 3: any task may be restarted).
+ * task again; starting over takes a started attempt back to the first step (docs/platform.md#statuses-and-transitions: any task may be restarted).
  */
 export function UnknownStepScreen({ workflowId, stepId, started }: { workflowId: string; stepId: string; started: boolean }) {
   const texts = useShellTexts();

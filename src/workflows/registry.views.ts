@@ -1,13 +1,18 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { WorkflowId } from './registry';
 import type { StepViewProps } from './step-view-props';
 
 type StepViewModule = { default: ComponentType<StepViewProps> };
 
-/** How each workflow's screens load. */
-const loaders: Record<string, () => Promise<StepViewModule>> = {
+/**
+ * How each workflow's screens load: one line per id of `registry.ts` (a missing or misspelt one fails the type check).
+ * Only the type comes from there, so the definitions stay out of the page's initial JavaScript.
+ */
+const loaders = {
   'safety-training': () => import('./safety-training/safety-training-step').then((module) => ({ default: module.SafetyTrainingStep })),
   availability: () => import('./availability/availability-step').then((module) => ({ default: module.AvailabilityStep })),
-};
+  'background-check': () => import('./background-check/background-check-step').then((module) => ({ default: module.BackgroundCheckStep })),
+} satisfies Record<WorkflowId, () => Promise<StepViewModule>>;
 
 /**
  * A workflow's screens, fetched once (again after a failure), as a lazy component that renders at once when the module
@@ -61,4 +66,4 @@ export async function preloadWorkflowViews(requested: string | undefined): Promi
  * (src/task/prerender-first-screen.tsx) and the worker sees it before any script has run. The availability workflow's
  * first step bounds its date picker by the worker's own today, which a build cannot know: it renders on arrival.
  */
-export const prerenderedWorkflows: readonly string[] = ['safety-training'];
+export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training'];

@@ -23,11 +23,11 @@ export interface PortalHost {
   assignment: Assignment;
   /** The task page inside the portal's iframe. */
   frame: FrameLocator;
-  /** Opens the portal page, which frames the task page at the assignment's launch URL (spec 2.4, 2.5). */
+  /** Opens the portal page, which frames the task page at the assignment's launch URL (docs/platform.md#partner-task-configuration and docs/platform.md#task-context). */
   open(launchUrl?: string): Promise<void>;
   /** Messages the portal page received from the iframe, with the origin the browser reported. */
   messages(): Promise<{ origin: string; data: unknown }[]>;
-  /** The emulator's record of the assigned task: status and the audit trail of updates it received (spec 2.6). */
+  /** The emulator's record of the assigned task: status and the audit trail of updates it received (docs/platform.md#partner-task-update-record). */
   emulatorTask(): Promise<{ status: string; trail: TrailEntry[] }>;
   /** [taskStatus, label, color] of every update the emulator applied, in arrival order. */
   appliedUpdates(): Promise<string[][]>;
@@ -73,7 +73,7 @@ export interface ConsoleErrors {
 }
 
 export const test = base.extend<{ portal: PortalHost; consoleErrors: ConsoleErrors }>({
-  // STYLE (epic-stack): a test fails on any console error, CSP violations included, in any page or frame of its
+  // docs/architecture.md#tests-read-like-behaviour: a test fails on any console error, CSP violations included, in any page or frame of its
   // browser context, unless it declared that error with `consoleErrors.expect`. Automatic: on for every test.
   consoleErrors: [
     async ({ context }, use) => {

@@ -22,7 +22,7 @@ test.describe('on a 375 × 667 phone', () => {
   }) => {
     await preview.open();
     await page.getByLabel('Workflow').selectOption('availability');
-    // The choice is the flow designer's variable on the iframe URL (spec 2.4): the URL shown is the URL launched.
+    // The choice is the flow designer's variable on the iframe URL (docs/platform.md#partner-task-configuration): the URL shown is the URL launched.
     await expect(page.getByLabel('Iframe URL')).toHaveValue(/\/\?workflow=availability$/);
     await preview.checkAccessibility('task list with a workflow chosen');
     await preview.assign({ title: 'Availability and preferences' });

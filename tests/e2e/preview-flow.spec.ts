@@ -11,7 +11,7 @@ test('a developer assigns the task; the worker completes it in the cross-origin 
   await preview.checkAccessibility('task list');
   const uuid = await preview.assign();
 
-  // spec 2.4 / 2.5: the task page comes from another origin, with the four wx parameters appended.
+  // docs/platform.md#partner-task-configuration / 2.5: the task page comes from another origin, with the four wx parameters appended.
   const src = new URL((await preview.iframe.getAttribute('src'))!);
   expect(src.hostname).toBe('127.0.0.1');
   expect(new URL(page.url()).hostname).toBe('localhost');
@@ -77,4 +77,37 @@ test('the launch form picks the company the task is assigned for', async ({ prev
   await expect(preview.panel.getByText(company, { exact: true })).toBeVisible();
   await expect(preview.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('the launch form takes the chosen workflow’s title and estimate until they are typed in', async ({ preview, page }) => {
+  await preview.open();
+  const title = page.getByLabel('Title', { exact: true });
+  const estimate = page.getByLabel('Estimated completion time');
+  await expect(title).toHaveValue('Workplace safety training');
+  await expect(estimate).toHaveValue('10 minutes');
+  await page.getByLabel('Workflow').selectOption('availability');
+  await expect(title).toHaveValue('Availability and preferences');
+  await expect(estimate).toHaveValue('3 minutes');
+  await expect(page.getByText('3 steps, about 3 min.')).toBeVisible();
+  await title.fill('Night shifts');
+  await page.getByLabel('Workflow').selectOption('safety-training');
+  await expect(title).toHaveValue('Night shifts');
+  await expect(estimate).toHaveValue('10 minutes');
+});
+
+test('“Clear list” hides the tasks listed, in this browser only, until they are shown again', async ({ preview, page }) => {
+  await preview.open();
+  await preview.assign({ title: 'Listed before the clear' });
+  await page.getByRole('link', { name: '← All tasks' }).click();
+  const listed = page.getByRole('link', { name: 'Listed before the clear' });
+  await expect(listed).toBeVisible();
+  await page.getByRole('button', { name: 'Clear list' }).click();
+  await expect(listed).toHaveCount(0);
+  await expect(page.getByTestId('cleared-tasks')).toContainText('hidden here; the emulator still holds');
+  await preview.checkAccessibility('task list cleared');
+  await page.reload();
+  await expect(page.getByTestId('cleared-tasks')).toBeVisible();
+  await expect(listed).toHaveCount(0);
+  await page.getByRole('button', { name: /^Show (it|them) again$/ }).click();
+  await expect(listed).toBeVisible();
 });

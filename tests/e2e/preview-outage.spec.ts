@@ -15,7 +15,7 @@ test('an emulator outage during the flow shows retries with the next attempt tim
   await page.getByRole('button', { name: 'Start outage (503 × 1000)' }).click();
   await expect(page.getByTestId('active-faults')).toHaveText('Waiting: 503 × 1000.');
 
-  // The worker is never held up by the platform (DESIGN decision 2): the steps save while updates wait.
+  // The worker is never held up by the platform (docs/decisions/002-outbox-not-dual-writes.md): the steps save while updates wait.
   await acknowledgePolicy(preview.frame);
   await answerQuiz(preview.frame, correctAnswers);
   const retrying = preview.deliveries.locator('li[data-state="retrying"]');

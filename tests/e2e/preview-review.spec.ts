@@ -40,7 +40,7 @@ test('with review required, a rejected task is restarted by the worker and await
   await expect(preview.review).toHaveText('Rejected');
   await expect(adminCopy(preview)).toHaveText(/^Rejected at \d\d:\d\d:\d\d\. The worker is expected to start the task again/);
 
-  // The worker opens the task again and starts over: `ready` clears the earlier review (spec 3, 4.3 rule 5).
+  // The worker opens the task again and starts over: `ready` clears the earlier review (docs/platform.md#statuses-and-transitions and docs/platform.md#the-update-endpoint).
   await page.getByRole('button', { name: 'Open this task again' }).click();
   await preview.frame.getByRole('button', { name: 'Start again' }).click();
   await preview.frame.getByRole('button', { name: 'Yes, start again' }).click();

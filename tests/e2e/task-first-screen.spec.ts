@@ -32,9 +32,12 @@ test('the first step comes in the HTML and the app hydrates it: the same nodes, 
     }).observe(document, { childList: true, subtree: true });
   });
   // The step's screens arrive well after the session's answer: hydrating while they were still on their way, the
-  // step's boundary would get that answer before it had hydrated, and React would render it anew.
+  // step's boundary would get that answer before it had hydrated, and React would render it anew. Held until the
+  // answer has come, then a while more: a fixed delay alone would not be "after" on a machine slow to answer.
+  const sessionAnswered = page.waitForResponse('**/api/session');
   await page.route('**/assets/safety-training-step-*.js', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sessionAnswered;
+    await new Promise((resolve) => setTimeout(resolve, 500));
     await route.continue();
   });
   await portal.open();

@@ -52,7 +52,7 @@ test('reopening a completed task says when it was completed and leads with Start
   await startAgain.click();
   await frame.getByRole('button', { name: 'Yes, start again' }).click();
   await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
-  // spec 4.3 rule 5: the new attempt's `ready` reaches the platform, which clears an earlier review.
+  // docs/platform.md#the-update-endpoint: the new attempt's `ready` reaches the platform, which clears an earlier review.
   await expect.poll(async () => (await portal.emulatorTask()).status).toBe('ready');
   expect((await portal.appliedUpdates()).map(([status]) => status).slice(-2)).toEqual(['completed', 'ready']);
   await beginTraining(frame);

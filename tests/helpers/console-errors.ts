@@ -3,7 +3,7 @@ import { format } from 'node:util';
 /**
  * Watches console.error: what was printed that nobody declared with `expectConsoleError`. The vitest setup
  * (tests/setup/fail-on-console-error.ts) keeps one watch per test file, for its hooks, and one per test, and fails on
- * anything left (STYLE: epic-stack, a test fails on any console.error). A test that replaces console.error itself
+ * anything left (docs/architecture.md#tests-read-like-behaviour: a test fails on any console.error). A test that replaces console.error itself
  * (`vi.spyOn(console, 'error').mockImplementation(...)`) has taken charge of it: what it swallows never reaches a watch.
  */
 const state = globalThis as typeof globalThis & { __consoleErrorWatch?: ConsoleErrorWatch | undefined };

@@ -1,13 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { freePort } from './server-process';
 
 interface DevProcess {
   port: number;
+  /** The npm process: what a terminal or an IDE signals to stop `npm run dev`. */
+  child: ChildProcess;
   output: () => string;
   /** Stops the dev script and everything it started. */
   stop: () => Promise<void>;
+}
+
+/** What npm needs of the environment to run (and not one variable more, so the tests' own settings stay out). */
+export function npmEnvironment(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
 }
 
 /**
@@ -18,18 +27,21 @@ export async function startDev(
   directory: string,
   name: string,
   children: ChildProcess[],
-  options: { port?: number; args?: string[] } = {},
+  options: { port?: number; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<DevProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts', ...(options.args ?? [])], {
+  const args = options.args === undefined ? [] : ['--', ...options.args];
+  const child = spawn('npm', ['run', 'dev', ...args], {
     env: {
-      PATH: process.env.PATH ?? '',
+      ...npmEnvironment(),
       PORT: String(port),
       DATABASE_URL: join(directory, `${name}.db`),
       EMULATOR_STATE_FILE: join(directory, `${name}-emulator.db`),
       LOG_LEVEL: 'warn',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, so a test can stop whatever the dev script left behind (stopGroup).
     detached: true,
   });
   children.push(child);
@@ -37,7 +49,7 @@ export async function startDev(
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await expect
-    .poll(() => (child.exitCode === null ? output : `exited with ${child.exitCode}: ${output}`), { timeout: 45_000, interval: 200 })
+    .poll(() => (child.exitCode === null ? output : `exited with ${child.exitCode}: ${output}`), { timeout: 60_000, interval: 200 })
     .toContain(`open http://localhost:${port}/preview`);
   // The server behind Vite answers once tsx has compiled and started it.
   await expect
@@ -47,30 +59,89 @@ export async function startDev(
           (response) => response.status,
           () => 0,
         ),
-      { timeout: 45_000, interval: 200 },
+      { timeout: 60_000, interval: 200 },
     )
     .toBe(200);
-  return { port, output: () => output, stop: () => stopGroup(child) };
+  return { port, child, output: () => output, stop: () => stopGroup(child) };
 }
 
-export function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
+/**
+ * Stops `child` and every process under it: SIGTERM to its process group (as a terminal's Ctrl-C reaches every process
+ * of the foreground group), then waits until each process that was under it has exited, whichever group it was in.
+ * Whatever is still running after 15 s is killed.
+ */
+export async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined) return;
+  const processes = [child.pid, ...descendantsOf(child.pid)];
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // The group is gone; its processes may not be (they may have moved to groups of their own).
+  }
+  const deadline = Date.now() + 15_000;
+  while (processes.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const pid of processes.filter(isRunning)) {
     try {
-      process.kill(-child.pid!, 'SIGTERM');
+      process.kill(pid, 'SIGKILL');
     } catch {
-      resolve();
+      // Exited in between.
     }
-  });
+  }
+}
+
+/** Every process under `pid`, however deep, from /proc: children's children included, whatever their group. */
+export function descendantsOf(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (stat !== undefined) parentOf.set(Number(entry), stat.ppid);
+  }
+  const found: number[] = [];
+  let frontier = [pid];
+  while (frontier.length > 0) {
+    frontier = [...parentOf].filter(([, parent]) => frontier.includes(parent)).map(([child]) => child);
+    found.push(...frontier);
+  }
+  return found;
+}
+
+/** The command line of a process, or '' when it is gone. */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Whether the process runs: an exited one waiting to be reaped (a zombie) counts as gone. */
+export function isRunning(pid: number): boolean {
+  const stat = statOf(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
+}
+
+function statOf(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    // "pid (command) state ppid ...": the command may hold spaces and parentheses, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state = '', ppid = ''] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether anything accepts connections on `port` at either loopback address (Vite listens on `localhost`). */
+export async function portAnswers(port: number): Promise<boolean> {
+  const answers = (host: string) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  return (await Promise.all(['127.0.0.1', '::1'].map(answers))).some(Boolean);
 }

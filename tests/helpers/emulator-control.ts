@@ -36,7 +36,7 @@ export function control(emulatorUrl: string) {
       call<unknown>('POST', '/assignments', { title: 'A test task', iframeUrl: 'http://127.0.0.1/task', assignedTaskUuid, ...options }),
     /** Adds an API key the emulator accepts, bound to `companyUuid` when given, else partner-wide. */
     addCredential: (credential: EmulatorCredential) => call<CredentialView>('POST', '/credentials', credential),
-    /** Deletes an API key: the token endpoint refuses it and the tokens already issued for it answer 401 (spec 5). */
+    /** Deletes an API key: the token endpoint refuses it and the tokens already issued for it answer 401 (docs/platform.md#authentication). */
     revokeCredential: (key: string) =>
       call<{ revoked: string; tokensRevoked: number }>('DELETE', `/credentials/${encodeURIComponent(key)}`),
     credentials: async (): Promise<CredentialView[]> => (await call<{ credentials: CredentialView[] }>('GET', '/credentials')).credentials,

@@ -3,7 +3,7 @@ import type { Clock } from '../../server/clock';
 import { enqueueUpdate } from '../../server/store/outbox-enqueue.repository';
 import type { Store } from '../../server/store/store';
 import { insertTask } from '../../server/store/tasks.repository';
-import type { TaskStatus } from '../../src/contract/partner-task-update';
+import type { TaskStatus } from '../../src/contract/task-status';
 
 export interface FixtureTask {
   id: string;

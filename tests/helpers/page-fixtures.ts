@@ -1,7 +1,7 @@
 import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskView } from '../../src/contract/task-view';
 
-/** A valid context (spec 2.5) and the task view a session answers with, for the page's client-side tests. */
+/** A valid context (docs/platform.md#task-context) and the task view a session answers with, for the page's client-side tests. */
 export const pageContext: TaskContext = {
   wxWorkerUuid: '11111111-1111-4111-8111-111111111111',
   wxAssignedTaskUuid: '22222222-2222-4222-8222-222222222222',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TaskStatus } from '../../src/contract/partner-task-update';
+import type { TaskStatus } from '../../src/contract/task-status';
 
 /** What a worker's actions acknowledged with a 2xx must eventually produce at the platform, in this order. */
 export interface AckedTask {

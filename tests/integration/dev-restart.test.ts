@@ -92,7 +92,7 @@ describe('npm run dev: a server restarted by a code change', () => {
     await expect
       .poll(() => appliedStatuses(second.url, context.wxAssignedTaskUuid).catch((error: unknown) => String(error)), { timeout: 10_000 })
       .toEqual(['ready', 'inProgress']);
-    // A task the platform answered 404 for becomes rejected (DESIGN decision 8), and its calls answer 410.
+    // A task the platform answered 404 for becomes rejected (docs/decisions/008-a-deputy-for-many-companies.md), and its calls answer 410.
     const task = await fetch(`${second.url}/api/task`, { headers: { authorization: `Bearer ${token}` } });
     expect(task.status).toBe(200);
   }, 60_000);

@@ -13,7 +13,7 @@ export function basic(key: string, secret: string): string {
   return `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 }
 
-/** The exact token request of spec 4.1. */
+/** The exact token request of docs/platform.md#token. */
 export function requestToken(baseUrl: string, credential: { key: string; secret: string } = EMULATOR_CREDENTIAL): Promise<Response> {
   return fetch(`${baseUrl}${TOKEN_PATH}${TOKEN_QUERY}`, {
     method: 'POST',
@@ -35,7 +35,7 @@ export interface PartnerTaskAnswerBody {
   taskStatus: string;
 }
 
-/** spec 4.3: POST a partner update; `body` is sent as JSON unless it is already a string. */
+/** docs/platform.md#the-update-endpoint: POST a partner update; `body` is sent as JSON unless it is already a string. */
 export function postUpdate(
   baseUrl: string,
   token: string,
@@ -82,7 +82,7 @@ export function act(baseUrl: string, uuid: string, action: string) {
   return control<AssignmentView & Partial<ErrorBody>>(baseUrl, 'POST', `/assignments/${uuid}/actions/${action}`);
 }
 
-/** A spec 2.6 record at `second` seconds past a fixed instant, so tests can order updates plainly. */
+/** A docs/platform.md#partner-task-update-record record at `second` seconds past a fixed instant, so tests can order updates plainly. */
 export function update(taskStatus: string, second: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const sentAt = new Date(Date.UTC(2026, 10, 22, 10, 0, second)).toISOString();
   return { taskStatus, sentAt, ...extra };

@@ -101,9 +101,11 @@ describe('emulator: injected faults', () => {
       )
       .toBe(true);
     expect((await control(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
+    // Promptly: a close held up by the request would wait out a keep-alive (72 s) or a delay fault (up to 600 s); a
+    // busy machine's close takes a second or two at worst.
     const closing = performance.now();
     await emulator.close();
-    expect(performance.now() - closing).toBeLessThan(1000);
+    expect(performance.now() - closing).toBeLessThan(5_000);
     emulator = await startEmulator();
   });
 

@@ -4,7 +4,7 @@ import { errorOf, fetchToken, partnerTaskPath, postUpdate, update } from './emul
 
 const uuid = '6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
-/** spec 2.6 and 4.3: a bad request gets a 4xx whose JSON names the wrong field; never a 5xx. */
+/** docs/platform.md#partner-task-update-record and docs/platform.md#the-update-endpoint: a bad request gets a 4xx whose JSON names the wrong field; never a 5xx. */
 describe('emulator: validation of partner task updates', () => {
   let emulator: RunningEmulator;
   let token: string;
@@ -53,7 +53,7 @@ describe('emulator: validation of partner task updates', () => {
     expect(response.status).toBe(200);
   });
 
-  // spec 2.6 says "ISO 8601 date-time" without a profile: every form names an instant, in order.
+  // docs/platform.md#partner-task-update-record says "ISO 8601 date-time" without a profile: every form names an instant, in order.
   it('reads every ISO 8601 form of sentAt and orders them by the instant they name', async () => {
     const forms = [
       '2031-01-01T10:00Z',

@@ -6,7 +6,7 @@ import type { AssignmentView } from '../../server/emulator/task-rules';
 import { control } from '../helpers/emulator-control';
 import { control as controlCall, errorOf, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
 
-/** Two client companies, each with its own integration key (spec 2.2), beside the partner-wide default credential. */
+/** Two client companies, each with its own integration key (docs/platform.md#authentication), beside the partner-wide default credential. */
 const companyA = '3f0c9a1e-5b2d-4e8f-9a6c-1d7e2b4f8a0c';
 const companyB = '9d2e4f6a-8b0c-4d1e-a3f5-7b9c1d3e5f70';
 const keyA = { key: 'company-a-key', secret: 'company-a-secret-5c1e', companyUuid: companyA };

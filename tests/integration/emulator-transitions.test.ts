@@ -11,7 +11,7 @@ import {
   type PartnerTaskAnswerBody,
 } from './emulator-client';
 
-/** One test per move of the transition table of spec 3, over real HTTP. */
+/** One test per move of the transition table of docs/platform.md#statuses-and-transitions, over real HTTP. */
 describe('emulator: the state rules of spec 3', () => {
   let emulator: RunningEmulator;
   let token: string;

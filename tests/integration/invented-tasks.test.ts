@@ -133,7 +133,7 @@ describe.concurrent.each(['sqlite', 'postgres'] as const)('invented tasks on %s'
     const worker = await workSteadily(platform, company, () => refusalOver);
     await expect.poll(() => platform.requestsFor(worker.assignedTaskUuid), { timeout: 10_000 }).toContain(200);
 
-    // The role loses the partner-task permission (spec 5.6): every update answers 403, known tasks and new ones.
+    // The role loses the partner-task permission (docs/platform.md#permissions): every update answers 403, known tasks and new ones.
     await platform.emulator.settings({ partnerTaskPermission: false });
     const newcomers = [];
     for (let index = 0; index < 3; index += 1) {

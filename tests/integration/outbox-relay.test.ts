@@ -77,15 +77,16 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     for (const task of tasks) await expect.poll(() => applied(task), { timeout: 10_000 }).toEqual(numbers(8));
     const trail = emulator.state.assignments.get(tasks[0]!.assignedTaskUuid)?.trail ?? [];
     expect(trail.every((entry) => entry.kind === 'partner' && entry.outcome === 'applied')).toBe(true);
-  });
+  }, 60_000);
 
   it('starts delivering a new row at once, without waiting for the poll', async () => {
     const task = await createTask(store, systemClock);
     const { relay: running } = startRelay({ pollMs: 60_000 });
     await enqueue(store, systemClock, task, 0);
     running.wake();
-    await expect.poll(() => applied(task), { timeout: 2000 }).toEqual(['0']);
-  });
+    // Well within the 60 s poll, and long enough for a busy machine to make the one delivery.
+    await expect.poll(() => applied(task), { timeout: 20_000 }).toEqual(['0']);
+  }, 60_000);
 
   it('rides out a burst of 5xx and 429 answers, losing nothing and keeping order', async () => {
     const tasks = await Promise.all(Array.from({ length: 3 }, () => createTask(store, systemClock)));
@@ -99,9 +100,9 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(2);
     for (const task of tasks) {
       const states = async () => (await listUpdatesForTask(store.db, task.id)).map((row) => row.state);
-      await expect.poll(states).toEqual(Array(5).fill('delivered'));
+      await expect.poll(states, { timeout: 10_000 }).toEqual(Array(5).fill('delivered'));
     }
-  });
+  }, 60_000);
 
   it('moves a permanently refused update to dead letters without blocking the task, and re-drives it on retry', async () => {
     const task = await createTask(store, systemClock);
@@ -110,7 +111,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     await enqueue(store, systemClock, task, 1);
     startRelay();
     const states = async () => (await listUpdatesForTask(store.db, task.id)).map((row) => row.state);
-    await expect.poll(states, { timeout: 5000 }).toEqual(['dead', 'delivered']);
+    await expect.poll(states, { timeout: 15_000 }).toEqual(['dead', 'delivered']);
     expect(applied(task)).toEqual(['1']);
     const [dead, delivered] = await listUpdatesForTask(store.db, task.id);
     expect(dead).toMatchObject({ state: 'dead', deadReason: expect.stringContaining('HTTP 422') });
@@ -118,11 +119,11 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
 
     await retryDead(store.db, dead!.id, systemClock.now());
     relay?.wake();
-    await expect.poll(states, { timeout: 5000 }).toEqual(['delivered', 'delivered']);
+    await expect.poll(states, { timeout: 15_000 }).toEqual(['delivered', 'delivered']);
     // Re-driven late, its sentAt is older than the update already applied: the platform ignores it (spec 3).
     const trail = emulator.state.assignments.get(task.assignedTaskUuid)?.trail ?? [];
     expect(trail.map((entry) => (entry.kind === 'partner' ? entry.outcome : entry.kind))).toEqual(['applied', 'obsolete']);
-  });
+  }, 60_000);
 
   it('holds every update while the platform answers 403, says the permission is the likely cause, and resumes by itself', async () => {
     const emulatorControl = control(emulator.url);
@@ -134,11 +135,11 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     const registry = new Registry();
     startRelay({ concurrency: 4, log, metrics: createDeliveryMetrics(registry) });
 
-    await expect.poll(() => errors.some((message) => message.includes('lacks the permission'))).toBe(true);
+    await expect.poll(() => errors.some((message) => message.includes('lacks the permission')), { timeout: 15_000 }).toBe(true);
     const refused = async () => (await emulatorControl.requests('partnerTask')).filter((request) => request.status === 403).length;
     const afterOpening = await refused();
     // Held, not dead: the probes go on, one at a time, backing off; nothing becomes a dead letter.
-    await expect.poll(refused).toBeGreaterThan(afterOpening + 2);
+    await expect.poll(refused, { timeout: 15_000 }).toBeGreaterThan(afterOpening + 2);
     expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
       'partner_task_delivery_circuit_open{tenant="default",cause="forbidden"} 1',
     );
@@ -147,13 +148,13 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
 
     // The role gets its permission: the next probe gets through and every held update follows, each task in order.
     await emulatorControl.settings({ partnerTaskPermission: true });
-    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 5_000 }).toEqual(numbers(2));
-    await expect.poll(async () => (await outboxStats(store.db, systemClock.now())).pending).toBe(0);
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(2));
+    await expect.poll(async () => (await outboxStats(store.db, systemClock.now())).pending, { timeout: 10_000 }).toBe(0);
     expect(errors.filter((message) => message.includes('dead letters'))).toEqual([]);
     expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
       'partner_task_delivery_circuit_open{tenant="default",cause="none"} 0',
     );
-  });
+  }, 60_000);
 
   it('rejects a task the platform keeps refusing as unknown while it takes others, and sends nothing more for it', async () => {
     const emulatorControl = control(emulator.url);
@@ -163,10 +164,10 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     for (const task of [known!, invented!]) for (let index = 0; index < 2; index += 1) await enqueue(store, systemClock, task, index);
     startRelay({ concurrency: 2 });
 
-    await expect.poll(() => applied(known!)).toEqual(numbers(2));
+    await expect.poll(() => applied(known!), { timeout: 15_000 }).toEqual(numbers(2));
     const task = async () =>
       store.db.selectFrom('tasks').select(['rejected_at', 'rejected_reason']).where('id', '=', invented!.id).executeTakeFirstOrThrow();
-    await expect.poll(async () => (await task()).rejected_at).not.toBeNull();
+    await expect.poll(async () => (await task()).rejected_at, { timeout: 15_000 }).not.toBeNull();
     expect((await task()).rejected_reason).toMatch(/refused the task 3 times \(HTTP 404\)/);
     const states = (await listUpdatesForTask(store.db, invented!.id)).map((row) => [row.state, row.deadReason?.slice(0, 14)]);
     expect(states).toEqual([
@@ -180,7 +181,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     relay?.wake();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await sentFor()).toBe(3);
-  });
+  }, 60_000);
 
   it('sends rows claimed ahead as slots free up, and puts back in line those that waited too long for a slow platform', async () => {
     const tasks = await Promise.all(Array.from({ length: 4 }, () => createTask(store, systemClock)));
@@ -193,7 +194,9 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     const requests = await control(emulator.url).requests('partnerTask');
     expect(requests).toHaveLength(4);
     await expect
-      .poll(async () => (await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute()).length)
+      .poll(async () => (await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute()).length, {
+        timeout: 10_000,
+      })
       .toBe(0);
   }, 30_000);
 
@@ -235,17 +238,19 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 100, count: 4 });
     const started = Date.now();
     startRelay({ concurrency: 8 });
-    await expect.poll(() => applied(task), { timeout: 5000 }).toEqual(numbers(4));
+    await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(4));
     // Four 100 ms deliveries one after another: had two overlapped, this would take under 400 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-  });
+  }, 60_000);
 
   it('finishes the delivery in flight when stopped, and leaves the rest pending for the next start', async () => {
     const task = await createTask(store, systemClock);
     for (let index = 0; index < 3; index += 1) await enqueue(store, systemClock, task, index);
-    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 300, count: 1 });
+    // The first delivery takes 1 s, so the relay is stopped while it is in flight even when a busy machine is slow to
+    // see the request arrive; and 1 s short of the client's timeout (2 s), so it is delivered, not timed out.
+    await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 1_000, count: 1 });
     const { relay: running } = startRelay();
-    await expect.poll(async () => (await control(emulator.url).requests('partnerTask')).length).toBe(1);
+    await expect.poll(async () => (await control(emulator.url).requests('partnerTask')).length, { timeout: 10_000 }).toBe(1);
     await running.stop();
     relay = undefined;
     const rows = await listUpdatesForTask(store.db, task.id);
@@ -253,6 +258,6 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     expect(rows.every((row) => row.lockedBy === null)).toBe(true);
 
     startRelay();
-    await expect.poll(() => applied(task), { timeout: 5000 }).toEqual(numbers(3));
-  });
+    await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(3));
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimDeliverable, markDead, scheduleRetry } from '../../server/store/outbox.repository';
 import { previewConfigSchema } from '../../src/contract/preview-config';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
+import { listWorkflows } from '../../src/workflows/registry';
 import { bearer, openSession, openTaskApp, TEST_PORTAL_ORIGIN, type TaskApp, type TaskAppOptions } from '../helpers/task-app';
 
 /** The preview portal is on by default in emulator mode only; with a real credential it must be asked for. */
@@ -42,14 +43,22 @@ describe('the preview portal switch', () => {
       mode: 'platform',
       endEvent: { name: 'partner-task-complete', format: 'string' },
       emulatorControlPath: null,
-      workflows: [
-        { id: 'safety-training', steps: 4, estimatedMinutes: 10 },
-        { id: 'availability', steps: 3, estimatedMinutes: 3 },
-      ],
+      // Every registered workflow, so that adding one (npm run new-workflow) needs no change here.
+      workflows: listWorkflows().map((workflow) => ({
+        id: workflow.id,
+        steps: workflow.steps.length,
+        estimatedMinutes: workflow.estimatedMinutes,
+      })),
       defaultWorkflow: 'safety-training',
       // The launch form offers the companies the server acts for, so a launch is not refused by surprise.
       companies: [served],
     });
+    expect(config.workflows).toEqual(
+      expect.arrayContaining([
+        { id: 'safety-training', steps: 4, estimatedMinutes: 10 },
+        { id: 'availability', steps: 3, estimatedMinutes: 3 },
+      ]),
+    );
     expect((await app.inject({ method: 'GET', url: '/emulator/control/assignments' })).statusCode).toBe(404);
   });
 

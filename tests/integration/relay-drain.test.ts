@@ -48,7 +48,9 @@ describe.each(testDatabases)('after an outage, on $name', (database) => {
 
     // The outage: the first failures open the circuit, then one probe goes per probe interval (1 s doubling to 10 s),
     // so each 15 s of the relay's time costs the platform exactly one request instead of one per waiting update.
-    await expect.poll(failedSends, { timeout: 5_000 }).toBeGreaterThanOrEqual(5);
+    // The waits below are for real time, which a busy machine stretches: long, as what they pin is counted on the
+    // relay's clock, which only this test moves.
+    await expect.poll(failedSends, { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
     await expect
       .poll(async () => (await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute()).length)
       .toBe(0);
@@ -56,7 +58,7 @@ describe.each(testDatabases)('after an outage, on $name', (database) => {
       const before = await failedSends();
       clock.advance(15_000);
       relay.wake();
-      await expect.poll(failedSends, { timeout: 5_000 }).toBe(before + 1);
+      await expect.poll(failedSends, { timeout: 30_000 }).toBe(before + 1);
       // No second probe while the relay's clock stands still.
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await failedSends()).toBe(before + 1);
@@ -66,22 +68,18 @@ describe.each(testDatabases)('after an outage, on $name', (database) => {
       .poll(async () => (await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute()).length)
       .toBe(0);
 
-    // The platform is back just after a failed probe: the worst moment. The relay's clock moves a second at a time
-    // until a probe gets through, then stands still: the drain itself must not wait for any backoff.
+    // The platform is back just after a failed probe: the worst moment. The relay's clock moves on by one probe
+    // interval at its longest, then stands still: the next probe is due by then and gets through, and the drain itself
+    // must not wait for any backoff (were it to, the clock standing still would keep the backlog pending).
+    // One step of the clock, not a second at a time with a pause between: a relay slowed down by a busy machine would
+    // then see a later clock than the one it probed at, and the test would measure the machine, not the relay.
     await emulatorControl.clearFaults();
     const accepted = async () =>
       (await emulatorControl.requests('partnerTask')).filter((request) => request.status !== null && request.status < 300).length;
-    let waitedMs = 0;
-    while ((await accepted()) === 0) {
-      expect(waitedMs).toBeLessThan(defaultRetryPolicy.probeMaxMs);
-      clock.advance(1_000);
-      waitedMs += 1_000;
-      relay.wake();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const drainStarted = performance.now();
-    await expect.poll(async () => (await outboxStats(store.db, clock.now())).pending, { timeout: 10_000 }).toBe(0);
-    const drainMs = performance.now() - drainStarted;
-    expect(waitedMs + drainMs).toBeLessThan(20_000);
-  }, 60_000);
+    expect(await accepted()).toBe(0);
+    clock.advance(defaultRetryPolicy.probeMaxMs);
+    relay.wake();
+    await expect.poll(accepted, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await outboxStats(store.db, clock.now())).pending, { timeout: 30_000 }).toBe(0);
+  }, 120_000);
 });

@@ -68,17 +68,17 @@ describe.each(testDatabases)('two relays on one $name outbox, a slow platform an
 
     relay(store, 'relay-a').start();
     // relay-a is in the resend, held by the delay: the token was renewed after the 401.
-    await expect.poll(async () => (await emulatorControl.requests('partnerTask')).length, { timeout: 5_000 }).toBe(2);
+    await expect.poll(async () => (await emulatorControl.requests('partnerTask')).length, { timeout: 15_000 }).toBe(2);
     // Three calls' worth of time passes on the relays' clock: past an old lease of one timeout plus a margin.
     clock.advance(3 * TIMEOUT_MS);
     relay(other, 'relay-b').start();
     await expect
-      .poll(async () => (await emulatorControl.requests('partnerTask')).map((request) => request.status), { timeout: 5_000 })
+      .poll(async () => (await emulatorControl.requests('partnerTask')).map((request) => request.status), { timeout: 15_000 })
       .toEqual([401, 200]);
     // Delivered once, by relay-a, and applied once: nothing was sent twice.
     await expect
-      .poll(async () => (await listUpdatesForTask(store.db, task.id)).map((update) => update.state), { timeout: 5_000 })
+      .poll(async () => (await listUpdatesForTask(store.db, task.id)).map((update) => update.state), { timeout: 15_000 })
       .toEqual(['delivered']);
     expect((await emulatorControl.requests('partnerTask')).length).toBe(2);
-  });
+  }, 60_000);
 });

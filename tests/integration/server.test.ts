@@ -12,6 +12,8 @@ import { createTask, enqueue } from '../helpers/outbox-fixtures';
 let directory: string;
 let server: RunningServer;
 let logLines: string[];
+/** A delivery through the relay (token, then the update, over loopback) takes longer than vitest's 1 s on a busy machine. */
+const DELIVERED = { timeout: 10_000 };
 
 beforeEach(async () => {
   directory = mkdtempSync(join(tmpdir(), 'ptk-server-'));
@@ -97,7 +99,7 @@ describe('the server in emulator mode', () => {
     await emulator.assign(task.assignedTaskUuid);
     await enqueue(server.store, { now: () => Date.now() }, task, 0, 'ready');
     server.relay.wake();
-    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status)).toEqual([200]);
+    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status), DELIVERED).toEqual([200]);
   });
 
   it('answers 404 for a task its emulator never assigned, as the platform would', async () => {
@@ -105,7 +107,7 @@ describe('the server in emulator mode', () => {
     const task = await createTask(server.store, { now: () => Date.now() });
     await enqueue(server.store, { now: () => Date.now() }, task, 0, 'ready');
     server.relay.wake();
-    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status)).toEqual([404]);
+    await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status), DELIVERED).toEqual([404]);
   });
 
   it('exposes delivery figures in Prometheus text', async () => {
@@ -114,7 +116,10 @@ describe('the server in emulator mode', () => {
     for (let index = 0; index < 3; index += 1) await enqueue(server.store, { now: () => Date.now() }, task, index);
     server.relay.wake();
     await expect
-      .poll(async () => (await (await fetch(`${server.url}/metrics`)).text()).match(/^partner_task_updates_delivered_total (\d+)$/m)?.[1])
+      .poll(
+        async () => (await (await fetch(`${server.url}/metrics`)).text()).match(/^partner_task_updates_delivered_total (\d+)$/m)?.[1],
+        DELIVERED,
+      )
       .toBe('3');
     const response = await fetch(`${server.url}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -131,7 +136,7 @@ describe('the server in emulator mode', () => {
     await enqueue(server.store, { now: () => Date.now() }, task, 0);
     server.relay.wake();
     const emulator = control(`${server.url}/emulator`);
-    await expect.poll(async () => (await emulator.requests('partnerTask')).length).toBe(1);
+    await expect.poll(async () => (await emulator.requests('partnerTask')).length, DELIVERED).toBe(1);
     const [delivery] = await emulator.requests('partnerTask');
     const bearer = String(delivery?.headers.authorization).replace('Bearer ', '');
     await fetch(`${server.url}/healthz`, { headers: { authorization: `Bearer ${bearer}` } });

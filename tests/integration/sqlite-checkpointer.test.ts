@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readlinkSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -49,8 +49,9 @@ describe('the background WAL checkpoint (SQLite)', () => {
     for (let index = 0; index < PAGES_WRITTEN; index += 1) {
       await sql`insert into filler (body) values (randomblob(4000))`.execute(store.db);
     }
-    await expect.poll(() => statSync(databaseFile).size, { timeout: 5_000, interval: 50 }).toBeGreaterThan(before + PAGES_WRITTEN * 4000);
-  });
+    // The thread copies them in the background: on a busy machine (and disk) that may take longer than a few seconds.
+    await expect.poll(() => statSync(databaseFile).size, { timeout: 20_000, interval: 50 }).toBeGreaterThan(before + PAGES_WRITTEN * 4000);
+  }, 60_000);
 
   it('stops its thread when the store closes, so a closed store holds no file open', async () => {
     const databaseFile = join(directory, 'store.db');
@@ -70,7 +71,22 @@ describe('the background WAL checkpoint (SQLite)', () => {
     writer.exec('create table filler (body blob not null)');
     const checkpointer = startSqliteCheckpointer({ filename, synchronous: 'NORMAL', intervalMs: 20, restartFrames: 300 });
     const insert = writer.prepare('insert into filler (body) values (randomblob(3000))');
+    /** Frames the last checkpoint copied: the WAL index (-shm) holds it after its two 48-byte headers. */
+    const backfilled = () => {
+      const info = Buffer.alloc(4);
+      const fd = openSync(`${filename}-shm`, 'r');
+      try {
+        readSync(fd, info, 0, 4, 96);
+      } finally {
+        closeSync(fd);
+      }
+      return info.readUInt32LE(0);
+    };
     try {
+      // The steady writes begin once the thread has checkpointed: starting a worker thread takes a busy machine long
+      // enough for the writes below to fill the WAL before the thread could ever look at it.
+      for (let index = 0; index < 5; index += 1) insert.run();
+      await expect.poll(backfilled, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
       // About 3,000 pages written a few at a time, with the event loop free in between, as a busy server writes.
       for (let index = 0; index < 3_000; index += 1) {
         insert.run();
@@ -81,5 +97,5 @@ describe('the background WAL checkpoint (SQLite)', () => {
       await checkpointer.stop();
       writer.close();
     }
-  });
+  }, 60_000);
 });

@@ -12,7 +12,7 @@ import { testDatabases, type TestDatabase } from '../helpers/test-databases';
  * The step endpoint's cost is mostly its statements (bench/api.ts): each one a round trip on Postgres and a write to
  * the WAL on SQLite. The statements of a step are pinned here, so one added without need shows up as a failing test.
  * A step must still read and lock its task, read the attempt's history (graded tries), write the task, its update
- * (after reading the task's last sentAt, spec 4.3 rule 4) and a history entry, in one transaction.
+ * (after reading the task's last sentAt, docs/platform.md#the-update-endpoint) and a history entry, in one transaction.
  */
 describe.each(testDatabases)('statements of the step transaction on $name', (engine) => {
   let database: TestDatabase;
@@ -71,7 +71,7 @@ describe.each(testDatabases)('statements of the step transaction on $name', (eng
     await openTask(deps, task, { address: '127.0.0.1' });
     statements.length = 0;
     await submitStep(deps, task, 'welcome', {});
-    // The start is the attempt's first interaction (spec 3): its task write and entry; the step's update says inProgress.
+    // The start is the attempt's first interaction (docs/platform.md#statuses-and-transitions): its task write and entry; the step's update says inProgress.
     expect(statements).toHaveLength(8);
   });
 

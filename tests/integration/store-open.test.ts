@@ -49,6 +49,8 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0005_pending_indexes',
       '0006_fewer_outbox_indexes',
       '0007_task_key_and_confirmation',
+      '0008_partner_events',
+      '0009_partner_api',
     ]);
   });
 

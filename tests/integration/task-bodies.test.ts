@@ -74,7 +74,7 @@ describe('request bodies of the task API', () => {
     expect([response.statusCode, errorCode(response)]).toEqual([400, 'invalid_json']);
   });
 
-  /** Thousands of malformed bodies, never a 5xx, always the error body of DESIGN. */
+  /** Thousands of malformed bodies, never a 5xx, always the error body of docs/api.md#errors. */
   it('never answers 5xx to arbitrary bodies on any endpoint (property)', async () => {
     const context = newContext();
     const session = await openSession(t.app, context);

@@ -45,7 +45,7 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
     expect(result.task).toMatchObject({ status: 'completed', currentStep: null });
     expect(result.endEvent).toEqual({ name: 'partner-task-complete', format: 'string', targetOrigins: [TEST_PORTAL_ORIGIN] });
 
-    // spec 2.6: each record, as sent, passes the partner's strict schema. Checked on the raw JSON, apart from
+    // docs/platform.md#partner-task-update-record: each record, as sent, passes the partner's strict schema. Checked on the raw JSON, apart from
     // `updates()`, whose response schema could be loosened for tooling without this check going with it.
     const raw = (await t.app.inject({ method: 'GET', url: '/api/task/updates', headers })).json() as { updates: { record: unknown }[] };
     expect(raw.updates).toHaveLength(6);

@@ -91,7 +91,7 @@ describe('rate limits', () => {
   it("cannot be drained by a stranger who knows the task's context: each session has its own limit", async () => {
     t = await openTaskApp({ rateLimits: { perAddress: 1000, perTask: 3, windowMs: 60_000 } });
     const worker = await openSession(t.app);
-    // The context is not signed (spec 2.4): anyone can open sessions for it and spend theirs.
+    // The context is not signed (docs/platform.md#partner-task-configuration): anyone can open sessions for it and spend theirs.
     for (let i = 0; i < 5; i += 1) {
       const stranger = await t.app.inject({ method: 'POST', url: '/api/session', payload: worker.context, remoteAddress: '198.51.100.9' });
       expect(stranger.statusCode).toBe(200);

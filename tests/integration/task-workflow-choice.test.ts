@@ -5,6 +5,7 @@ import { stepResultSchema } from '../../src/contract/step-submission';
 import type { TaskContext } from '../../src/contract/task-context';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
 import { addYears, localDay } from '../../src/workflows/availability/definition';
+import { listWorkflows } from '../../src/workflows/registry';
 import { testDatabases } from '../helpers/test-databases';
 import { bearer, errorCode, newContext, openTaskApp, TEST_PORTAL_ORIGIN, type TaskApp } from '../helpers/task-app';
 
@@ -55,7 +56,9 @@ describe.each(testDatabases)('choosing the workflow with POST /api/session on $n
         field: 'workflow',
       },
     });
-    expect(response.json().error.message).toContain('safety-training, availability');
+    // Every registered workflow is offered, the examples and any added beside them.
+    const offered = listWorkflows().map((workflow) => workflow.id);
+    expect(response.json().error.message).toContain(`(it offers: ${offered.join(', ')})`);
     expect(t.wakes()).toBe(0);
     // Nothing was stored: the same task opens afterwards with the workflow the corrected link names.
     expect((await session(context, 'availability')).task.workflow.id).toBe('availability');

@@ -92,7 +92,7 @@ async function openSession(url: string, company: string, existing?: TaskContext)
   return { response, context };
 }
 
-/** The keys the token requests were made with (spec 4.1: HTTP Basic, the Key as user name), in order. */
+/** The keys the token requests were made with (docs/platform.md#token: HTTP Basic, the Key as user name), in order. */
 async function tokenKeys(): Promise<string[]> {
   const requests = await control(emulator.url).requests('token');
   return requests.map((request) => {
@@ -113,7 +113,7 @@ const appliedFor = async (assignedTaskUuid: string) =>
 describe('tenant mode', () => {
   it('acts only for its tenants, each with its own credential and token, and counts the companies it refused', async () => {
     expect(await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`)).toMatchObject({ code: 0 });
-    // Letter case of the company is not significant (spec 2.4 prints lower case; a portal may not).
+    // Letter case of the company is not significant (docs/platform.md#partner-task-configuration prints lower case; a portal may not).
     const addB = await tenants(['add', '--company', companyB.company.toUpperCase(), '--key', companyB.key], `${companyB.secret}\n`);
     expect(addB).toMatchObject({ code: 0 });
     const checkedByTheCli = (await tokenKeys()).length;
@@ -218,7 +218,7 @@ describe('tenant mode', () => {
       }
     })();
     await expect.poll(() => opened.length).toBeGreaterThan(10);
-    // The old key is revoked before the server hears of the new one: its token answers 401 (spec 5.3), the token
+    // The old key is revoked before the server hears of the new one: its token answers 401 (docs/platform.md#token), the token
     // endpoint refuses it, and the updates written meanwhile wait for the rotation.
     await control(emulator.url).revokeCredential(companyA.key);
     await expect.poll(async () => (await control(emulator.url).requests()).some((request) => request.status === 401)).toBe(true);

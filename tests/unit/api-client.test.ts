@@ -31,7 +31,7 @@ function fakeServer(now: () => number, taskAnswer: (token: string | undefined) =
   return { fetch: fetch as typeof globalThis.fetch, calls, sessions: () => sessions };
 }
 
-describe('the API client (DESIGN decision 5)', () => {
+describe('the API client: session tokens, no cookies', () => {
   it('opens a session first, then sends the token as a bearer, with no cookies and the task named', async () => {
     const time = 0;
     const server = fakeServer(

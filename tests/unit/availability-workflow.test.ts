@@ -154,12 +154,26 @@ describe('the availability workflow: what it reports (spec 2.6, 8)', () => {
 });
 
 describe('the workflow registry', () => {
+  // Derived from the registry: a workflow added beside the two examples (npm run new-workflow) changes nothing here.
+  const ids = listWorkflows().map((workflow) => workflow.id);
+
   it('offers the availability workflow beside the default safety training, with no grader (nothing is graded)', () => {
     expect(findWorkflow('availability')?.definition).toBe(availability);
-    expect(listWorkflows().map((workflow) => workflow.id)).toEqual(['safety-training', 'availability']);
+    expect(ids).toEqual(expect.arrayContaining(['safety-training', 'availability']));
+    expect(ids.indexOf('safety-training')).toBeLessThan(ids.indexOf('availability'));
     expect(DEFAULT_WORKFLOW_ID).toBe('safety-training');
     expect(availability.steps.some((step) => step.grading)).toBe(false);
     expect(workflowServerModules.availability).toBeUndefined();
+  });
+
+  it.each(ids)('finds %s by its id, once, with a grader on the server for each of its graded steps', (id) => {
+    expect(ids.filter((other) => other === id)).toHaveLength(1);
+    const definition = findWorkflow(id)?.definition;
+    expect(definition?.id).toBe(id);
+    expect(Object.hasOwn(workflowServerModules, id)).toBe(true);
+    for (const step of definition?.steps.filter((each) => each.grading) ?? []) {
+      expect(workflowServerModules[id]?.graders[step.id], `grader of ${id}/${step.id}`).toBeTypeOf('function');
+    }
   });
 
   it('knows no workflow by a name inherited from Object', () => {

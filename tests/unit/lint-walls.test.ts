@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ESLint, type Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// The walls of DESIGN "Layout" are rules of eslint.config.js. Each case lints a file that does not exist, placed in a
+// The walls of docs/architecture.md#walls are rules of eslint.config.js. Each case lints a file that does not exist, placed in a
 // room, importing real files of the project: the forbidden import must fail with the rule's message, the allowed one
 // must pass (and must exist, so it cannot pass because it resolved to nothing).
 

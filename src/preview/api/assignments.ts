@@ -4,7 +4,7 @@ import { jsonRequest } from './json-request';
 import { previewKeys } from './preview-keys';
 
 /**
- * The emulator's assignments through its control API (README "Emulator mode"). The panel follows changes live by
+ * The emulator's assignments through its control API (docs/development.md#emulator-mode). The panel follows changes live by
  * polling: the control API is cheap, in memory, and not logged (server/emulator/control-routes.ts).
  */
 const LIVE_MS = 1000;
@@ -25,7 +25,7 @@ export function assignmentQueryOptions(controlPath: string, uuid: string) {
   });
 }
 
-/** POST /control/assignments: spec 2.4 options; the emulator picks fresh context UUIDs (spec 2.5). */
+/** POST /control/assignments: docs/platform.md#partner-task-configuration options; the emulator picks fresh context UUIDs (docs/platform.md#task-context). */
 export function useCreateAssignment(controlPath: string) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -39,7 +39,7 @@ export function useCreateAssignment(controlPath: string) {
 
 export type AssignmentAction = 'approve' | 'reject' | 'reset' | 'complete';
 
-/** Admin (approve, reject, reset) and portal ("Task Completed") actions of spec 3. */
+/** Admin (approve, reject, reset) and portal ("Task Completed") actions of docs/platform.md#statuses-and-transitions. */
 export function useAssignmentAction(controlPath: string, uuid: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,4 +1,4 @@
-/** Every query key of the preview portal, written once (STYLE habit 5). */
+/** Every query key of the preview portal, written once (docs/architecture.md#server-state-through-queryoptions). */
 export const previewKeys = {
   config: ['preview', 'config'] as const,
   assignments: ['preview', 'assignments'] as const,

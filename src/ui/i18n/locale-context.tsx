@@ -2,20 +2,25 @@ import { createContext, use, type ReactNode } from 'react';
 import type { Locale } from './locale';
 import type { ShellTexts } from './shell-texts';
 import { shellTextsEn } from './shell-texts.en';
-import { shellTextsEs } from './shell-texts.es';
 
-const shellTexts: Record<Locale, ShellTexts> = { en: shellTextsEn, es: shellTextsEs };
+/**
+ * English is in the page's first JavaScript; another language's texts are fetched beside the app (main.tsx), so a
+ * worker downloads the texts of one language, not of every language the page speaks.
+ */
+export function loadShellTexts(locale: Locale): Promise<ShellTexts> {
+  return locale === 'es' ? import('./shell-texts.es').then((module) => module.shellTextsEs) : Promise.resolve(shellTextsEn);
+}
 
-const LocaleContext = createContext<Locale>('en');
+const LocaleContext = createContext<{ locale: Locale; texts: ShellTexts }>({ locale: 'en', texts: shellTextsEn });
 
-export function LocaleProvider({ locale, children }: { locale: Locale; children: ReactNode }) {
-  return <LocaleContext value={locale}>{children}</LocaleContext>;
+export function LocaleProvider({ locale, texts, children }: { locale: Locale; texts: ShellTexts; children: ReactNode }) {
+  return <LocaleContext value={{ locale, texts }}>{children}</LocaleContext>;
 }
 
 export function useLocale(): Locale {
-  return use(LocaleContext);
+  return use(LocaleContext).locale;
 }
 
 export function useShellTexts(): ShellTexts {
-  return shellTexts[use(LocaleContext)];
+  return use(LocaleContext).texts;
 }

@@ -4,7 +4,7 @@ import { defineStep, type WorkflowDefinition } from '../workflow-definition';
 /**
  * Availability and preferences: when the worker can start, which shifts they can take (with the questions those
  * shifts raise) and how many hours a week. Nothing is graded, so there is no `definition.server.ts`: the server
- * validates every step with the schemas below, which the page uses too. Imported by both (DESIGN decision 1).
+ * validates every step with the schemas below, which the page uses too. Imported by both, so nothing here is secret.
  */
 const AVAILABILITY_ID = 'availability';
 
@@ -141,7 +141,7 @@ export const hoursDataSchema = z.strictObject({
 });
 export type HoursData = z.infer<typeof hoursDataSchema>;
 
-/** English, for the admin's task panel (spec 2.6 details), like every report. */
+/** English, for the admin's task panel (docs/platform.md#partner-task-update-record details), like every report. */
 const shiftNames: Record<ShiftId, string> = { morning: 'mornings', afternoon: 'afternoons', night: 'nights', weekend: 'weekends' };
 
 function describeShifts(data: ShiftsData): string {
@@ -155,8 +155,9 @@ function describeShifts(data: ShiftsData): string {
   return `Shifts: ${parts.join(', ')}.`;
 }
 
-export const availability: WorkflowDefinition = {
+export const availability: WorkflowDefinition<typeof AVAILABILITY_ID> = {
   id: AVAILABILITY_ID,
+  title: 'Availability and preferences',
   estimatedMinutes: 3,
   steps: [
     defineStep({

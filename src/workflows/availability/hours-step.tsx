@@ -2,9 +2,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
+import { InputField, TextAreaField } from '../../ui/input-field';
+import { invalidFields } from '../field-errors';
 import type { StepViewProps } from '../step-view-props';
 import { hoursDataSchema, NOTE_MAX_CHARS, WEEKLY_HOURS, type HoursData } from './definition';
-import { invalidFields } from './field-errors';
 import type { AvailabilityTexts } from './texts';
 
 /** Digits only: "8.5", "1e1" or "" are not a whole number of hours, and the schema then says the field is missing. */
@@ -48,54 +49,31 @@ export function HoursStep({ texts, headingId, focusHeading, saving, savedData, o
         {texts.stepTitles.hours}
       </FocusHeading>
       <form onSubmit={submit} noValidate>
-        <div className={`field${hoursError ? ' field-invalid' : ''}`}>
-          <label htmlFor="weekly-hours">{texts.hours.hoursLabel}</label>
-          <p id="weekly-hours-hint" className="hint">
-            {texts.hours.hoursHint(WEEKLY_HOURS.min, WEEKLY_HOURS.max)}
-          </p>
-          {hoursError && (
-            <p id="weekly-hours-error" className="field-error">
-              {texts.hours.hoursError(WEEKLY_HOURS.min, WEEKLY_HOURS.max)}
-            </p>
-          )}
-          {/* Text with a numeric keyboard rather than type="number", which changes its value on a scroll and accepts "1e1". */}
-          <input
-            ref={hoursInput}
-            id="weekly-hours"
-            className="input-short"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={hours}
-            aria-invalid={hoursError}
-            aria-describedby={hoursError ? 'weekly-hours-hint weekly-hours-error' : 'weekly-hours-hint'}
-            onChange={(event) => setHours(event.target.value)}
-          />
-        </div>
-        <div className={`field${noteError ? ' field-invalid' : ''}`}>
-          <label htmlFor="availability-note">{texts.hours.noteLabel}</label>
-          <p id="availability-note-hint" className="hint">
-            {texts.hours.noteHint}
-          </p>
-          {noteError && (
-            <p id="availability-note-error" className="field-error">
-              {texts.hours.noteTooLong(NOTE_MAX_CHARS)}
-            </p>
-          )}
-          {/* No maxLength: a pasted note that is too long is shown whole and explained, not silently cut. */}
-          <textarea
-            ref={noteInput}
-            id="availability-note"
-            rows={4}
-            value={note}
-            aria-invalid={noteError}
-            aria-describedby={`availability-note-hint availability-note-count${noteError ? ' availability-note-error' : ''}`}
-            onChange={(event) => setNote(event.target.value)}
-          />
-          <p id="availability-note-count" className="hint">
-            {texts.hours.noteCount(noteLength, NOTE_MAX_CHARS)}
-          </p>
-        </div>
+        {/* Text with a numeric keyboard rather than type="number", which changes its value on a scroll and accepts "1e1". */}
+        <InputField
+          ref={hoursInput}
+          id="weekly-hours"
+          width="short"
+          inputMode="numeric"
+          autoComplete="off"
+          label={texts.hours.hoursLabel}
+          hint={texts.hours.hoursHint(WEEKLY_HOURS.min, WEEKLY_HOURS.max)}
+          error={hoursError ? texts.hours.hoursError(WEEKLY_HOURS.min, WEEKLY_HOURS.max) : undefined}
+          value={hours}
+          onChange={(event) => setHours(event.target.value)}
+        />
+        {/* No maxLength: a pasted note that is too long is shown whole and explained, not silently cut. */}
+        <TextAreaField
+          ref={noteInput}
+          id="availability-note"
+          rows={4}
+          label={texts.hours.noteLabel}
+          hint={texts.hours.noteHint}
+          error={noteError ? texts.hours.noteTooLong(NOTE_MAX_CHARS) : undefined}
+          count={texts.hours.noteCount(noteLength, NOTE_MAX_CHARS)}
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+        />
         <Button type="submit" busy={saving} busyText={savingText}>
           {texts.hours.submit}
         </Button>

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
+import { Choice, ChoiceGroup } from '../../ui/choice-group';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
+import { invalidFields } from '../field-errors';
 import type { StepViewProps } from '../step-view-props';
 import { shiftIds, shiftsDataSchema, WEEKENDS_PER_MONTH, type ShiftId, type ShiftsData } from './definition';
-import { invalidFields } from './field-errors';
 import type { AvailabilityTexts } from './texts';
 
 const weekendCounts = Array.from(
@@ -55,88 +56,65 @@ export function ShiftsStep({ texts, headingId, focusHeading, saving, savedData, 
     onSubmit(data);
   }
 
-  const describedBy = (hint: string | undefined, field: string, errorId: string) =>
-    [hint, shows(field) ? errorId : undefined].filter(Boolean).join(' ') || undefined;
-
   return (
     <section aria-labelledby={headingId}>
       <FocusHeading id={headingId} focusOnMount={focusHeading}>
         {texts.stepTitles.shifts}
       </FocusHeading>
       <form onSubmit={submit} noValidate>
-        <fieldset
-          className={`question${shows('shifts') ? ' field-invalid' : ''}`}
-          aria-describedby={describedBy('shifts-hint', 'shifts', 'shifts-error')}
-        >
-          <legend>{texts.shifts.legend}</legend>
-          <p id="shifts-hint" className="hint">
-            {texts.shifts.hint}
-          </p>
-          {shows('shifts') && (
-            <p id="shifts-error" className="field-error">
-              {texts.shifts.mustChoose}
-            </p>
-          )}
+        <ChoiceGroup id="shifts" legend={texts.shifts.legend} hint={texts.shifts.hint} error={shows('shifts') && texts.shifts.mustChoose}>
           {shiftIds.map((shift) => (
-            <div key={shift} className="check">
-              <input
-                id={`shift-${shift}`}
-                type="checkbox"
-                name="shifts"
-                value={shift}
-                checked={shifts.includes(shift)}
-                onChange={(event) => toggle(shift, event.target.checked)}
-              />
-              <label htmlFor={`shift-${shift}`}>{texts.shifts.names[shift]}</label>
-            </div>
+            <Choice
+              key={shift}
+              id={`shift-${shift}`}
+              type="checkbox"
+              name="shifts"
+              value={shift}
+              label={texts.shifts.names[shift]}
+              checked={shifts.includes(shift)}
+              onChange={(event) => toggle(shift, event.target.checked)}
+            />
           ))}
-        </fieldset>
+        </ChoiceGroup>
         {night && (
-          <fieldset
-            className={`question conditional${shows('transportAfterMidnight') ? ' field-invalid' : ''}`}
-            aria-describedby={describedBy(undefined, 'transportAfterMidnight', 'transport-error')}
+          <ChoiceGroup
+            id="transport"
+            conditional
+            legend={texts.shifts.transport.legend}
+            error={shows('transportAfterMidnight') && texts.shifts.transport.mustAnswer}
           >
-            <legend>{texts.shifts.transport.legend}</legend>
-            {shows('transportAfterMidnight') && (
-              <p id="transport-error" className="field-error">
-                {texts.shifts.transport.mustAnswer}
-              </p>
-            )}
-            {([true, false] as const).map((answer) => {
-              const id = answer ? 'transport-yes' : 'transport-no';
-              return (
-                <div key={id} className="choice">
-                  <input id={id} type="radio" name="transport" checked={transport === answer} onChange={() => setTransport(answer)} />
-                  <label htmlFor={id}>{answer ? texts.shifts.transport.yes : texts.shifts.transport.no}</label>
-                </div>
-              );
-            })}
-          </fieldset>
+            {([true, false] as const).map((answer) => (
+              <Choice
+                key={String(answer)}
+                id={answer ? 'transport-yes' : 'transport-no'}
+                type="radio"
+                name="transport"
+                label={answer ? texts.shifts.transport.yes : texts.shifts.transport.no}
+                checked={transport === answer}
+                onChange={() => setTransport(answer)}
+              />
+            ))}
+          </ChoiceGroup>
         )}
         {weekend && (
-          <fieldset
-            className={`question conditional${shows('weekendsPerMonth') ? ' field-invalid' : ''}`}
-            aria-describedby={describedBy(undefined, 'weekendsPerMonth', 'weekends-error')}
+          <ChoiceGroup
+            id="weekends"
+            conditional
+            legend={texts.shifts.weekends.legend}
+            error={shows('weekendsPerMonth') && texts.shifts.weekends.mustAnswer}
           >
-            <legend>{texts.shifts.weekends.legend}</legend>
-            {shows('weekendsPerMonth') && (
-              <p id="weekends-error" className="field-error">
-                {texts.shifts.weekends.mustAnswer}
-              </p>
-            )}
             {weekendCounts.map((count) => (
-              <div key={count} className="choice">
-                <input
-                  id={`weekends-${count}`}
-                  type="radio"
-                  name="weekends"
-                  checked={weekends === count}
-                  onChange={() => setWeekends(count)}
-                />
-                <label htmlFor={`weekends-${count}`}>{texts.shifts.weekends.option(count)}</label>
-              </div>
+              <Choice
+                key={count}
+                id={`weekends-${count}`}
+                type="radio"
+                name="weekends"
+                label={texts.shifts.weekends.option(count)}
+                checked={weekends === count}
+                onChange={() => setWeekends(count)}
+              />
             ))}
-          </fieldset>
+          </ChoiceGroup>
         )}
         <Button type="submit" busy={saving} busyText={savingText}>
           {texts.shifts.continue}

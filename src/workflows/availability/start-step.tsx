@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
+import { InputField } from '../../ui/input-field';
 import type { StepViewProps } from '../step-view-props';
 import { availability, localDay, startDataSchema, startDateProblem, startDateRange } from './definition';
 import type { AvailabilityTexts } from './texts';
@@ -33,28 +34,18 @@ export function StartStep({ texts, headingId, focusHeading, saving, savedData, o
       <p>{texts.start.intro}</p>
       <p className="estimate">{texts.start.estimate(availability.estimatedMinutes)}</p>
       <form onSubmit={submit} noValidate>
-        <div className={`field${error ? ' field-invalid' : ''}`}>
-          <label htmlFor="start-date">{texts.start.dateLabel}</label>
-          <p id="start-date-hint" className="hint">
-            {texts.start.dateHint}
-          </p>
-          {error && (
-            <p id="start-date-error" className="field-error">
-              {texts.start.errors[error]}
-            </p>
-          )}
-          <input
-            ref={input}
-            id="start-date"
-            type="date"
-            min={range.min}
-            max={range.max}
-            value={startDate}
-            aria-invalid={error !== undefined}
-            aria-describedby={error ? 'start-date-hint start-date-error' : 'start-date-hint'}
-            onChange={(event) => setStartDate(event.target.value)}
-          />
-        </div>
+        <InputField
+          ref={input}
+          id="start-date"
+          type="date"
+          label={texts.start.dateLabel}
+          hint={texts.start.dateHint}
+          error={error && texts.start.errors[error]}
+          min={range.min}
+          max={range.max}
+          value={startDate}
+          onChange={(event) => setStartDate(event.target.value)}
+        />
         <Button type="submit" busy={saving} busyText={savingText}>
           {texts.start.continue}
         </Button>

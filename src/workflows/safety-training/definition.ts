@@ -2,8 +2,8 @@ import { z } from 'zod/mini';
 import { defineStep, type WorkflowDefinition } from '../workflow-definition';
 
 /**
- * A workplace-safety training: welcome, policy, quiz, signature. Imported by the page and by the server (DESIGN
- * decision 1). Everything here is public; the quiz's answer key lives in `definition.server.ts`.
+ * A workplace-safety training: welcome, policy, quiz, signature. Imported by the page and by the server, so
+ * everything here is public; the quiz's answer key lives in `definition.server.ts`.
  */
 const SAFETY_TRAINING_ID = 'safety-training';
 
@@ -45,8 +45,9 @@ export type SafetyTrainingStepId = 'welcome' | 'policy' | 'quiz' | 'signature';
 
 export const QUIZ_RULES = { passMark: 4, maxAttempts: 3 } as const;
 
-export const safetyTraining: WorkflowDefinition = {
+export const safetyTraining: WorkflowDefinition<typeof SAFETY_TRAINING_ID> = {
   id: SAFETY_TRAINING_ID,
+  title: 'Workplace safety training',
   estimatedMinutes: 10,
   steps: [
     defineStep({

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
+import { CheckField } from '../../ui/check-field';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import type { StepViewProps } from '../step-view-props';
@@ -45,23 +46,14 @@ export function PolicyStep({
         ))}
       </div>
       <form onSubmit={submit} noValidate>
-        <div className={`check${showError && !acknowledged ? ' field-invalid' : ''}`}>
-          <input
-            ref={checkbox}
-            id="policy-ack"
-            type="checkbox"
-            checked={acknowledged}
-            aria-invalid={showError && !acknowledged}
-            aria-describedby={showError && !acknowledged ? 'policy-ack-error' : undefined}
-            onChange={(event) => setAcknowledged(event.target.checked)}
-          />
-          <label htmlFor="policy-ack">{texts.policy.acknowledge}</label>
-        </div>
-        {showError && !acknowledged && (
-          <p id="policy-ack-error" className="field-error">
-            {texts.policy.mustAcknowledge}
-          </p>
-        )}
+        <CheckField
+          ref={checkbox}
+          id="policy-ack"
+          label={texts.policy.acknowledge}
+          error={showError && !acknowledged ? texts.policy.mustAcknowledge : undefined}
+          checked={acknowledged}
+          onChange={(event) => setAcknowledged(event.target.checked)}
+        />
         <Button type="submit" busy={saving} busyText={savingText}>
           {texts.policy.continue}
         </Button>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
+import { Choice, ChoiceGroup } from '../../ui/choice-group';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import { Notice } from '../../ui/notice';
@@ -57,28 +58,27 @@ export function QuizStep({
           const question = texts.quiz.questions[id];
           const missing = showMissing && answers[id] === undefined;
           return (
-            <fieldset
+            // One message below the questions counts the unanswered ones; each of them points at it.
+            <ChoiceGroup
               key={id}
-              className={`question${missing ? ' field-invalid' : ''}`}
-              aria-describedby={missing ? 'quiz-missing' : undefined}
+              id={`quiz-${id}`}
+              legend={`${index + 1}. ${question.text}`}
+              invalid={missing}
+              sharedErrorId="quiz-missing"
             >
-              <legend>
-                {index + 1}. {question.text}
-              </legend>
               {quizOptionIds.map((option) => (
-                <div key={option} className="choice">
-                  <input
-                    id={`quiz-${id}-${option}`}
-                    type="radio"
-                    name={`quiz-${id}`}
-                    value={option}
-                    checked={answers[id] === option}
-                    onChange={() => setAnswers((current) => ({ ...current, [id]: option }))}
-                  />
-                  <label htmlFor={`quiz-${id}-${option}`}>{question.options[option]}</label>
-                </div>
+                <Choice
+                  key={option}
+                  id={`quiz-${id}-${option}`}
+                  type="radio"
+                  name={`quiz-${id}`}
+                  value={option}
+                  label={question.options[option]}
+                  checked={answers[id] === option}
+                  onChange={() => setAnswers((current) => ({ ...current, [id]: option }))}
+                />
               ))}
-            </fieldset>
+            </ChoiceGroup>
           );
         })}
         {showMissing && unanswered.length > 0 && (

@@ -1,7 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
+import { CheckField } from '../../ui/check-field';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
+import { InputField } from '../../ui/input-field';
 import type { StepViewProps } from '../step-view-props';
 import { signatureDataSchema } from './definition';
 import type { SafetyTrainingTexts } from './texts';
@@ -34,45 +36,25 @@ export function SignatureStep({ texts, headingId, focusHeading, saving, onSubmit
       </FocusHeading>
       <p>{texts.signature.intro}</p>
       <form onSubmit={submit} noValidate>
-        <div className={`field${nameError ? ' field-invalid' : ''}`}>
-          <label htmlFor="signature-name">{texts.signature.nameLabel}</label>
-          <p id="signature-name-hint" className="hint">
-            {texts.signature.nameHint}
-          </p>
-          <input
-            ref={nameInput}
-            id="signature-name"
-            type="text"
-            autoComplete="name"
-            maxLength={120}
-            value={fullName}
-            aria-invalid={nameError}
-            aria-describedby={nameError ? 'signature-name-hint signature-name-error' : 'signature-name-hint'}
-            onChange={(event) => setFullName(event.target.value)}
-          />
-          {nameError && (
-            <p id="signature-name-error" className="field-error">
-              {texts.signature.nameRequired}
-            </p>
-          )}
-        </div>
-        <div className={`check${confirmError ? ' field-invalid' : ''}`}>
-          <input
-            ref={confirmInput}
-            id="signature-confirm"
-            type="checkbox"
-            checked={confirmed}
-            aria-invalid={confirmError}
-            aria-describedby={confirmError ? 'signature-confirm-error' : undefined}
-            onChange={(event) => setConfirmed(event.target.checked)}
-          />
-          <label htmlFor="signature-confirm">{texts.signature.confirm}</label>
-        </div>
-        {confirmError && (
-          <p id="signature-confirm-error" className="field-error">
-            {texts.signature.mustConfirm}
-          </p>
-        )}
+        <InputField
+          ref={nameInput}
+          id="signature-name"
+          label={texts.signature.nameLabel}
+          hint={texts.signature.nameHint}
+          error={nameError ? texts.signature.nameRequired : undefined}
+          autoComplete="name"
+          maxLength={120}
+          value={fullName}
+          onChange={(event) => setFullName(event.target.value)}
+        />
+        <CheckField
+          ref={confirmInput}
+          id="signature-confirm"
+          label={texts.signature.confirm}
+          error={confirmError ? texts.signature.mustConfirm : undefined}
+          checked={confirmed}
+          onChange={(event) => setConfirmed(event.target.checked)}
+        />
         <Button type="submit" busy={saving} busyText={savingText}>
           {texts.signature.submit}
         </Button>

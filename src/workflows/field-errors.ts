@@ -1,8 +1,9 @@
 import type { ZodMiniType } from 'zod/mini';
 
 /**
- * The fields of `candidate` that `schema` refuses, by the first key of each issue's path: the page checks a form with
- * the very schema the server will apply (DESIGN decision 1), and says what is wrong in the worker's language.
+ * The fields of `candidate` that `schema` refuses, by the first key of each issue's path: a screen checks its form
+ * with the very schema the server will apply, and says what is wrong in the worker's language. Shared by every
+ * workflow's screens (page code: a workflow folder imports nothing from another).
  */
 export function invalidFields(schema: ZodMiniType, candidate: unknown): ReadonlySet<string> {
   const result = schema.safeParse(candidate);

@@ -1,0 +1,313 @@
+/**
+ * The files `npm run new-workflow -- <id>` writes: a workflow of one step (a phone number typed into an InputField and
+ * when to call chosen in a ChoiceGroup) and its unit test, made to pass `tsc -b`, `npm run lint` and the test as they
+ * are, so that a partner starts from green and replaces the step with their own (src/workflows/README.md).
+ * Formatted by prettier after they are written: the layout here need not be exact.
+ */
+
+/** The names one workflow id gives its files and identifiers: `sample-form` → `sampleForm`, `SampleForm`. */
+export interface WorkflowNames {
+  id: string;
+  /** Prefix of the workflow's identifiers: `sampleFormWorkflow`, `sampleFormTextsEn`. */
+  camel: string;
+  /** Prefix of its types and components: `SampleFormTexts`, `SampleFormStep`. */
+  pascal: string;
+  /** The preview's default title for an assignment of it: "Sample form". */
+  title: string;
+  /** The one step's id. Its screen is `<step>-step.tsx`, which must not be the step switch `<id>-step.tsx`. */
+  step: string;
+}
+
+export function workflowNames(id: string): WorkflowNames {
+  const words = id.split('-');
+  const capitalized = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+  return {
+    id,
+    camel: words[0] + capitalized.slice(1).join(''),
+    pascal: capitalized.join(''),
+    title: [capitalized[0], ...words.slice(1)].join(' '),
+    step: id === 'contact' ? 'details' : 'contact',
+  };
+}
+
+const stepPascal = (step: string) => step.charAt(0).toUpperCase() + step.slice(1);
+
+export function definitionFile({ id, camel, pascal, title, step }: WorkflowNames): string {
+  return `import { z } from 'zod/mini';
+import { defineStep, type WorkflowDefinition } from '../workflow-definition';
+
+/**
+ * ${title}: made by \`npm run new-workflow\` with one step to replace by your own (src/workflows/README.md says how).
+ * Imported by the page and by the server, so nothing here may be secret.
+ */
+const WORKFLOW_ID = '${id}';
+
+export const contactTimes = ['morning', 'afternoon', 'evening'] as const;
+export type ContactTime = (typeof contactTimes)[number];
+
+export const ${step}DataSchema = z.strictObject({
+  // How people write a number: digits, spaces, brackets and hyphens, + before a country code.
+  phone: z.string().check(z.trim(), z.regex(/^\\+?[0-9][0-9 ()-]{5,22}$/, 'must be a phone number of 6 to 23 digits, spaces, brackets or hyphens')),
+  contactTime: z.enum(contactTimes, { error: 'choose morning, afternoon or evening' }),
+});
+
+/** The ids of the steps below: each has a screen and texts in this folder. */
+export type ${pascal}StepId = '${step}';
+
+export const ${camel}Workflow: WorkflowDefinition<typeof WORKFLOW_ID> = {
+  id: WORKFLOW_ID,
+  title: '${title}',
+  estimatedMinutes: 2,
+  steps: [
+    defineStep({
+      id: '${step}',
+      shortName: '${stepPascal(step)}',
+      schema: ${step}DataSchema,
+      // English, for the admin's task panel. The number is the worker's own: it stays with the partner, out of the panel.
+      report: (data) => ({ color: 'success', details: \`Contact details saved: best reached in the \${data.contactTime}.\` }),
+    }),
+  ],
+};
+`;
+}
+
+export function textsTypeFile({ pascal, step }: WorkflowNames): string {
+  return `import type { ContactTime, ${pascal}StepId } from './definition';
+
+/** Every text the worker sees in this workflow; one file per language. */
+export interface ${pascal}Texts {
+  stepTitles: Record<${pascal}StepId, string>;
+  ${step}: {
+    intro: string;
+    phoneLabel: string;
+    phoneHint: string;
+    phoneError: string;
+    timeLegend: string;
+    times: Record<ContactTime, string>;
+    timeError: string;
+    submit: string;
+  };
+}
+`;
+}
+
+const texts = {
+  en: {
+    title: 'How can we reach you?',
+    intro: 'Leave a phone number and the time of day that suits you, and we will call you back.',
+    phoneLabel: 'Phone number',
+    phoneHint: 'With the country code if you are abroad, for example +34 600 123 456.',
+    phoneError: 'Enter a phone number: digits, spaces and hyphens, with + before a country code.',
+    timeLegend: 'When should we call?',
+    times: {
+      morning: 'In the morning (9:00 to 12:00)',
+      afternoon: 'In the afternoon (12:00 to 17:00)',
+      evening: 'In the evening (17:00 to 20:00)',
+    },
+    timeError: 'Choose when we should call.',
+    submit: 'Send',
+  },
+  es: {
+    title: '¿Cómo podemos contactarte?',
+    intro: 'Déjanos un número de teléfono y el momento del día que te venga mejor, y te llamaremos.',
+    phoneLabel: 'Número de teléfono',
+    phoneHint: 'Con el prefijo del país si estás en el extranjero, por ejemplo +34 600 123 456.',
+    phoneError: 'Indica un número de teléfono: cifras, espacios y guiones, con + delante del prefijo del país.',
+    timeLegend: '¿Cuándo te llamamos?',
+    times: {
+      morning: 'Por la mañana (de 9:00 a 12:00)',
+      afternoon: 'Por la tarde (de 12:00 a 17:00)',
+      evening: 'Al final de la tarde (de 17:00 a 20:00)',
+    },
+    timeError: 'Elige cuándo te llamamos.',
+    submit: 'Enviar',
+  },
+};
+
+export function textsFile({ camel, pascal, step }: WorkflowNames, locale: 'en' | 'es'): string {
+  const { title, ...stepTexts } = texts[locale];
+  const suffix = locale === 'en' ? 'En' : 'Es';
+  return `import type { ${pascal}Texts } from './texts';
+
+export const ${camel}Texts${suffix}: ${pascal}Texts = ${JSON.stringify({ stepTitles: { [step]: title }, [step]: stepTexts }, null, 2)};
+`;
+}
+
+export function stepSwitchFile({ title, camel, pascal, step }: WorkflowNames): string {
+  const screen = `${stepPascal(step)}Step`;
+  return `import type { Locale } from '../../ui/i18n/locale';
+import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
+import { ${screen} } from './${step}-step';
+import type { ${pascal}Texts } from './texts';
+import { ${camel}TextsEn } from './texts.en';
+import { ${camel}TextsEs } from './texts.es';
+
+// Picked here, where they are used: texts.ts only types them, so the language files import that type without a cycle.
+const textsByLocale: Record<Locale, ${pascal}Texts> = { en: ${camel}TextsEn, es: ${camel}TextsEs };
+
+/** The screens of ${title}, one per step id of \`definition.ts\`. Loaded lazily (registry.views.ts). */
+export function ${pascal}Step(props: StepViewProps) {
+  const texts = textsByLocale[props.locale];
+  switch (props.stepId) {
+    case '${step}':
+      return <${screen} {...props} texts={texts} />;
+    default:
+      throw new MissingStepScreenError(props.stepId);
+  }
+}
+`;
+}
+
+export function stepScreenFile({ pascal, step }: WorkflowNames): string {
+  return `import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../ui/button';
+import { Choice, ChoiceGroup } from '../../ui/choice-group';
+import { FocusHeading } from '../../ui/focus-heading';
+import { useShellTexts } from '../../ui/i18n/locale-context';
+import { InputField } from '../../ui/input-field';
+import { invalidFields } from '../field-errors';
+import type { StepViewProps } from '../step-view-props';
+import { contactTimes, ${step}DataSchema, type ContactTime } from './definition';
+import type { ${pascal}Texts } from './texts';
+
+/** A number typed and a time chosen. The only step, so saving it completes the task (the server sends \`completed\`). */
+export function ${stepPascal(step)}Step({ texts, headingId, focusHeading, saving, savedData, onSubmit }: StepViewProps & { texts: ${pascal}Texts }) {
+  const savingText = useShellTexts().saving;
+  const saved = ${step}DataSchema.safeParse(savedData);
+  const [phone, setPhone] = useState(saved.success ? saved.data.phone : '');
+  const [contactTime, setContactTime] = useState<ContactTime | undefined>(saved.success ? saved.data.contactTime : undefined);
+  const [tried, setTried] = useState(false);
+  const phoneInput = useRef<HTMLInputElement>(null);
+
+  // Checked with the schema the server applies: what is not answered yet is left out, and the schema names it.
+  const data = { phone: phone.trim(), ...(contactTime === undefined ? {} : { contactTime }) };
+  const invalid = invalidFields(${step}DataSchema, data);
+  const shows = (field: string) => tried && invalid.has(field);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    // Focus goes to the first field in error, in screen order: its message is read out with it.
+    if (invalid.has('phone')) return phoneInput.current?.focus();
+    if (invalid.has('contactTime')) return document.getElementById(\`${step}-time-\${contactTimes[0]}\`)?.focus();
+    onSubmit(data);
+  }
+
+  return (
+    <section aria-labelledby={headingId}>
+      <FocusHeading id={headingId} focusOnMount={focusHeading}>
+        {texts.stepTitles.${step}}
+      </FocusHeading>
+      <p>{texts.${step}.intro}</p>
+      <form onSubmit={submit} noValidate>
+        <InputField
+          ref={phoneInput}
+          id="${step}-phone"
+          type="tel"
+          autoComplete="tel"
+          label={texts.${step}.phoneLabel}
+          hint={texts.${step}.phoneHint}
+          error={shows('phone') && texts.${step}.phoneError}
+          value={phone}
+          onChange={(event) => setPhone(event.target.value)}
+        />
+        <ChoiceGroup id="${step}-time" legend={texts.${step}.timeLegend} error={shows('contactTime') && texts.${step}.timeError}>
+          {contactTimes.map((time) => (
+            <Choice
+              key={time}
+              id={\`${step}-time-\${time}\`}
+              type="radio"
+              name="${step}-time"
+              label={texts.${step}.times[time]}
+              checked={contactTime === time}
+              onChange={() => setContactTime(time)}
+            />
+          ))}
+        </ChoiceGroup>
+        <Button type="submit" busy={saving} busyText={savingText}>
+          {texts.${step}.submit}
+        </Button>
+      </form>
+    </section>
+  );
+}
+`;
+}
+
+export function unitTestFile({ id, camel, pascal, step }: WorkflowNames): string {
+  return `import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { locales, type Locale } from '../../src/ui/i18n/locale';
+import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
+import { ${step}DataSchema, ${camel}Workflow } from '../../src/workflows/${id}/definition';
+import { ${pascal}Step } from '../../src/workflows/${id}/${id}-step';
+import { MissingStepScreenError } from '../../src/workflows/step-view-props';
+import { readyTaskView } from '../helpers/page-fixtures';
+
+const answers = { phone: '+34 600 123 456', contactTime: 'evening' };
+
+/** The field each issue names, as the server's 400 invalid_step_data names \`data.<field>\`. */
+function problems(data: unknown): string[] {
+  return (${step}DataSchema.safeParse(data).error?.issues ?? []).map((issue) => issue.path.join('.'));
+}
+
+describe('the ${id} workflow: its ${step} step', () => {
+  it('takes a phone number and when to call', () => {
+    expect(problems(answers)).toEqual([]);
+  });
+
+  it.each(['', '12', 'call me', '+34 600 123 456 ext. 7'])('refuses %j as a phone number', (phone) => {
+    expect(problems({ ...answers, phone })).toEqual(['phone']);
+  });
+
+  it('requires when to call, and refuses any other field', () => {
+    expect(problems({ phone: answers.phone })).toEqual(['contactTime']);
+    expect(problems({ ...answers, contactTime: 'night' })).toEqual(['contactTime']);
+    expect(problems({ ...answers, email: 'a@example.com' })).toEqual(['']);
+  });
+
+  it('tells the platform when to call, never the number', () => {
+    const report = ${camel}Workflow.steps[0]!.report(answers, undefined);
+    expect(report).toEqual({ color: 'success', details: 'Contact details saved: best reached in the evening.' });
+    expect(report.details).not.toContain('600');
+  });
+});
+
+describe('the ${id} workflow in the registry and on screen', () => {
+  it('is registered under its id, so the server runs it and the preview offers it', () => {
+    expect(findWorkflow('${id}')?.definition).toBe(${camel}Workflow);
+    expect(listWorkflows()).toContain(${camel}Workflow);
+  });
+
+  const render = (stepId: string, locale: Locale) =>
+    renderToStaticMarkup(
+      createElement(${pascal}Step, {
+        task: { ...readyTaskView, workflow: { id: '${id}', estimatedMinutes: 2, steps: [{ id: stepId }] }, currentStep: stepId },
+        stepId,
+        savedData: undefined,
+        locale,
+        saving: false,
+        grading: undefined,
+        headingId: 'step-title',
+        focusHeading: false,
+        onSubmit: () => {},
+      }),
+    );
+
+  it.each(locales)('renders every step in %s, each input with its label', (locale) => {
+    for (const { id: stepId } of ${camel}Workflow.steps) {
+      const html = render(stepId, locale);
+      expect(html).toContain('<h1 id="step-title"');
+      const inputs = [...html.matchAll(/<(?:input|textarea|select)\\b[^>]*\\bid="([^"]+)"/g)].map((match) => match[1]);
+      expect(inputs.length).toBeGreaterThan(0);
+      for (const input of inputs) expect(html, \`the label of #\${input}\`).toContain(\`for="\${input}"\`);
+    }
+  });
+
+  it('throws MissingStepScreenError for a step it has no screen for, which the runner shows as such', () => {
+    expect(() => render('not-a-step', 'en')).toThrow(MissingStepScreenError);
+  });
+});
+`;
+}

@@ -1,0 +1,150 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { format, resolveConfig } from 'prettier';
+import {
+  definitionFile,
+  stepScreenFile,
+  stepSwitchFile,
+  textsFile,
+  textsTypeFile,
+  unitTestFile,
+  workflowNames,
+  type WorkflowNames,
+} from './new-workflow-templates';
+
+/**
+ * `npm run new-workflow -- <id>`: a new workflow in src/workflows/<id>/ with one step, its English and Spanish texts
+ * and a unit test, registered in registry.ts, registry.views.ts and registry.server.ts. Everything is checked before
+ * anything is written, so a refused id or a registry it cannot read leaves the tree as it was.
+ */
+const root = join(import.meta.dirname, '..');
+const workflowsDir = join(root, 'src/workflows');
+
+/**
+ * Lower-case words joined by single hyphens, starting with a letter: the id is a URL variable (`workflow=<id>`), a
+ * folder and file name prefix, and is stored with every task, so it is kept plain. At most 40 characters, as a step id.
+ */
+const ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const ID_MAX_LENGTH = 40;
+
+class RefusedError extends Error {}
+
+function usage(): string {
+  return 'Usage: npm run new-workflow -- <id>   (a kebab-case id such as "sample-form")';
+}
+
+function checkId(id: string | undefined, registry: string): string {
+  if (id === undefined) throw new RefusedError(`Name the workflow to create.\n${usage()}`);
+  if (!ID_PATTERN.test(id) || id.length > ID_MAX_LENGTH) {
+    throw new RefusedError(
+      `"${id}" is not a workflow id: use kebab-case, lower-case letters and digits in words joined by single hyphens, ` +
+        `starting with a letter, at most ${ID_MAX_LENGTH} characters (for example "sample-form").`,
+    );
+  }
+  const taken = [
+    existsSync(join(workflowsDir, id)) && `src/workflows/${id}/ exists`,
+    new RegExp(`['"]${id}['"]`).test(registry) && 'src/workflows/registry.ts names it',
+    existsSync(join(root, `tests/unit/${id}-workflow.test.ts`)) && `tests/unit/${id}-workflow.test.ts exists`,
+  ].filter(Boolean);
+  if (taken.length > 0) {
+    throw new RefusedError(
+      `The workflow id "${id}" is taken (${taken.join('; ')}). Choose another: an id is stored with every task that ` +
+        'runs the workflow, so it is never reused for a different one.',
+    );
+  }
+  return id;
+}
+
+/** `source` with `entry` added as the last entry of the object literal that `opening` starts and `} satisfies` ends. */
+function withObjectEntry(source: string, file: string, opening: string, entry: string): string {
+  const start = source.indexOf(opening);
+  const end = start === -1 ? -1 : source.indexOf('\n} satisfies', start);
+  if (end === -1) throw new RefusedError(`${file} has no "${opening} … } satisfies" to add "${entry}" to: add it by hand.`);
+  const body = source.slice(start + opening.length, end).trimEnd();
+  const separator = body === '' || body.endsWith(',') ? '' : ',';
+  return `${source.slice(0, start + opening.length)}${body}${separator}\n  ${entry},${source.slice(end)}`;
+}
+
+function registryEdits(names: WorkflowNames, sources: { registry: string; views: string; server: string }) {
+  const { id, camel, pascal } = names;
+  const definitionImport = `import { ${camel}Workflow } from './${id}/definition';`;
+  // After the last import of a workflow definition, so the imports stay one per workflow in one block.
+  const imports = [...sources.registry.matchAll(/^import .* from '\.\/[^']+\/definition';$/gm)];
+  const lastImport = imports.at(-1);
+  const ids = /const workflowIds = \[([^\]]*)\] as const;/.exec(sources.registry);
+  if (!lastImport || !ids) {
+    throw new RefusedError(
+      'src/workflows/registry.ts no longer has the imports and `const workflowIds = [...] as const` this script edits.',
+    );
+  }
+  const afterImport = lastImport.index + lastImport[0].length;
+  let registry = `${sources.registry.slice(0, afterImport)}\n${definitionImport}${sources.registry.slice(afterImport)}`;
+  const listed = ids[1]!
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  registry = registry.replace(ids[0], `const workflowIds = [${[...listed, `'${id}'`].join(', ')}] as const;`);
+  registry = withObjectEntry(registry, 'src/workflows/registry.ts', 'const workflows = {', `'${id}': { definition: ${camel}Workflow }`);
+  const views = withObjectEntry(
+    sources.views,
+    'src/workflows/registry.views.ts',
+    'const loaders = {',
+    `'${id}': () => import('./${id}/${id}-step').then((module) => ({ default: module.${pascal}Step }))`,
+  );
+  // Nothing graded, so nothing secret: the line says so, and the type check wants one per workflow.
+  const server = withObjectEntry(sources.server, 'src/workflows/registry.server.ts', 'const serverModules = {', `'${id}': undefined`);
+  return { registry, views, server };
+}
+
+async function writeFormatted(file: string, text: string): Promise<void> {
+  const options = (await resolveConfig(file)) ?? {};
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, await format(text, { ...options, filepath: file }));
+}
+
+async function main(): Promise<void> {
+  const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+  if (positionals.length > 1) throw new RefusedError(`One workflow at a time: got ${positionals.join(', ')}.\n${usage()}`);
+  const paths = {
+    registry: join(workflowsDir, 'registry.ts'),
+    views: join(workflowsDir, 'registry.views.ts'),
+    server: join(workflowsDir, 'registry.server.ts'),
+  };
+  const sources = {
+    registry: readFileSync(paths.registry, 'utf8'),
+    views: readFileSync(paths.views, 'utf8'),
+    server: readFileSync(paths.server, 'utf8'),
+  };
+  const names = workflowNames(checkId(positionals[0], sources.registry));
+  const edited = registryEdits(names, sources);
+  const folder = join(workflowsDir, names.id);
+  const files: [string, string][] = [
+    [join(folder, 'definition.ts'), definitionFile(names)],
+    [join(folder, 'texts.ts'), textsTypeFile(names)],
+    [join(folder, 'texts.en.ts'), textsFile(names, 'en')],
+    [join(folder, 'texts.es.ts'), textsFile(names, 'es')],
+    [join(folder, `${names.id}-step.tsx`), stepSwitchFile(names)],
+    [join(folder, `${names.step}-step.tsx`), stepScreenFile(names)],
+    [join(root, `tests/unit/${names.id}-workflow.test.ts`), unitTestFile(names)],
+    [paths.registry, edited.registry],
+    [paths.views, edited.views],
+    [paths.server, edited.server],
+  ];
+  for (const [file, text] of files) await writeFormatted(file, text);
+
+  const listed = files.map(([file]) => `  ${relative(root, file)}`).join('\n');
+  process.stdout.write(`Created the workflow "${names.id}" and registered it:\n${listed}\n\nNext:
+  npx vitest run tests/unit/${names.id}-workflow.test.ts
+  npm run dev, then choose "${names.id}" in the preview's Workflow select (http://localhost:8787/preview)
+  replace the "${names.step}" step with yours: the workflow guide, src/workflows/README.md, says how.
+`);
+}
+
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof RefusedError)) throw error;
+  process.stderr.write(`new-workflow: ${error.message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,49 @@
+import type { ConfigFindings, ConfigMode } from './config-checks';
+import { describeValue, isPlainHttpBeyondLoopback } from './config-checks';
+import type { Environment } from './config-environment';
+import { MIN_SECRET_BYTES, webhookKeyOf } from './delivery/webhook-signature';
+
+/**
+ * Where the events to the partner's backend go: an endpoint with its secret, the emulator's own receiver (emulator mode
+ * without PARTNER_WEBHOOK_URL: a secret is made per start), or nowhere (no event is written).
+ */
+export type PartnerWebhookConfig = { kind: 'endpoint'; url: string; secret: string } | { kind: 'emulator-receiver' } | { kind: 'none' };
+
+/** PARTNER_WEBHOOK_URL and PARTNER_WEBHOOK_SECRET go together, the secret is a `whsec_` one, the URL https beyond loopback. */
+export function partnerWebhookOf(e: Environment, mode: ConfigMode, { problems, warnings }: ConfigFindings): PartnerWebhookConfig {
+  const url = e.PARTNER_WEBHOOK_URL;
+  const secret = e.PARTNER_WEBHOOK_SECRET;
+  if (mode.tenantMode && (url !== undefined || secret !== undefined)) {
+    problems.push(
+      "PARTNER_WEBHOOK_URL: expected nothing in tenant mode (each company's endpoint belongs to its tenant), got a value; unset PARTNER_WEBHOOK_URL and PARTNER_WEBHOOK_SECRET",
+    );
+    return { kind: 'none' };
+  }
+  if (url === undefined) {
+    if (secret !== undefined)
+      problems.push('PARTNER_WEBHOOK_URL: expected the endpoint that PARTNER_WEBHOOK_SECRET signs for, got nothing');
+    return mode.emulatorMode ? { kind: 'emulator-receiver' } : { kind: 'none' };
+  }
+  if (secret === undefined) {
+    problems.push(
+      `PARTNER_WEBHOOK_SECRET: expected whsec_ followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes when PARTNER_WEBHOOK_URL is set (e.g. \`echo whsec_$(openssl rand -base64 32)\`), got nothing`,
+    );
+  } else if (webhookKeyOf(secret.trim()) === undefined) {
+    problems.push(
+      `PARTNER_WEBHOOK_SECRET: expected whsec_ followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes (e.g. \`echo whsec_$(openssl rand -base64 32)\`), got ${describeValue('PARTNER_WEBHOOK_SECRET', secret)}`,
+    );
+  }
+  // The same rule as the platform's addresses (docs/platform.md#addresses): events carry workers' answers.
+  if (isPlainHttpBeyondLoopback(url)) {
+    if (e.ALLOW_INSECURE_PLATFORM_URL) {
+      warnings.push(
+        `PARTNER_WEBHOOK_URL is plain HTTP to ${new URL(url).host}: task events and their signatures cross the network unencrypted`,
+      );
+    } else {
+      problems.push(
+        `PARTNER_WEBHOOK_URL: expected an https URL (plain http would send workers' answers in clear text), got ${JSON.stringify(url)}; set ALLOW_INSECURE_PLATFORM_URL=true if the endpoint offers nothing else`,
+      );
+    }
+  }
+  return { kind: 'endpoint', url, secret: (secret ?? '').trim() };
+}

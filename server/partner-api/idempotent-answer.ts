@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { apiErrorStatus, type ErrorBody } from '../../src/contract/api-errors';
+import { ApiError, apiError } from '../api-error';
+import type { StoreDb } from '../store/database-schema';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  deleteIdempotencyRecordsBefore,
+  findIdempotencyRecord,
+  releaseIdempotencyKey,
+} from '../store/partner-idempotency.repository';
+
+/** docs/api.md, "Partner API": an Idempotency-Key and its answer are kept 24 hours. */
+const KEPT_MS = 24 * 60 * 60_000;
+/**
+ * A key claimed this long ago without an answer belongs to a request that died (a crash between the step's commit and
+ * storing its answer): a retry may take it over. The step itself refuses to be resolved twice.
+ */
+const ABANDONED_MS = 60_000;
+/** Every this many claims, records past their 24 hours are deleted. */
+const SWEEP_EVERY = 200;
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+export interface IdempotentRequest {
+  partnerKeyId: string;
+  idempotencyKey: string;
+  /** What makes two requests the same: method, path and body. */
+  request: unknown;
+  now: number;
+}
+
+/**
+ * Answers a request once per Idempotency-Key (scoped to the partner key): the same key with the same request gets the
+ * stored answer, status and body, without doing anything again; with another request, 409 `idempotency_key_reused`.
+ * Answers the caller could act on are kept, successes and refusals alike; a 429 or a fault of ours (5xx) is not, so
+ * the same key may be tried again.
+ */
+export function idempotentAnswers(deps: { db: StoreDb; log: FastifyBaseLogger }) {
+  let claims = 0;
+  return async (input: IdempotentRequest, work: () => Promise<unknown>): Promise<Answer> => {
+    const { db } = deps;
+    const id = { partnerKeyId: input.partnerKeyId, idempotencyKey: input.idempotencyKey };
+    const requestHash = createHash('sha256').update(canonicalJson(input.request)).digest('hex');
+    if (++claims % SWEEP_EVERY === 0) {
+      void deleteIdempotencyRecordsBefore(db, input.now - KEPT_MS).catch((error: unknown) =>
+        deps.log.warn({ err: error }, 'idempotency sweep failed'),
+      );
+    }
+    const claimed = await claimIdempotencyKey(db, {
+      ...id,
+      requestHash,
+      now: input.now,
+      expiresBefore: input.now - KEPT_MS,
+      abandonedBefore: input.now - ABANDONED_MS,
+    });
+    if (!claimed) {
+      const record = await findIdempotencyRecord(db, id);
+      if (record && record.requestHash !== requestHash) {
+        throw apiError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used for another request; use a new key for a new request.',
+          'Idempotency-Key',
+        );
+      }
+      if (!record?.answer) {
+        throw apiError(
+          'idempotency_key_in_use',
+          'A request with this Idempotency-Key is still being answered; try again in a moment.',
+          'Idempotency-Key',
+        );
+      }
+      return { ...record.answer, replayed: true };
+    }
+    let answer: { status: number; body: unknown };
+    try {
+      answer = { status: 200, body: await work() };
+    } catch (error) {
+      const status = error instanceof ApiError ? apiErrorStatus[error.code] : 500;
+      if (!(error instanceof ApiError) || status >= 500 || status === 429) {
+        await releaseIdempotencyKey(db, id);
+        throw error;
+      }
+      const body: ErrorBody = {
+        error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) },
+      };
+      answer = { status, body };
+    }
+    await completeIdempotencyKey(db, { ...id, ...answer });
+    return { ...answer, replayed: false };
+  };
+}
+
+/** JSON with object keys sorted, so the same body sent with its fields in another order is the same request. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}

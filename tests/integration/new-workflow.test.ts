@@ -1,0 +1,98 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyProject, runIn, type Outcome } from '../helpers/project-copy';
+
+/**
+ * `npm run new-workflow -- sample-form` in a copy of this project, then what a partner runs next: the type check, the
+ * lint, the new unit test, the preview. This checkout's tree is never touched.
+ */
+let copy = '';
+let made: Outcome;
+
+const run = (command: string, args: readonly string[], timeoutMs?: number) => runIn(copy, command, args, timeoutMs);
+const bin = (tool: string) => join(copy, 'node_modules/.bin', tool);
+const read = (file: string) => readFileSync(join(copy, file), 'utf8');
+const newWorkflow = (id: string) => run('npm', ['run', '--silent', 'new-workflow', '--', id]);
+
+const registryFiles = ['src/workflows/registry.ts', 'src/workflows/registry.views.ts', 'src/workflows/registry.server.ts'];
+const createdFiles = ['src/workflows/sample-form', 'tests/unit/sample-form-workflow.test.ts'];
+
+beforeAll(async () => {
+  copy = await copyProject();
+  made = await newWorkflow('sample-form');
+}, 90_000);
+afterAll(() => {
+  if (copy !== '') rmSync(copy, { recursive: true, force: true });
+});
+
+describe('npm run new-workflow -- sample-form', () => {
+  it('creates a workflow of one step with its texts and unit test, registered in the three registries', () => {
+    expect(made.output).toContain('Created the workflow "sample-form"');
+    expect(made.code).toBe(0);
+    expect(readdirSync(join(copy, 'src/workflows/sample-form')).sort()).toEqual([
+      'contact-step.tsx',
+      'definition.ts',
+      'sample-form-step.tsx',
+      'texts.en.ts',
+      'texts.es.ts',
+      'texts.ts',
+    ]);
+    for (const file of registryFiles) expect(read(file)).toContain("'sample-form'");
+    // The page's registry still takes only a type from registry.ts: the definitions stay out of its initial bundle.
+    expect(read('src/workflows/registry.views.ts')).toContain("import type { WorkflowId } from './registry';");
+  });
+
+  it('refuses an id that is not kebab-case or is taken, saying why, and writes nothing', async () => {
+    const before = registryFiles.map(read);
+    const badName = await newWorkflow('Sample_Form');
+    expect(badName.output).toContain('"Sample_Form" is not a workflow id: use kebab-case');
+    expect(badName.code).toBe(1);
+    for (const id of ['availability', 'sample-form']) {
+      const taken = await newWorkflow(id);
+      expect(taken.output).toContain(`The workflow id "${id}" is taken`);
+      expect(taken.code).toBe(1);
+    }
+    expect(registryFiles.map(read)).toEqual(before);
+    expect(existsSync(join(copy, 'src/workflows/Sample_Form'))).toBe(false);
+  }, 60_000);
+
+  it('leaves a project that passes the type check', async () => {
+    const checked = await run(bin('tsc'), ['-b'], 150_000);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
+  }, 160_000);
+
+  it('leaves files that pass eslint and prettier, and nothing unused for knip', async () => {
+    const files = [...createdFiles, ...registryFiles];
+    const linted = await run(bin('eslint'), ['--max-warnings', '0', ...files]);
+    expect(linted.output).toBe('');
+    const formatted = await run(bin('prettier'), ['--check', ...files]);
+    expect(formatted.output).toContain('All matched files use Prettier code style!');
+    const unused = await run(bin('knip'), []);
+    expect(unused.output).toBe('');
+    expect([linted.code, formatted.code, unused.code]).toEqual([0, 0, 0]);
+  }, 120_000);
+
+  it('writes a unit test that passes', async () => {
+    const tested = await run(bin('vitest'), ['run', 'tests/unit/sample-form-workflow.test.ts']);
+    expect(tested.output).toMatch(/Tests\s+\d+ passed/);
+    expect(tested.code).toBe(0);
+  }, 60_000);
+
+  it('is offered by the preview, after the examples, with its own title and estimate for a new assignment', async () => {
+    // What GET /api/preview lists (server/task-api/preview-routes.ts maps listWorkflows) and the launch form's defaults.
+    const script = `
+      const { listWorkflows } = await import('./src/workflows/registry.ts');
+      const { workflowDefaults } = await import('./src/preview/assignment-defaults.ts');
+      const workflows = listWorkflows().map((w) => ({ id: w.id, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
+      const defaults = workflowDefaults({ workflows, defaultWorkflow: 'safety-training' }, 'sample-form');
+      console.log(JSON.stringify({ workflows, defaults }));`;
+    const listed = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], 30_000);
+    expect(listed.code, listed.output).toBe(0);
+    const { workflows, defaults } = JSON.parse(listed.output) as { workflows: { id: string }[]; defaults: unknown };
+    expect(workflows.map((workflow) => workflow.id).slice(0, 2)).toEqual(['safety-training', 'availability']);
+    expect(workflows.at(-1)).toEqual({ id: 'sample-form', steps: 1, estimatedMinutes: 2 });
+    expect(defaults).toEqual({ title: 'Sample form', estimatedCompletionTime: '2 minutes' });
+  }, 60_000);
+});
