@@ -12,8 +12,8 @@ const root = import.meta.dirname;
 /** One resolver for the walls and the cycle rule, so both see an import as the same file. */
 const resolver = createTypeScriptImportResolver({ project: path.join(root, 'tsconfig.json') });
 
-// DESIGN "Layout", Walls: the import rules that keep the architecture the one drawn there. Each message says why,
-// so a failing lint teaches the design (STYLE "Walls as configuration").
+// docs/architecture.md#walls: the import rules that keep the architecture the one drawn there. Each message says why,
+// so a failing lint teaches the design (docs/decisions/010-walls-are-code.md).
 
 /** Request handlers: they answer a request inside its transaction and never wait on the platform. */
 // server/tenants is read by the session route (default deny) as much as by the relay: it counts as a handler's room.
@@ -25,6 +25,7 @@ const requestHandlers = [
   'server/task-progress',
   'server/tenants',
   'server/partner-api',
+  'server/partner-backend',
 ];
 
 /**
@@ -53,7 +54,7 @@ const wallZones = [
     from: 'src/**/*.server.ts',
     message:
       'A .server.ts module is server-only (graders, answer keys): imported by page code it would ship them to the ' +
-      'browser (DESIGN decision 1). Import the isomorphic definition.ts instead.',
+      'browser (docs/decisions/001-the-server-is-the-authority.md). Import the isomorphic definition.ts instead.',
   },
   {
     target: 'server/**',
@@ -76,7 +77,7 @@ const wallZones = [
     target: requestHandlers.map((room) => `${room}/**`),
     from: ['server/upstream', 'server/delivery'],
     message:
-      'A request handler never calls the platform (DESIGN decision 2, outbox not dual writes): it records the update ' +
+      'A request handler never calls the platform (docs/decisions/002-outbox-not-dual-writes.md): it records the update ' +
       'in its transaction and the outbox relay delivers it. Handlers (http, page, session, task-api, task-progress, tenants, ' +
       'partner-api) ' +
       'import neither server/upstream/ nor server/delivery/; take what you need as a dependency.',
@@ -239,7 +240,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // STYLE habit 1: only server/config.ts reads the environment.
+      // docs/architecture.md#configuration-in-one-module: only server/config.ts reads the environment.
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'Read configuration through server/config.ts.' },
@@ -247,7 +248,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/config.ts', 'tests/helpers/**', 'playwright.config.ts', 'vitest.config.ts', 'bench/**'],
+    files: ['server/config.ts', 'tests/helpers/**', 'playwright.config.ts', 'vitest.config.ts', 'vitest.container.config.ts', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

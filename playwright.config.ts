@@ -65,7 +65,8 @@ export default defineConfig({
   webServer: {
     // The production artifact (npm start): the page and the bundled server.
     command: 'npm run build && npm run serve',
-    url: `http://127.0.0.1:${port}/healthz`,
+    // Readiness, not liveness: the listener answers /healthz before the app serves (docs/operations.md#start-and-stop).
+    url: `http://127.0.0.1:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

@@ -10,20 +10,24 @@ import { join } from 'node:path';
 
 const [dir = '.', exitStatus = '0'] = process.argv.slice(2);
 
+/** The counts of a vitest report (the unit stage's and the container stage's). */
+const vitestCounts = (report) => {
+  // A file that failed as a whole (an import that threw, a failing beforeAll) may have no failing test of its own:
+  // it counts as one failure, as its tests never ran.
+  const filesFailedWithoutTest = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+  ).length;
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + filesFailedWithoutTest,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
+};
+
 /** Test counts of one report; undefined when the file is absent or unreadable. */
 const COUNTERS = {
-  'vitest.json': (report) => {
-    // A file that failed as a whole (an import that threw, a failing beforeAll) may have no failing test of its own:
-    // it counts as one failure, as its tests never ran.
-    const filesFailedWithoutTest = (report.testResults ?? []).filter(
-      (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
-    ).length;
-    return {
-      passed: report.numPassedTests ?? 0,
-      failed: (report.numFailedTests ?? 0) + filesFailedWithoutTest,
-      skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
-    };
-  },
+  'vitest.json': vitestCounts,
+  'vitest-container.json': vitestCounts,
   'playwright.json': ({ stats }) => ({
     passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
     failed: stats?.unexpected ?? 0,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { POLICY_VERSION } from '../src/workflows/safety-training/definition';
@@ -21,6 +22,27 @@ export const STEP_CYCLE = [
   { kind: 'step', path: '/api/task/steps/signature', body: { data: { fullName: 'Bench Worker', confirmed: true } } },
   { kind: 'restart', path: '/api/task/restart', body: {} },
 ].map((entry) => ({ ...entry, body: JSON.stringify(entry.body) }));
+
+/** `count` tasks opened through `POST /api/session`, each with a fresh context: their session tokens. */
+export async function openSessions(url: string, count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  await runPool(count, 8, async () => {
+    const context = {
+      wxWorkerUuid: randomUUID(),
+      wxAssignedTaskUuid: randomUUID(),
+      wxTaskFlowUuid: randomUUID(),
+      wxCompanyUuid: randomUUID(),
+    };
+    const response = await fetch(`${url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(context),
+    });
+    if (!response.ok) throw new Error(`POST /api/session answered ${response.status}: ${await response.text()}`);
+    tokens.push(((await response.json()) as { token: string }).token);
+  });
+  return tokens;
+}
 
 export interface LoadFigures {
   requestsPerSecond: number;

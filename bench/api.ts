@@ -1,12 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
-import { runBare, runPaced, runSteps } from './api-load';
-import { createBenchDatabase, machine, round, runPool, spawnEmulator } from './bench-support';
-import { processCpuMs, sampleServer, startServerProcess } from './bench-server-process';
+import { openSessions, runBare, runPaced, runSteps } from './api-load';
+import { createBenchDatabase, machine, round, spawnEmulator } from './bench-support';
+import { processCpuMs, productionLikeEnv, sampleServer, startServerProcess } from './bench-server-process';
 
 /**
  * `node --import tsx bench/api.ts`: the step endpoint beside a bare route of the same Fastify, same connections, same
@@ -63,21 +62,7 @@ async function measure(mode: string) {
   const server = await startServerProcess(
     {
       ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: join(directory, 'api.db'), SQLITE_SYNCHRONOUS: mode }),
-      PORT: '0',
-      LOG_LEVEL: values['log-level'],
-      RATE_LIMIT_PER_ADDRESS: '0',
-      RATE_LIMIT_PER_TASK: '0',
-      NEW_TASKS_PER_ADDRESS_PER_HOUR: '0',
-      NEW_TASKS_PER_COMPANY_PER_HOUR: '0',
-      WX_API_KEY: EMULATOR_CREDENTIAL.key,
-      WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
-      WX_AUTH_URL: emulator.url,
-      WX_BASE_URL: emulator.url,
-      WX_TASK_BASE_URL: emulator.url,
-      PORTAL_ORIGINS: 'http://portal.test',
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      // Outside emulator mode /metrics answers only this bearer token (docs/operations.md#metrics).
-      METRICS_TOKEN: metricsToken,
+      ...productionLikeEnv({ emulatorUrl: emulator.url, metricsToken, logLevel: values['log-level'] }),
     },
     { compiled: values.server === 'compiled' },
   );
@@ -161,33 +146,13 @@ async function measure(mode: string) {
 async function outboxDrained(url: string): Promise<void> {
   for (;;) {
     const metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
-    if (/^partner_task_outbox_pending 0$/m.test(metrics)) return;
+    if (/^partner_task_outbox_pending\{lane="platform"\} 0$/m.test(metrics)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 function progress(line: string): void {
   process.stderr.write(`bench api: ${line}\n`);
-}
-
-async function openSessions(url: string, count: number): Promise<string[]> {
-  const tokens: string[] = [];
-  await runPool(count, 8, async () => {
-    const context = {
-      wxWorkerUuid: randomUUID(),
-      wxAssignedTaskUuid: randomUUID(),
-      wxTaskFlowUuid: randomUUID(),
-      wxCompanyUuid: randomUUID(),
-    };
-    const response = await fetch(`${url}/api/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(context),
-    });
-    if (!response.ok) throw new Error(`POST /api/session answered ${response.status}: ${await response.text()}`);
-    tokens.push(((await response.json()) as { token: string }).token);
-  });
-  return tokens;
 }
 
 /** Runs `load` and adds the server's CPU time per answered request (ms), e.g. 0.3 for 3,000 requests/s on one core. */

@@ -1,5 +1,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import { round } from './bench-support';
 
 /**
@@ -25,16 +27,44 @@ export function processCpuMs(pid: number): number {
 }
 
 /**
+ * The environment of a server run as in production (a real credential, the emulator in another process as the
+ * platform, its relay delivering every update), with the rate limits off so the load is never refused; the database
+ * is the caller's to add.
+ */
+export function productionLikeEnv(options: { emulatorUrl: string; metricsToken: string; logLevel: string }): Record<string, string> {
+  const { emulatorUrl } = options;
+  return {
+    PORT: '0',
+    LOG_LEVEL: options.logLevel,
+    RATE_LIMIT_PER_ADDRESS: '0',
+    RATE_LIMIT_PER_TASK: '0',
+    NEW_TASKS_PER_ADDRESS_PER_HOUR: '0',
+    NEW_TASKS_PER_COMPANY_PER_HOUR: '0',
+    WX_API_KEY: EMULATOR_CREDENTIAL.key,
+    WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
+    WX_AUTH_URL: emulatorUrl,
+    WX_BASE_URL: emulatorUrl,
+    WX_TASK_BASE_URL: emulatorUrl,
+    PORTAL_ORIGINS: 'http://portal.test',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    // Outside emulator mode /metrics answers only this bearer token (docs/operations.md#metrics).
+    METRICS_TOKEN: options.metricsToken,
+  };
+}
+
+/**
  * `compiled`: the server bundled to one JS file by esbuild (packages left external) and run by plain Node with the
  * flags of `npm run serve`, as `npm start` runs it; otherwise through tsx, as `npm run dev` does (tsx alone adds
  * about 50 MB of RSS).
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { compiled?: boolean } = {},
+  options: { compiled?: boolean; cpuProfileDirectory?: string | undefined } = {},
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written when it exits (open it in Chrome's DevTools).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  // BENCH_CPU_PROF=<dir> (or the caller's directory, for one server of several): a V8 CPU profile of the server,
+  // written when it exits (open it in Chrome's DevTools).
+  const profileDirectory = options.cpuProfileDirectory ?? process.env.BENCH_CPU_PROF;
+  const profile = profileDirectory ? ['--cpu-prof', '--cpu-prof-dir', profileDirectory] : [];
   // BENCH_HEAP_SNAPSHOTS=<dir>: `kill -USR2 <server pid>` writes a heap snapshot of the server there, under load.
   if (process.env.BENCH_HEAP_SNAPSHOTS)
     profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOTS}`);

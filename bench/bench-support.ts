@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Store, type StoreOptions } from '../server/store/store';
 import { insertTask } from '../server/store/tasks.repository';
+import type { Task } from '../server/store/tasks.table';
 
 /** Figures that make a benchmark's numbers comparable: which machine, which Node, when. */
 export function machine() {
@@ -120,7 +121,7 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
 }
 
 /** A task with a fresh context for a benchmark's updates. */
-export function insertBenchTask(store: Store): Promise<{ id: string }> {
+export function insertBenchTask(store: Store): Promise<Task> {
   return insertTask(store.db, {
     assignedTaskUuid: randomUUID(),
     workerUuid: randomUUID(),

@@ -1,3 +1,7 @@
+import { scaleRows } from './scale-report';
+
+import { retentionRows } from './retention-report';
+
 /** One JSON line printed by a suite: `suite` says which, the rest is the suite's own figures. */
 export type SuiteResult = { suite: string } & Record<string, unknown>;
 
@@ -77,6 +81,24 @@ interface DeliveryResult {
   enqueueToDeliveredMs: P50P99;
   tokenRequests: number;
 }
+type PartnerEventsResult = { engine?: string; database?: string } & (
+  | {
+      part: 'lane';
+      deliveriesPerSecond: number;
+      receiverCeilingPerSecond: number;
+      ratioToCeiling: number;
+      senderAlonePerSecond: number;
+      ratioToSenderAlone: number;
+      concurrency: number;
+    }
+  | {
+      part: 'cpu';
+      serverCpuMsPerStepRequest: { eventsOff: number; eventsOn: number };
+      cpuIncreasePercent: number;
+      connections: number;
+      ratePerSecond?: number;
+    }
+);
 interface RecoveryResult {
   engine: string;
   outageSeconds: number;
@@ -185,6 +207,28 @@ function rowsOf(result: SuiteResult): Row[] {
         { figure: `Delivery, ${r.engine}: token requests`, value: String(r.tokenRequests), target: '1', met: r.tokenRequests === 1 },
       ];
     }
+    case 'partner-events': {
+      const r = result as unknown as PartnerEventsResult;
+      if (r.part === 'lane') {
+        return [
+          {
+            figure: `Partner events, ${r.engine}: deliveries/s to a bare receiver (its ceiling ${r.receiverCeilingPerSecond}/s, autocannon, ${r.concurrency} connections)`,
+            value: `${r.deliveriesPerSecond} (ratio ${r.ratioToCeiling}; the lane's sender alone ${r.senderAlonePerSecond}/s, ratio ${r.ratioToSenderAlone})`,
+            target: '',
+          },
+        ];
+      }
+      const cpu = r.serverCpuMsPerStepRequest;
+      const load = r.ratePerSecond === undefined ? `full load, ${r.connections} connections` : `${r.ratePerSecond} req/s`;
+      return [
+        {
+          figure: `Partner events: server CPU per step request, events on / off (SQLite NORMAL, ${load}, until both lanes drained)`,
+          value: `${cpu.eventsOn} / ${cpu.eventsOff} ms (${r.cpuIncreasePercent >= 0 ? '+' : ''}${r.cpuIncreasePercent} %)`,
+          target: '≤ 10 % more',
+          met: r.cpuIncreasePercent <= 10,
+        },
+      ];
+    }
     case 'recovery': {
       const r = result as unknown as RecoveryResult;
       const where = `Recovery, ${r.engine}: ${r.tasks} tasks waiting through a ${r.outageSeconds} s outage`;
@@ -220,6 +264,8 @@ function rowsOf(result: SuiteResult): Row[] {
         { figure: 'Page: initial CSS, raw / gzip', value: `${css.rawKb} / ${css.gzipKb} KB`, target: '' },
       ];
     }
+    case 'retention':
+      return retentionRows(result);
     case 'token': {
       const r = result as unknown as TokenResult;
       return [
@@ -231,6 +277,8 @@ function rowsOf(result: SuiteResult): Row[] {
         },
       ];
     }
+    case 'scale':
+      return scaleRows(result);
     default:
       return [];
   }

@@ -40,6 +40,9 @@ export function planDevServers(
   if (config.emulatorMode || config.portalOrigins.length > 0) {
     serverEnvironment.PORTAL_ORIGINS = [...config.portalOrigins, ...pageOrigins].join(',');
   }
+  // No proxy stands in front of a dev server, and tsx watch restarts it at each change, giving it 5 s: no grace
+  // (docs/configuration.md#listening), with a real credential too.
+  if ((environment.SHUTDOWN_GRACE_MS ?? '').trim() === '') serverEnvironment.SHUTDOWN_GRACE_MS = '0';
   const databaseUnset = (environment.DATABASE_URL ?? '').trim() === '';
   if (databaseUnset && pagePort !== DEFAULT_PORT) serverEnvironment.DATABASE_URL = `./data/partner-task-${pagePort}.db`;
   let emulatorStateFile: string | undefined;

@@ -184,12 +184,15 @@ function stopServer(): Promise<void> {
   });
 }
 
-/** Whether the server answers /healthz within `timeoutMs` (false also when it exited, e.g. on bad configuration). */
+/**
+ * Whether the server's app answers /healthz within `timeoutMs` (false also when it exited, e.g. on bad configuration):
+ * `ok`, not the `starting` its listener answers while it waits for the database.
+ */
 async function serverAnswers(url: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && server.exitCode === null) {
     const ok = await fetch(`${url}/healthz`).then(
-      (response) => response.ok,
+      async (response) => response.ok && ((await response.json()) as { status?: unknown }).status === 'ok',
       () => false,
     );
     if (ok) return true;

@@ -1,4 +1,5 @@
-// `npm test`: the type check, lint, vitest and Playwright, in this order, each through its own npm script.
+// `npm test`: the type check, lint, vitest, Playwright and the container image's test, in this order, each through its
+// own npm script.
 //
 // Every stage runs even after one fails, so a failing unit test does not hide the browser tests' results; a developer
 // who wants the first failure only passes --fail-fast (`npm test -- --fail-fast`) or sets TEST_FAIL_FAST=1. The
@@ -18,6 +19,8 @@ const STAGES = [
   { id: 'lint', name: 'lint', script: 'lint' },
   { id: 'unit', name: 'unit and integration tests', script: 'test:unit', report: 'vitest.json' },
   { id: 'e2e', name: 'browser tests', script: 'test:e2e', report: 'playwright.json', countTests: countPlaywrightTests },
+  // Last and on its own: building the image takes minutes and both CPUs; without a container engine it is skipped.
+  { id: 'container', name: 'container image', script: 'test:container', report: 'vitest-container.json' },
 ];
 
 const { values } = parseArgs({ options: { 'fail-fast': { type: 'boolean', default: false } } });

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Clock } from './clock';
@@ -9,10 +9,11 @@ import { emulatorPlugin } from './emulator/emulator-plugin';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handling';
 import { metricsRoute } from './http/metrics-route';
 import { operationsRoutes } from './http/operations-routes';
+import { warnOfUntrustedProxy } from './http/proxy-warning';
 import { AccessLogController, type Logger } from './logger';
+import { partnerBackendRoutes, type PartnerBackendOptions } from './partner-backend/partner-backend-routes';
 import type { Store } from './store/store';
 import { singleCredentialGate, type CompanyGate } from './tenants/company-credentials';
-import { apiError } from './api-error';
 import { taskApi, type TaskApiOptions } from './task-api/task-api';
 
 export interface AppDependencies {
@@ -28,8 +29,15 @@ export interface AppDependencies {
   /** In emulator mode, the emulator's own clock (it can be moved forward to expire tokens). */
   emulatorClock?: EmulatorClock;
   log?: Logger;
+  /** In emulator mode, the stand-in of the partner's backend: its event receiver and the preview's panel. */
+  partnerBackend?: Pick<PartnerBackendOptions, 'receiver' | 'selfUrl'>;
   /** Overrides for the task API (tests turn rate limits off, point at another page build, fix the session secret). */
   taskOptions?: Partial<Pick<TaskApiOptions, 'rateLimits' | 'pageDirectory' | 'sessionSecret'>>;
+  /**
+   * The listener the app is built onto, already listening (server/http/public-listener.ts): it sets the timeouts
+   * below on its node:http server and answers by itself before the app serves and while the server closes.
+   */
+  serverFactory?: FastifyServerOptions['serverFactory'];
 }
 
 /**
@@ -42,7 +50,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...(deps.log ? { loggerInstance: deps.log as FastifyBaseLogger } : { logger: false }),
     // docs/api.md#routes: bodies are small JSON documents; anything bigger is refused with 413 before it is parsed.
     bodyLimit: 64 * 1024,
-    // Fastify's own 503 while closing is not in the contract's shape: the hook below answers it instead.
+    // Fastify's own 503 while closing is not in the contract's shape: the public listener answers instead.
     return503OnClosing: false,
     // Behind a reverse proxy the client is in X-Forwarded-For, trusted only from the configured hops or addresses.
     ...trustedProxies(deps.config.trustProxy),
@@ -57,6 +65,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       connectionsCheckingInterval: Math.min(1_000, deps.config.timeouts.headersMs),
     },
     logController: new AccessLogController(),
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
   });
   // The contract's zod schemas validate each route's input and type its handler (fastify-type-provider-zod).
   app.setValidatorCompiler(validatorCompiler);
@@ -64,7 +73,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // here would cost the step path CPU for no check the types do not already make.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandling(app);
-  refuseWhileClosing(app);
+  if (deps.config.trustProxy === undefined) warnOfUntrustedProxy(app);
 
   await app.register(operationsRoutes, { store: deps.store, clock: deps.clock });
   // Outside emulator mode the public listener serves the metrics only behind METRICS_TOKEN (docs/operations.md#metrics).
@@ -89,6 +98,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // npm run dev: the assigned tasks outlive a restart made by a code change, as the platform's would.
       ...(deps.config.emulatorStateFile === undefined ? {} : { stateFile: deps.config.emulatorStateFile }),
     });
+    if (deps.partnerBackend) {
+      await app.register(partnerBackendRoutes, { prefix: EMULATOR_PREFIX, store: deps.store, clock: deps.clock, ...deps.partnerBackend });
+    }
   }
   return app;
 }
@@ -110,22 +122,6 @@ export async function buildMetricsApp(deps: Pick<AppDependencies, 'config' | 'me
   registerErrorHandling(app);
   await app.register(metricsRoute, { metrics: deps.metrics, token: deps.config.metrics.token });
   return app;
-}
-
-/**
- * Once the server starts closing, a request that still arrives on an open keep-alive connection is refused with 503
- * and `Connection: close`, so the client retries on a new connection (another instance, or this one restarted).
- */
-function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw apiError('shutting_down', 'The server is shutting down; try again in a moment.');
-  });
 }
 
 /** A hop count becomes proxy-addr's function form (Fastify's types take no number): trust the nearest `hops` hops. */

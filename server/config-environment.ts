@@ -128,6 +128,18 @@ export const environmentSchema = z.object({
   NEW_TASKS_PER_COMPANY_PER_HOUR: integer(0, 10_000_000, 2_000),
   // How long a rejected or never-confirmed task's rows are kept (for an operator's questions) before they are purged.
   UNCONFIRMED_TASK_RETENTION_HOURS: integer(1, 87_600, 168),
+  // docs/operations.md#retention: delivered outbox rows are kept this long; a finished task's answers as long as
+  // TASK_DATA_RETENTION_DAYS says, and for ever when it is unset.
+  OUTBOX_RETENTION_DAYS: integer(1, 36_500, 30),
+  TASK_DATA_RETENTION_DAYS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'a whole number of days from 1 to 36500' })
+      .int('a whole number of days from 1 to 36500')
+      .min(1, 'a whole number of days from 1 to 36500')
+      .max(36_500, 'a whole number of days from 1 to 36500')
+      .optional(),
+  ),
   // Fastify's trustProxy: a comma list of proxy addresses/CIDRs, or a hop count; unset: the socket's address is the
   // client. A list believes X-Forwarded-For only on connections from those proxies. A hop count N believes the last N
   // entries of X-Forwarded-For on every connection, whoever opened it: a client that reaches the server directly, not
@@ -173,6 +185,9 @@ export const environmentSchema = z.object({
   DATABASE_STARTUP_TIMEOUT_MS: integer(0, 3_600_000, 300_000),
   HEADERS_TIMEOUT_MS: integer(500, 600_000, 5_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(500, 600_000, 5_000),
+  // After SIGTERM: readiness 503 at once, every other route served this long, so the proxy stops sending work before
+  // the listener closes (docs/operations.md#start-and-stop). Unset: 5000, or 0 in emulator mode (config.ts).
+  SHUTDOWN_GRACE_MS: integer(0, 600_000, 5_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

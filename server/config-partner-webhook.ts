@@ -5,9 +5,15 @@ import { MIN_SECRET_BYTES, webhookKeyOf } from './delivery/webhook-signature';
 
 /**
  * Where the events to the partner's backend go: an endpoint with its secret, the emulator's own receiver (emulator mode
- * without PARTNER_WEBHOOK_URL: a secret is made per start), or nowhere (no event is written).
+ * without PARTNER_WEBHOOK_URL: a secret is made per start), each company's own endpoint (tenant mode, set with
+ * `npm run tenants -- webhook`, held to https beyond loopback unless `allowInsecureUrl`), or nowhere (no event is
+ * written).
  */
-export type PartnerWebhookConfig = { kind: 'endpoint'; url: string; secret: string } | { kind: 'emulator-receiver' } | { kind: 'none' };
+export type PartnerWebhookConfig =
+  | { kind: 'endpoint'; url: string; secret: string }
+  | { kind: 'emulator-receiver' }
+  | { kind: 'per-company'; allowInsecureUrl: boolean }
+  | { kind: 'none' };
 
 /** PARTNER_WEBHOOK_URL and PARTNER_WEBHOOK_SECRET go together, the secret is a `whsec_` one, the URL https beyond loopback. */
 export function partnerWebhookOf(e: Environment, mode: ConfigMode, { problems, warnings }: ConfigFindings): PartnerWebhookConfig {
@@ -15,10 +21,10 @@ export function partnerWebhookOf(e: Environment, mode: ConfigMode, { problems, w
   const secret = e.PARTNER_WEBHOOK_SECRET;
   if (mode.tenantMode && (url !== undefined || secret !== undefined)) {
     problems.push(
-      "PARTNER_WEBHOOK_URL: expected nothing in tenant mode (each company's endpoint belongs to its tenant), got a value; unset PARTNER_WEBHOOK_URL and PARTNER_WEBHOOK_SECRET",
+      "PARTNER_WEBHOOK_URL: expected nothing in tenant mode (each company's endpoint belongs to its tenant: npm run -s tenants -- webhook --company <uuid> --url <url>), got a value; unset PARTNER_WEBHOOK_URL and PARTNER_WEBHOOK_SECRET",
     );
-    return { kind: 'none' };
   }
+  if (mode.tenantMode) return { kind: 'per-company', allowInsecureUrl: e.ALLOW_INSECURE_PLATFORM_URL };
   if (url === undefined) {
     if (secret !== undefined)
       problems.push('PARTNER_WEBHOOK_URL: expected the endpoint that PARTNER_WEBHOOK_SECRET signs for, got nothing');

@@ -21,6 +21,8 @@ import { partnerWebhookOf, type PartnerWebhookConfig } from './config-partner-we
 
 export const EMULATOR_PREFIX = '/emulator';
 
+const DAY_MS = 24 * 60 * 60_000;
+
 /** Where the platform is (docs/platform.md#addresses) and how long a call may take: shared by every credential. */
 export interface PlatformAddresses {
   authUrl: string;
@@ -65,6 +67,8 @@ export interface Config {
   newTaskLimits: { perAddressPerHour: number; perCompanyPerHour: number };
   /** How long rejected and never-confirmed tasks are kept before they are purged. */
   unconfirmedTaskRetentionMs: number;
+  /** How long delivered outbox rows are kept, and finished tasks' answers (undefined: for ever); docs/operations.md#retention. */
+  retention: { outboxMs: number; taskDataMs: number | undefined };
   /**
    * Fastify's trustProxy: the addresses of trusted reverse proxies, or a hop count (the last N entries of
    * X-Forwarded-For, from any connection: spoofable by a client that bypasses the proxy); undefined trusts none.
@@ -91,6 +95,8 @@ export interface Config {
   databaseStartupTimeoutMs: number;
   /** How long a client may take: the whole request, its headers, and an idle keep-alive connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** After SIGTERM, how long every route but `/readyz` is still served before the listener closes. */
+  shutdownGraceMs: number;
   /** Where `GET /metrics` is served: for operators only (docs/operations.md#metrics). */
   metrics: MetricsExposure;
   /** Accepted but risky settings, logged at start (e.g. a plain-HTTP platform address allowed by its opt-in). */
@@ -159,6 +165,10 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         emulatorMode && blankToUndefined(env.NEW_TASKS_PER_COMPANY_PER_HOUR) === undefined ? 0 : e.NEW_TASKS_PER_COMPANY_PER_HOUR,
     },
     unconfirmedTaskRetentionMs: e.UNCONFIRMED_TASK_RETENTION_HOURS * 60 * 60_000,
+    retention: {
+      outboxMs: e.OUTBOX_RETENTION_DAYS * DAY_MS,
+      taskDataMs: e.TASK_DATA_RETENTION_DAYS === undefined ? undefined : e.TASK_DATA_RETENTION_DAYS * DAY_MS,
+    },
     trustProxy:
       e.TRUST_PROXY === undefined
         ? undefined
@@ -181,6 +191,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     },
     databaseStartupTimeoutMs: e.DATABASE_STARTUP_TIMEOUT_MS,
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, headersMs: e.HEADERS_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
+    // In emulator mode no proxy stands in front, and `npm run dev` restarts the server on each change: no grace.
+    shutdownGraceMs: emulatorMode && blankToUndefined(env.SHUTDOWN_GRACE_MS) === undefined ? 0 : e.SHUTDOWN_GRACE_MS,
     metrics,
     warnings,
   };

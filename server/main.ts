@@ -2,11 +2,18 @@ import { loadConfigOrExit } from './config';
 import { createLogger, logDestination } from './logger';
 import { startServer } from './server';
 import { describeStartFailure } from './start-failure';
+import { STOP_SIGNALS, stopOnSignals } from './stop-on-signals';
 
 /** Runs the server: the only module that reads the environment at start and handles signals. */
 const config = loadConfigOrExit();
 const log = createLogger(config.logLevel, await logDestination(config.logFormat, process.stdout.isTTY === true));
 for (const warning of config.warnings) log.warn(warning);
+// A stop asked for while the server still waits for its database: nothing is in flight yet, so it just ends.
+const stopWhileStarting = (signal: NodeJS.Signals) => {
+  log.info({ signal }, 'shutting down before the start completed');
+  process.exit(0);
+};
+for (const signal of STOP_SIGNALS) process.once(signal, stopWhileStarting);
 const server = await startServer(config, { log }).catch((error: unknown) => {
   // One line a person can act on (a port in use, a database that never came, a wrong CREDENTIALS_KEY), not a stack
   // trace; the error itself only at debug, for whoever asks with LOG_LEVEL=debug.
@@ -28,15 +35,5 @@ const preview = config.previewEnabled ? ` · preview portal: ${url.replace('127.
 log.info(`task page: ${url}/${preview}`);
 if (server.metricsUrl !== undefined) log.info(`metrics, for operators only: ${server.metricsUrl}/metrics`);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log.info({ signal }, 'shutting down: finishing deliveries in flight');
-    void server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+for (const signal of STOP_SIGNALS) process.off(signal, stopWhileStarting);
+stopOnSignals(server, { graceMs: config.shutdownGraceMs, log, exit: (code) => process.exit(code) });

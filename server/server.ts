@@ -6,17 +6,21 @@ import { EMULATOR_PREFIX, type Config, type PlatformAddresses } from './config';
 import { deliveryLeaseMs } from './delivery/delivery-lease';
 import { createDeliveryMetrics, registerOutboxGauges } from './delivery/delivery-metrics';
 import { createOutboxRelay, type OutboxRelay } from './delivery/outbox-relay';
-import { partnerEventsGateOf, startPartnerLane } from './delivery/partner-lane';
+import { partnerEndpointsOf, partnerEventsGateOf, startPartnerLane } from './delivery/partner-lane';
+import { loopbackReceiver } from './delivery/partner-endpoints';
 import type { OutboxRelayOptions } from './delivery/relay-options';
 import { defaultRetryPolicy } from './delivery/retry-policy';
 import { WakeSignal } from './delivery/wake-signal';
 import { OffsetClock } from './emulator/emulator-clock';
 import { silentLogger, type Logger } from './logger';
-import { StartFailure } from './start-failure';
+import { describeDatabaseWait, StartFailure } from './start-failure';
+import { createPublicListener } from './http/public-listener';
 import { openStoreWhenReachable, type Store, type StoreOptions } from './store/store';
 import { purgeUnconfirmedTasks } from './store/tasks.repository';
+import { startRetention } from './retention/retention-job';
 import { clientsPerTenant, type TenantClients } from './delivery/delivery-clients';
 import { openCompanyCredentials, type CompanyCredentials } from './tenants/company-credentials';
+import { PartnerBackendReceiver } from './partner-backend/receiver';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -30,6 +34,8 @@ export interface RunningServer {
   clients: TenantClients;
   credentials: CompanyCredentials;
   relay: OutboxRelay;
+  /** The first step of a stop: `/readyz` answers 503 `shutting_down`, every other route is served as before. */
+  drain(): void;
   /** Graceful: stop accepting, finish or release deliveries in flight, close the database. */
   close(): Promise<void>;
 }
@@ -45,14 +51,15 @@ export interface StartServerOptions {
   pageDirectory?: string;
   /** How often the tenants are read again (5 s): a change made with `npm run tenants` applies within this. */
   tenantsRefreshMs?: number;
-  /** Adds routes before listening (Fastify accepts none after): a partner's own endpoints, the benchmark's floor. */
+  /** Adds routes before the app serves (Fastify accepts none after): a partner's own endpoints, the benchmark's floor. */
   extendApp?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /**
  * Wires the server once, in the order a status update travels: the store (migrations run here), the app that writes
- * updates, then, once it listens, the upstream client and the relay that delivers them. What the app and the relay
- * share (the wake signal, the metrics registry, the logger) is made first and handed to both.
+ * updates, then the upstream client and the relay that delivers them. What the app and the relay share (the wake
+ * signal, the metrics registry, the logger) is made first and handed to both. The listener comes before all of them,
+ * so an orchestrator's probes are answered while the database is awaited (docs/operations.md#start-and-stop).
  */
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
@@ -61,7 +68,29 @@ export async function startServer(config: Config, options: StartServerOptions = 
   collectDefaultMetrics({ register: metrics });
   const outboxWake = new WakeSignal();
   const partnerWake = new WakeSignal();
-  const partnerEvents = partnerEventsGateOf(config.partnerWebhook);
+
+  const listener = createPublicListener(config.timeouts);
+  let metricsApp: FastifyInstance | undefined;
+  const closeListeners = async () => {
+    await listener.close();
+    await metricsApp?.close();
+  };
+  let port: number;
+  try {
+    port = await listener.listen(config.port, config.host).catch((error: unknown) => {
+      throw new StartFailure('listen', error);
+    });
+    if (config.metrics.listener) {
+      metricsApp = await buildMetricsApp({ config, metrics, log });
+      await metricsApp.listen(config.metrics.listener).catch((error: unknown) => {
+        throw new StartFailure('metrics-listen', error);
+      });
+    }
+  } catch (error) {
+    await closeListeners();
+    throw error;
+  }
+  const url = `http://127.0.0.1:${port}`;
 
   const store = await openStoreWhenReachable(
     config.database,
@@ -73,20 +102,25 @@ export async function startServer(config: Config, options: StartServerOptions = 
     },
     {
       timeoutMs: config.databaseStartupTimeoutMs,
-      onRetry: ({ attempt, error, retryInMs }) =>
+      onRetry: ({ attempt, error, retryInMs }) => {
+        listener.waitingFor(describeDatabaseWait(error));
         log.warn(
           { attempt, retryInMs, error: error instanceof Error ? error.message : String(error) },
           'waiting for the database: it does not answer yet',
-        ),
+        );
+      },
     },
-  ).catch((error: unknown) => {
+  ).catch(async (error: unknown) => {
+    await closeListeners();
     throw new StartFailure('database', error);
   });
+  listener.starting();
   registerOutboxGauges(metrics, store, clock);
   let credentials: CompanyCredentials;
   try {
     credentials = await openCompanyCredentials(config.tenancy, store);
   } catch (error) {
+    await closeListeners();
     await store.close();
     throw error;
   }
@@ -94,8 +128,16 @@ export async function startServer(config: Config, options: StartServerOptions = 
   credentials.watch(options.tenantsRefreshMs ?? TENANTS_REFRESH_MS, (error) =>
     log.error({ err: error }, 'could not read the tenants; keeping the credentials read before'),
   );
+  // Emulator mode without PARTNER_WEBHOOK_URL: the events go to a receiver in this process (docs/development.md#the-partner-backend-panel).
+  const receiver = config.partnerWebhook.kind === 'emulator-receiver' ? new PartnerBackendReceiver() : undefined;
+  const partnerEndpoints = receiver
+    ? loopbackReceiver(() => `${url}${EMULATOR_PREFIX}/partner-backend/events`, receiver.secret)
+    : partnerEndpointsOf(config.partnerWebhook, credentials, clock);
+  // In tenant mode each company's webhook comes and goes with that refresh, so the gate answers per company.
+  const partnerEvents = partnerEventsGateOf(partnerEndpoints);
 
   const app = await buildApp({
+    serverFactory: listener.serverFactory,
     config,
     clock,
     store,
@@ -108,30 +150,21 @@ export async function startServer(config: Config, options: StartServerOptions = 
           partnerEvents: { tells: partnerEvents, enqueued: () => partnerWake.wake() },
         }
       : credentials,
-    ...(config.emulatorMode ? { emulatorClock: new OffsetClock() } : {}),
+    ...(config.emulatorMode ? { emulatorClock: new OffsetClock(), partnerBackend: { receiver, selfUrl: () => url } } : {}),
     ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
-  let metricsApp: FastifyInstance | undefined;
   try {
     await options.extendApp?.(app);
-    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
-      throw new StartFailure('listen', error);
-    });
-    if (config.metrics.listener) {
-      metricsApp = await buildMetricsApp({ config, metrics, log });
-      await metricsApp.listen(config.metrics.listener).catch((error: unknown) => {
-        throw new StartFailure('metrics-listen', error);
-      });
-    }
+    await app.ready();
   } catch (error) {
     credentials.stop();
-    await metricsApp?.close();
+    await closeListeners();
     await app.close();
     await store.close();
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  // From here every request is the app's, on the port that has listened all along.
+  listener.serve();
   const upstream = config.emulatorMode ? loopbackEmulator(config.upstream, port) : config.upstream;
 
   const leaseMs = deliveryLeaseMs(config.upstream.timeoutMs);
@@ -154,28 +187,32 @@ export async function startServer(config: Config, options: StartServerOptions = 
   relay.start();
   const { timeoutMs } = config.upstream;
   const partnerLane = startPartnerLane({
-    ...{ webhook: config.partnerWebhook, store, clock, log, wakeSignal: partnerWake, timeoutMs, leaseMs, policy },
+    ...{ endpoints: partnerEndpoints, store, clock, log, wakeSignal: partnerWake, timeoutMs, leaseMs, policy },
     ...{ metrics: deliveryMetrics.forLane('partner'), relay: options.partnerRelay },
   });
   const stopPurging = purgeEveryHour(store, clock, config.unconfirmedTaskRetentionMs, log);
+  // docs/operations.md#retention: delivered rows and finished tasks' answers past their time, at start then hourly.
+  const retention = startRetention({ store, clock, log, retention: config.retention });
 
   let closing: Promise<void> | undefined;
   return {
     app,
-    url: `http://127.0.0.1:${port}`,
+    url,
     metricsUrl: metricsApp && listeningUrl(metricsApp),
     config: { ...config, upstream },
     store,
     clients,
     credentials,
     relay,
+    drain: () => listener.drain(),
     close: () =>
       (closing ??= (async () => {
         // Requests first (no new rows), then the relay (it may still write delivery outcomes), then the database.
+        // The listener waits for the requests in flight; the app's own resources (the emulator's state) close after.
+        await closeListeners();
         await app.close();
-        await metricsApp?.close();
         stopPurging();
-        await Promise.all([relay.stop(), partnerLane?.stop()]);
+        await Promise.all([relay.stop(), partnerLane?.stop(), retention.stop()]);
         clients.close();
         credentials.stop();
         await store.close();

@@ -1,4 +1,5 @@
 import type { Config } from './config';
+import { NewerDatabaseError } from './store/schema-migration';
 import { postgresLocation } from './store/store';
 
 /** The step of the start that failed: each has its own causes and its own advice. */
@@ -67,6 +68,14 @@ function describeListenFailure(
 /** Why the database could not be opened and what to do; `waitedMs` is how long the start kept trying (0: once). */
 export function describeDatabaseFailure(error: unknown, database: Config['database'], waitedMs: number): string {
   const code = codeOf(error);
+  if (error instanceof NewerDatabaseError) {
+    const where =
+      database.kind === 'sqlite' ? `the SQLite file ${database.filename}` : `the Postgres database at ${postgresLocation(database.url)}`;
+    return (
+      `${where} was migrated by a newer version of this server (${error.message}): ` +
+      'upgrade the code to that version or later (or set DATABASE_URL to another database); nothing was changed'
+    );
+  }
   if (database.kind === 'sqlite') {
     const file = database.filename;
     if (code === 'SQLITE_CANTOPEN')
@@ -97,6 +106,32 @@ export function describeDatabaseFailure(error: unknown, database: Config['databa
       return `${where} refused a permission the server needs (to create its tables): grant the user of DATABASE_URL rights on its schema`;
     default:
       return `${where} could not be opened${waited}: ${messageOf(error) || code || 'unknown error'}`;
+  }
+}
+
+/**
+ * Why a starting server is still waiting for its Postgres, for `/readyz` while it waits: the cause alone, never the
+ * host or the database's name (the answer is for anyone who asks; the log line names them).
+ */
+export function describeDatabaseWait(error: unknown): string {
+  switch (codeOf(error)) {
+    case 'ECONNREFUSED':
+      return 'it refuses the connection';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'its host name does not resolve';
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+      return 'it does not answer';
+    case '57P03':
+      return 'it is starting up';
+    case '28P01':
+    case '28000':
+      return 'it refuses the user or password';
+    case '3D000':
+      return 'the database does not exist';
+    default:
+      return 'it cannot be opened yet';
   }
 }
 

@@ -1,38 +1,147 @@
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { z } from 'zod';
+import { systemClock } from '../clock';
 import { loadConfigOrExit } from '../config';
-import { openStore } from '../store/store';
+import { createLogger } from '../logger';
+import { eraseWorker, type WorkerErasure } from '../retention/worker-erasure';
+import { openStore, type Store } from '../store/store';
 import { releaseTask } from '../store/tasks.repository';
+import { exportWorkerData } from '../store/worker-data.repository';
 
-const usage = `Usage: npm run -s tasks -- release <assigned-task-uuid>
-  release   forgets a task's binding to a worker, flow and company (and its undelivered updates), so the next session
+const usage = `Usage: npm run -s tasks -- <command>
+  release <assigned-task-uuid>
+            forgets a task's binding to a worker, flow and company (and its undelivered updates), so the next session
             for it binds anew: for a worker locked out (409 context_mismatch) by someone who opened their task first,
-            or for a task rejected by mistake. The server's security log names both contexts.`;
+            or for a task rejected by mistake. The server's security log names both contexts.
+  export --worker <uuid>
+            prints everything stored about the worker as JSON: their tasks with context, step data and history, and
+            the updates to the platform and events to your backend with their delivery state.
+  erase --worker <uuid> [--by <name>]
+            deletes everything stored about the worker, undelivered updates and events included, and says what was
+            dropped; logs who erased (the OS user, or --by) and when, never whose data.`;
 
-/** `npm run tasks`: an operator's hand on one task. */
+type Command =
+  | { name: 'release'; assignedTaskUuid: string }
+  | { name: 'export'; worker: string }
+  | { name: 'erase'; worker: string; by: string | undefined };
+
+/** `npm run tasks`: an operator's hand on one task, or on everything stored about one worker. */
 async function main(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true });
-  const [command, id] = positionals;
-  const parsed = z.uuid().safeParse(id?.trim());
-  if (command !== 'release' || !parsed.success) {
+  if (argv.length === 0) {
     process.stderr.write(`${usage}\n`);
+    return 2;
+  }
+  const command = parseCommand(argv);
+  if (typeof command === 'string') {
+    process.stderr.write(`${command}\n`);
     return 2;
   }
   const config = loadConfigOrExit();
   const store = await openStore(config.database);
   try {
-    // Exactly as received: task ids are kept as the platform sent them (docs/platform.md#the-update-endpoint).
-    const released = await releaseTask(store.db, id!.trim());
-    if (!released) {
-      process.stderr.write(`release: no task ${id} here\n`);
-      return 1;
+    if (command.name === 'release') return await release(store, command.assignedTaskUuid);
+    if (command.name === 'export') {
+      process.stdout.write(`${JSON.stringify(await exportWorkerData(store.db, command.worker), null, 2)}\n`);
+      return 0;
     }
-    process.stdout.write(
-      `released ${id}: it was bound to worker ${released.workerUuid}, company ${released.companyUuid}; ${released.dropped} undelivered update(s) dropped\n`,
+    const by = command.by ?? operatingSystemUser();
+    const erasure = await eraseWorker(store, { workerUuid: command.worker, by, now: systemClock.now() });
+    // Who and when, as the server logs (JSON, on standard error): never whose data, which an erasure must not keep.
+    createLogger(config.logLevel, pino.destination({ dest: 2, sync: true })).info(
+      { by },
+      "erased a worker's data (npm run tasks -- erase)",
     );
-    return 0;
+    process.stdout.write(describeErasure(command.worker, erasure));
+    if (erasure.walTruncated) return 0;
+    process.stderr.write(
+      'erase: the SQLite WAL stayed busy, so erased values are still in its older frames: run the same erase again when the server is less busy\n',
+    );
+    return 1;
   } finally {
     await store.close();
+  }
+}
+
+/** The command, or the one line saying what was expected instead. */
+function parseCommand(argv: string[]): Command | string {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { worker: { type: 'string' }, by: { type: 'string' } },
+    });
+  } catch (error) {
+    const problem = error instanceof Error ? error.message.split('. ')[0] : String(error);
+    return `tasks: ${problem}: expected release <uuid>, export --worker <uuid> or erase --worker <uuid> [--by <name>]`;
+  }
+  const [name, ...rest] = parsed.positionals;
+  const { worker, by } = parsed.values;
+  if (name !== 'release' && name !== 'export' && name !== 'erase') {
+    return `tasks: expected a command (release, export or erase), got ${JSON.stringify(name ?? '')}`;
+  }
+  if (name === 'release') {
+    const id = rest[0]?.trim();
+    if (!z.uuid().safeParse(id).success || rest.length > 1) {
+      return `release: expected the assigned task's UUID, got ${JSON.stringify(rest.join(' '))}`;
+    }
+    if (worker !== undefined || by !== undefined) return 'release: expected only the assigned task UUID, no --worker or --by';
+    return { name, assignedTaskUuid: id! };
+  }
+  if (rest.length > 0) return `${name}: expected no argument but --worker <uuid>, got ${JSON.stringify(rest.join(' '))}`;
+  if (!z.uuid().safeParse(worker?.trim()).success) return `${name}: expected --worker <uuid>, got ${JSON.stringify(worker ?? '')}`;
+  if (name === 'export') {
+    if (by !== undefined) return 'export: expected no --by: only an erasure is logged';
+    return { name, worker: worker!.trim() };
+  }
+  if (by !== undefined && !/^[\x21-\x7e][\x20-\x7e]{0,99}$/.test(by)) {
+    return `erase: expected --by <name> (1 to 100 printable characters), got ${JSON.stringify(by)}`;
+  }
+  return { name, worker: worker!.trim(), by };
+}
+
+async function release(store: Store, id: string): Promise<number> {
+  // Exactly as received: task ids are kept as the platform sent them (docs/platform.md#the-update-endpoint).
+  const released = await releaseTask(store.db, id);
+  if (!released) {
+    process.stderr.write(`release: no task ${id} here\n`);
+    return 1;
+  }
+  process.stdout.write(
+    `released ${id}: it was bound to worker ${released.workerUuid}, company ${released.companyUuid}; ${released.dropped} undelivered update(s) dropped\n`,
+  );
+  return 0;
+}
+
+/** What was erased, and what became of what was not delivered yet (docs/operations.md#export-and-erasure). */
+function describeErasure(worker: string, erasure: WorkerErasure): string {
+  if (erasure.tasks === 0 && erasure.idempotencyAnswers === 0) return `Nothing is stored about worker ${worker}; the request is logged.\n`;
+  const { platform, partner, dead } = erasure.undelivered;
+  const lines = [
+    `Erased worker ${worker}: ${erasure.tasks} task(s) with their context, step data and history, and ${erasure.rows} row(s) of history, updates and events.`,
+  ];
+  if (platform === 0 && partner === 0 && dead === 0) lines.push('Nothing was waiting to be delivered.');
+  if (platform > 0) {
+    lines.push(`${platform} update(s) to the platform not yet delivered were dropped: the platform keeps the last status it was sent.`);
+  }
+  if (partner > 0)
+    lines.push(`${partner} event(s) to your backend not yet delivered were dropped: they carried the worker's context and answers.`);
+  if (dead > 0) lines.push(`${dead} dead letter(s) were deleted: they would have been sent only if retried.`);
+  if (erasure.idempotencyAnswers > 0) {
+    lines.push(`${erasure.idempotencyAnswers} stored answer(s) of the partner API that named the worker were deleted.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Who runs the command, when no --by says; a user without a name in the system's user list is logged by uid. */
+function operatingSystemUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return `uid ${process.getuid?.() ?? 'unknown'}`;
   }
 }
 

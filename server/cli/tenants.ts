@@ -18,6 +18,7 @@ import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { companyKey, metricsLabelOf } from '../tenants/company-credentials';
 import { sealSecret } from '../tenants/secret-sealing';
 import { createWorkforceClient } from '../upstream/workforce-client';
+import { changeWebhook, listWebhooks, webhookActionOf, webhookUsage, type WebhookAction } from './tenant-webhooks';
 
 const usage = `Usage: npm run -s tenants -- <command>
   add --company <uuid> --key <key> [--no-check]   adds a client company; its Secret is read from standard input
@@ -28,11 +29,12 @@ const usage = `Usage: npm run -s tenants -- <command>
   map-flow --company <uuid> --flow <uuid> --workflow <id>   the workflow a flow runs when its link names none
   unmap-flow --company <uuid> --flow <uuid>
   flows                                            one line per mapped flow: company, flow, workflow
+${webhookUsage}
 Runs with the server's environment (CREDENTIALS_KEY, DATABASE_URL, WX_AUTH_URL); a running server applies a change
 within 10 s. add and rotate check the credential with one token request (spec 4.1) unless --no-check.`;
 
 const companySchema = z.uuid();
-const commands = ['add', 'rotate', 'remove', 'list', 'pending', 'map-flow', 'unmap-flow', 'flows'];
+const commands = ['add', 'rotate', 'remove', 'list', 'pending', 'map-flow', 'unmap-flow', 'flows', 'webhook', 'webhooks'];
 
 /** `npm run tenants`: the client companies this deployment acts for, each with its own credential (docs/platform.md#authentication). */
 async function main(argv: string[]): Promise<number> {
@@ -45,6 +47,9 @@ async function main(argv: string[]): Promise<number> {
       key: { type: 'string' },
       flow: { type: 'string' },
       workflow: { type: 'string' },
+      url: { type: 'string' },
+      'rotate-secret': { type: 'boolean' },
+      remove: { type: 'boolean' },
       'no-check': { type: 'boolean', default: false },
     },
   });
@@ -56,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { credentialsKey } = config.tenancy;
   let company: string | undefined;
-  if (['add', 'rotate', 'remove', 'map-flow', 'unmap-flow'].includes(command)) {
+  if (['add', 'rotate', 'remove', 'map-flow', 'unmap-flow', 'webhook'].includes(command)) {
     const parsed = companySchema.safeParse(values.company?.trim());
     if (!parsed.success) return fail(`${command}: expected --company <uuid>, got ${JSON.stringify(values.company ?? '')}`, 2);
     company = companyKey(parsed.data);
@@ -89,8 +94,19 @@ async function main(argv: string[]): Promise<number> {
     return fail(`map-flow: expected --workflow with one of ${offered}, got ${JSON.stringify(workflow ?? '')}`, 2);
   }
 
+  let webhook: WebhookAction | undefined;
+  if (command === 'webhook') {
+    const allowInsecureUrl = config.partnerWebhook.kind === 'per-company' && config.partnerWebhook.allowInsecureUrl;
+    const asked = webhookActionOf(values, allowInsecureUrl);
+    if ('problem' in asked) return fail(asked.problem, 2);
+    if (asked.warning !== undefined) process.stderr.write(`${asked.warning}\n`);
+    webhook = asked.action;
+  }
+
   const store = await openStore(config.database);
   try {
+    if (command === 'webhook') return await changeWebhook(store, company!, webhook!, credentialsKey);
+    if (command === 'webhooks') return await listWebhooks(store);
     if (command === 'map-flow') {
       await setFlowWorkflow(store.db, { companyUuid: company!, taskFlowUuid: flow!, workflowId: workflow! });
       print(`flow ${flow} of company ${company} runs ${workflow} when its link names no workflow`);

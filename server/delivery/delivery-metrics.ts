@@ -4,7 +4,7 @@ import type { UpstreamFailure } from '../upstream/upstream-outcome';
 import { metricsLabelOf } from '../tenants/company-credentials';
 import { failureName } from './circuit-reports';
 import { outboxStatsByLane, type OutboxStats } from '../store/outbox-status.repository';
-import type { OutboxLane } from '../store/outbox.table';
+import { outboxLanes, type OutboxLane } from '../store/outbox.table';
 import type { Store } from '../store/store';
 
 /** What the relay reports as it works; GET /metrics exposes it. */
@@ -22,9 +22,10 @@ export interface DeliveryMetrics {
 const LATENCY_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600];
 
 /**
- * The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). The
- * platform lane's series keep their unlabelled names (the dashboards and alerts written for them stay true); the
- * partner lane's carry `lane="partner"`. `forLane('partner')` is the partner relay's view of the same metrics.
+ * The relay's counters, registered in the server's own registry (one per app: two apps in one test never share). Every
+ * series names its lane, `lane="platform"` or `lane="partner"` (docs/operations.md#metrics): the names stay, so a
+ * query summing a metric still reads both, and one lane's outage shows apart from the other's. `forLane('partner')`
+ * is the partner relay's view of the same metrics.
  */
 export function createDeliveryMetrics(registry: Registry): DeliveryMetrics & { forLane(lane: OutboxLane): DeliveryMetrics } {
   const registers = [registry];
@@ -68,22 +69,22 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics & { f
   /** Each tenant's series: one at a time, so a closed circuit reads `cause="none"} 0`, not a stale cause. */
   const causes = new Map<string, string>();
   const view = (lane: OutboxLane): DeliveryMetrics => {
-    const labels = lane === 'platform' ? {} : { lane };
+    const labels = { lane };
     return {
       circuit(tenantKey, openCause) {
         const tenant = metricsLabelOf(tenantKey);
         const previous = causes.get(`${lane} ${tenant}`);
-        if (previous !== undefined) circuitOpen.remove({ tenant, cause: previous, ...labels });
+        if (previous !== undefined) circuitOpen.remove({ tenant, cause: previous, lane });
         const cause = openCause === undefined ? 'none' : failureName(openCause);
         causes.set(`${lane} ${tenant}`, cause);
-        circuitOpen.set({ tenant, cause, ...labels }, openCause === undefined ? 0 : 1);
+        circuitOpen.set({ tenant, cause, lane }, openCause === undefined ? 0 : 1);
       },
       delivered(ms) {
         delivered.inc(labels);
         latency.observe(labels, ms / 1000);
       },
       failed(reason) {
-        failures.inc({ reason, ...labels });
+        failures.inc({ reason, lane });
       },
       deadLettered() {
         dead.inc(labels);
@@ -97,13 +98,13 @@ export function createDeliveryMetrics(registry: Registry): DeliveryMetrics & { f
 }
 
 /**
- * The outbox's gauges, read from the database at scrape time, so every instance on one database reports the same
- * backlog. The three gauges share one query per scrape (prom-client collects them concurrently).
+ * The outbox's gauges, one series per lane, read from the database at scrape time, so every instance on one database
+ * reports the same backlog. The three gauges share one query per scrape (prom-client collects them concurrently).
  */
 export function registerOutboxGauges(registry: Registry, store: Store, clock: Clock): void {
   let scrape: Promise<Record<OutboxLane, OutboxStats>> | undefined;
   const stats = () => {
-    scrape ??= outboxStatsByLane(store.db, clock.now()).finally(() => setImmediate(() => (scrape = undefined)));
+    scrape ??= outboxStatsByLane(store.db, clock.now(), { delivered: false }).finally(() => setImmediate(() => (scrape = undefined)));
     return scrape;
   };
   const gauge = (name: string, help: string, read: (s: OutboxStats) => number) =>
@@ -114,8 +115,7 @@ export function registerOutboxGauges(registry: Registry, store: Store, clock: Cl
       registers: [registry],
       async collect() {
         const lanes = await stats();
-        this.set(read(lanes.platform));
-        this.set({ lane: 'partner' }, read(lanes.partner));
+        for (const lane of outboxLanes) this.set({ lane }, read(lanes[lane]));
       },
     });
   gauge('partner_task_outbox_pending', 'Updates written and not yet delivered.', (s) => s.pending);

@@ -2,25 +2,59 @@ import type { Clock } from '../clock';
 import type { PartnerWebhookConfig } from '../config-partner-webhook';
 import type { Store } from '../store/store';
 import type { PartnerEventsGate } from '../store/partner-events.repository';
+import type { CompanyWebhooks } from '../tenants/company-webhooks';
 import type { RelayLogger } from './deliver-update';
+import type { DeliveryClients } from './delivery-clients';
 import type { DeliveryMetrics } from './delivery-metrics';
 import { createOutboxRelay, type OutboxRelay } from './outbox-relay';
+import { singleEndpoint, tenantEndpoints, type PartnerEndpoints } from './partner-endpoints';
 import { partnerWebhookSender } from './partner-webhook-sender';
+import { createHttpTransport, type HttpTransport } from '../upstream/http-transport';
 import type { OutboxRelayOptions } from './relay-options';
 import type { RetryPolicy } from './retry-policy';
 import type { WakeSignal } from './wake-signal';
 
-/** Which companies' changes are told to the partner: every one when an endpoint is configured, else none. */
-export function partnerEventsGateOf(webhook: PartnerWebhookConfig): PartnerEventsGate | undefined {
-  return webhook.kind === 'endpoint' ? () => true : undefined;
+/**
+ * The endpoints the configuration names: PARTNER_WEBHOOK_URL for every company, or in tenant mode each company's own
+ * (read from the tenants' directory at each refresh). Undefined otherwise: no event is written.
+ */
+export function partnerEndpointsOf(webhook: PartnerWebhookConfig, webhooks: CompanyWebhooks, clock: Clock): PartnerEndpoints | undefined {
+  if (webhook.kind === 'endpoint') return singleEndpoint(webhook.url, webhook.secret);
+  if (webhook.kind === 'per-company') return tenantEndpoints(webhooks, clock);
+  return undefined;
+}
+
+/** Which companies' changes are told to the partner: those with an endpoint now; undefined when none ever is. */
+export function partnerEventsGateOf(endpoints: PartnerEndpoints | undefined): PartnerEventsGate | undefined {
+  return endpoints && ((companyUuid) => endpoints.tells(companyUuid));
 }
 
 /**
- * The second relay: the same code as the platform's on the partner lane, with its own concurrency, circuit and metrics,
- * so an endpoint down or slow never holds a platform update (each relay claims only its own lane's rows).
+ * The relay's clients on the partner lane: a company's events go to its endpoint, under that endpoint's circuit (one
+ * endpoint down holds only its own events). A sender is made per delivery: it is a closure over the URL, and the
+ * secrets it signs with are read at each call.
+ */
+function partnerClients(endpoints: PartnerEndpoints, options: { clock: Clock; timeoutMs: number; send: HttpTransport }): DeliveryClients {
+  return {
+    route(companyUuid) {
+      const endpoint = endpoints.endpointFor(companyUuid);
+      return endpoint && { tenant: endpoint.key, client: partnerWebhookSender(endpoint, options) };
+    },
+    deliverableCompanies: () => endpoints.deliverableCompanies(),
+    companiesOf: (key) => endpoints.companiesOf(key),
+    close: () => {},
+  };
+}
+
+/** Deliveries under way at once on the partner lane: as many as the platform lane's default. */
+export const PARTNER_LANE_CONCURRENCY = 16;
+
+/**
+ * The second relay: the same code as the platform's on the partner lane, with its own concurrency, circuits and
+ * metrics, so an endpoint down or slow never holds a platform update (each relay claims only its own lane's rows).
  */
 export function startPartnerLane(options: {
-  webhook: PartnerWebhookConfig;
+  endpoints: PartnerEndpoints | undefined;
   store: Store;
   clock: Clock;
   log: RelayLogger;
@@ -31,22 +65,29 @@ export function startPartnerLane(options: {
   policy: RetryPolicy;
   relay?: Pick<OutboxRelayOptions, 'concurrency' | 'pollMs'> | undefined;
 }): OutboxRelay | undefined {
-  const { webhook, clock, timeoutMs } = options;
-  if (webhook.kind !== 'endpoint') return undefined;
-  const { secret } = webhook;
+  const { endpoints, clock, timeoutMs } = options;
+  if (endpoints === undefined) return undefined;
+  // One pool of keep-alive connections for every endpoint, closed once the relay has stopped.
+  const transport = createHttpTransport();
   const relay = createOutboxRelay({
     store: options.store,
-    client: partnerWebhookSender({ url: webhook.url, secrets: () => [secret] }, { clock, timeoutMs }),
+    client: partnerClients(endpoints, { clock, timeoutMs, send: transport.send }),
     clock,
     log: options.log,
     metrics: options.metrics,
     wakeSignal: options.wakeSignal,
     lane: 'partner',
-    concurrency: 8,
+    concurrency: PARTNER_LANE_CONCURRENCY,
     leaseMs: options.leaseMs,
     policy: options.policy,
     ...options.relay,
   });
   relay.start();
-  return relay;
+  return {
+    ...relay,
+    async stop() {
+      await relay.stop();
+      transport.close();
+    },
+  };
 }

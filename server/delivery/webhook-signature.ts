@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`
@@ -9,6 +9,11 @@ import { createHmac } from 'node:crypto';
 const PREFIX = 'whsec_';
 /** A secret shorter than this many random bytes is refused at start. */
 export const MIN_SECRET_BYTES = 24;
+
+/** A new secret: `whsec_` and the base64 of 32 random bytes, as `echo whsec_$(openssl rand -base64 32)` makes. */
+export function newWebhookSecret(): string {
+  return PREFIX + randomBytes(32).toString('base64');
+}
 
 /** The key of a `whsec_` secret, or undefined when it is not one (wrong prefix, not base64, too short). */
 export function webhookKeyOf(secret: string): Buffer | undefined {

@@ -1,10 +1,9 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Config } from '../config';
-import type { StoreDb } from './database-schema';
 import { probeWrite, type WriteProbe } from './health.repository';
-import { storeMigrations } from './migrations';
+import { migrationState } from './schema-migration';
 import { openUnmigrated, postgresLocation } from './store';
 
 /** What `npm run doctor` learns about the database, without changing it (no migration runs, no file is created). */
@@ -42,30 +41,11 @@ export async function inspectDatabase(database: Config['database'], now: number)
     return { state: 'unreachable', location: store.location, error };
   }
   try {
-    const migrator = new Migrator({
-      db: store.db,
-      provider: storeMigrations(store.dialect),
-      ...(migrationSchema === undefined ? {} : { migrationTableSchema: migrationSchema }),
-    });
-    const known = await migrator.getMigrations();
-    const pending = known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
-    const applied = await appliedMigrations(store.db);
-    const names = new Set(known.map((migration) => migration.name));
-    const unknown = applied.filter((name) => !names.has(name));
+    const { pending, unknown } = await migrationState({ db: store.db, dialect: store.dialect, schema: migrationSchema });
     const write = pending.includes('0003_readiness_heartbeat') ? 'no-tables' : await probeWrite(store.db, now);
     return { state: 'open', location: store.location, pending, unknown, write };
   } finally {
     await store.close();
-  }
-}
-
-/** The names in Kysely's migration table; none when the table does not exist yet (a database never started on). */
-async function appliedMigrations(db: StoreDb): Promise<string[]> {
-  try {
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    return rows.map((row) => row.name);
-  } catch {
-    return [];
   }
 }
 

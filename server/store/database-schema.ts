@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { OutboxTable } from './outbox.table';
 import type { PartnerIdempotencyTable, PartnerKeysTable } from './partner-keys.table';
+import type { PartnerWebhooksTable } from './partner-webhooks.table';
 import type { TaskHistoryTable } from './task-history.table';
 import type { TasksTable } from './tasks.table';
 import type { PendingCompaniesTable, TenantsTable } from './tenants.table';
@@ -19,8 +20,11 @@ export interface DatabaseSchema {
   flow_workflows: { company_uuid: string; task_flow_uuid: string; workflow_id: string };
   partner_keys: PartnerKeysTable;
   partner_idempotency: PartnerIdempotencyTable;
+  partner_webhooks: PartnerWebhooksTable;
   /** SQLite only: the largest change marker ever given, so a deleted task's marker is never given again. */
   task_change_floor: { id: string; seq: number };
+  /** Who erased a worker's data and when, never whose (`npm run tasks -- erase`). */
+  erasure_log: { erased_at: number; erased_by: string };
 }
 
 /**

@@ -9,6 +9,9 @@ import { fewerOutboxIndexes } from './migrations/0006-fewer-outbox-indexes';
 import { taskKeyAndConfirmation } from './migrations/0007-task-key-and-confirmation';
 import { partnerEvents } from './migrations/0008-partner-events';
 import { partnerApi } from './migrations/0009-partner-api';
+import { partnerWebhooks } from './migrations/0010-partner-webhooks';
+import { laneLedOutboxIndexes } from './migrations/0011-lane-led-outbox-indexes';
+import { dataRetention } from './migrations/0012-data-retention';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -25,6 +28,9 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0007_task_key_and_confirmation': taskKeyAndConfirmation,
     '0008_partner_events': partnerEvents(dialect),
     '0009_partner_api': partnerApi(dialect),
+    '0010_partner_webhooks': partnerWebhooks,
+    '0011_lane_led_outbox_indexes': laneLedOutboxIndexes(dialect),
+    '0012_data_retention': dataRetention,
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,6 +1,5 @@
 import type { StoreDb } from './database-schema';
-import { toOutboxUpdate } from './outbox.table';
-import type { OutboxLane, OutboxState, OutboxUpdate } from './outbox.table';
+import { outboxLanes, toOutboxUpdate, type OutboxLane, type OutboxState, type OutboxUpdate } from './outbox.table';
 
 /*
  * What the outbox holds, read for people rather than for delivery: a task's updates for the page and the preview, the
@@ -20,24 +19,44 @@ export async function listUpdatesForTask(db: StoreDb, taskId: string): Promise<O
   return rows.map(toOutboxUpdate);
 }
 
-/** Oldest first, as an operator works through them. */
-export async function listDead(db: StoreDb, options: { limit: number } = { limit: 100 }): Promise<OutboxUpdate[]> {
-  const rows = await db.selectFrom('outbox').selectAll().where('state', '=', 'dead').orderBy('id').limit(options.limit).execute();
+/**
+ * The lanes a query reads, named even when it reads both: the outbox's indexes by state lead by lane
+ * (server/store/migrations/0011-lane-led-outbox-indexes.ts), and a query by state alone would scan the table.
+ */
+function lanesOf(lane: OutboxLane | undefined): readonly OutboxLane[] {
+  return lane === undefined ? outboxLanes : [lane];
+}
+
+/** Oldest first, as an operator works through them; both lanes unless one is named. */
+export async function listDead(
+  db: StoreDb,
+  options: { limit: number; lane?: OutboxLane | undefined } = { limit: 100 },
+): Promise<OutboxUpdate[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('lane', 'in', lanesOf(options.lane))
+    .where('state', '=', 'dead')
+    .orderBy('id')
+    .limit(options.limit)
+    .execute();
   return rows.map(toOutboxUpdate);
 }
 
 /**
- * Puts a dead row back in line, due now, with a fresh attempt budget. If a later update of its task was delivered
- * meanwhile, this one carries an older sentAt and the platform ignores it (docs/platform.md#statuses-and-transitions): resending is always safe.
- * Its reason moves to last_error so the history of the failure is kept.
+ * Puts a dead row of either lane back in line, due now, with a fresh attempt budget; its lane's relay takes it. If a
+ * later update of its task was delivered meanwhile, this one carries an older sentAt and the platform ignores it
+ * (docs/platform.md#statuses-and-transitions); a partner event keeps its webhook id, so a receiver drops a repeat:
+ * resending is always safe. Its reason moves to last_error so the history of the failure is kept.
  */
 export async function retryDead(db: StoreDb, id: number, now: number): Promise<boolean> {
   const result = await reviveDead(db, now).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function retryAllDead(db: StoreDb, now: number): Promise<number> {
-  const result = await reviveDead(db, now).executeTakeFirst();
+/** Every dead letter of both lanes, or of the one named. */
+export async function retryAllDead(db: StoreDb, now: number, lane?: OutboxLane): Promise<number> {
+  const result = await reviveDead(db, now).where('lane', 'in', lanesOf(lane)).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -70,13 +89,23 @@ export async function outboxStats(db: StoreDb, now: number, lane: OutboxLane = '
   return (await outboxStatsByLane(db, now))[lane];
 }
 
-/** For `/metrics` and `npm run outbox -- status`: both lanes in one query. Counts every row, so its cost grows with the delivered history. */
-export async function outboxStatsByLane(db: StoreDb, now: number): Promise<Record<OutboxLane, OutboxStats>> {
-  const rows = await db
+/**
+ * For `/metrics` and `npm run outbox -- status`: both lanes in one query. Counting the delivered rows reads the whole
+ * delivered history (a scan of the table on Postgres, hundreds of milliseconds at a million rows, docs/deploying.md),
+ * so a scrape, which needs only the backlog and the dead letters, passes `delivered: false` and reads those through
+ * the lane-led state index.
+ */
+export async function outboxStatsByLane(
+  db: StoreDb,
+  now: number,
+  options: { delivered?: boolean } = {},
+): Promise<Record<OutboxLane, OutboxStats>> {
+  let query = db
     .selectFrom('outbox')
     .select((eb) => ['lane', 'state', eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .groupBy(['lane', 'state'])
-    .execute();
+    .groupBy(['lane', 'state']);
+  if (options.delivered === false) query = query.where('lane', 'in', [...outboxLanes]).where('state', 'in', ['pending', 'dead']);
+  const rows = await query.execute();
   const of = (lane: OutboxLane) =>
     statsOf(new Map(rows.filter((r) => r.lane === lane).map((r) => [r.state, { count: Number(r.count), oldest: Number(r.oldest) }])), now);
   return { platform: of('platform'), partner: of('partner') };

@@ -7,7 +7,9 @@ export type OutboxState = 'pending' | 'delivered' | 'dead';
  * Who a row goes to: the platform (a partner-task update) or the partner's own backend (an event, partner-events.repository.ts).
  * Each lane has its own relay, so one endpoint down never delays the other's rows.
  */
-export type OutboxLane = 'platform' | 'partner';
+export const outboxLanes = ['platform', 'partner'] as const;
+
+export type OutboxLane = (typeof outboxLanes)[number];
 
 export interface OutboxTable {
   /** Allocated in commit order per task (the task row is locked first), so id order is delivery order. */

@@ -39,7 +39,7 @@ export function toPartnerKey(row: Selectable<PartnerKeysTable>): PartnerKey {
   };
 }
 
-/** One answer of the partner API kept for its `Idempotency-Key`, for 24 hours (docs/api.md). */
+/** One answer of the partner API kept for its `Idempotency-Key`, for 24 hours (docs/connecting-your-backend.md#partner-api). */
 export interface PartnerIdempotencyTable {
   partner_key_id: string;
   idempotency_key: string;

@@ -15,6 +15,11 @@ const RESTART_FRAMES = 4_000;
 
 export interface SqliteCheckpointer {
   stop(): Promise<void>;
+  /**
+   * Copies the whole WAL into the database file and truncates it to nothing, from the thread: after an erasure, so
+   * no old frame keeps an erased value (docs/operations.md#erasure). False when readers or a writer kept it busy.
+   */
+  truncate(): Promise<boolean>;
 }
 
 export interface CheckpointerOptions {
@@ -49,7 +54,18 @@ const timer = setInterval(() => {
     reported = message;
   }
 }, workerData.intervalMs);
-parentPort.on('message', () => {
+parentPort.on('message', (message) => {
+  if (message !== 'stop') {
+    let done = false;
+    try {
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)');
+      done = Boolean(result) && result.busy === 0;
+    } catch (error) {
+      parentPort.postMessage({ error: String(error && error.message || error) });
+    }
+    parentPort.postMessage({ truncated: message.truncate, done });
+    return;
+  }
   clearInterval(timer);
   db.close();
   parentPort.close();
@@ -70,13 +86,29 @@ export function startSqliteCheckpointer(options: CheckpointerOptions): SqliteChe
   });
   // A CLI that exits without closing its store must not be held open by this thread.
   worker.unref();
-  worker.on('message', (message: { error?: string }) => {
+  const truncations = new Map<number, (done: boolean) => void>();
+  let nextTruncation = 0;
+  worker.on('message', (message: { error?: string; truncated?: number; done?: boolean }) => {
     if (message.error) options.onError?.(message.error);
+    if (message.truncated !== undefined) truncations.get(message.truncated)?.(message.done === true);
   });
   worker.on('error', (error) => options.onError?.(error.message));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // A thread gone (stopped, crashed) answers no truncation: its callers hear `false` instead of waiting for ever.
+  void exited.then(() => [...truncations.values()].forEach((answer) => answer(false)));
   let stopping: Promise<void> | undefined;
   return {
+    truncate: () => {
+      if (stopping) return Promise.resolve(false);
+      const id = nextTruncation++;
+      return new Promise<boolean>((resolve) => {
+        truncations.set(id, (done) => {
+          truncations.delete(id);
+          resolve(done);
+        });
+        worker.postMessage({ truncate: id });
+      });
+    },
     stop: () =>
       (stopping ??= (async () => {
         worker.postMessage('stop');

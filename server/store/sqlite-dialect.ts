@@ -67,7 +67,9 @@ export function createSqliteDialect(filename: string, options: SqliteStoreOption
   );
   return {
     dialect: new SqliteDialect({ database: connection }),
-    checkpointer: inMemory ? undefined : { stop: async () => checkpointer?.stop() },
+    checkpointer: inMemory
+      ? undefined
+      : { stop: async () => checkpointer?.stop(), truncate: async () => (await checkpointer?.truncate()) ?? false },
     writesIssued: () => counter.writes,
     inTransaction: () => database.inTransaction,
   };
@@ -81,6 +83,9 @@ function openDatabase(filename: string, inMemory: boolean, synchronous: 'FULL' |
     database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.sqliteBusyTimeoutMs ?? 5000))}`);
     database.pragma('foreign_keys = ON');
     database.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    // Every cell freed inside a page is zeroed (FAST costs no extra I/O), so a row rewritten or deleted leaves no old
+    // copy of its values behind; an erasure also zeroes whole freed pages (docs/operations.md#erasure).
+    database.pragma('secure_delete = FAST');
     if (!inMemory) database.pragma(`wal_autocheckpoint = ${SAFETY_NET_AUTOCHECKPOINT_PAGES}`);
   } catch (error) {
     database.close();

@@ -1,12 +1,12 @@
-import { Kysely, Migrator, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import type { Config } from '../config';
 import type { DatabaseSchema, StoreDb, StoreDialect } from './database-schema';
 import { IgnoreRowLocksPlugin } from './ignore-row-locks-plugin';
-import { storeMigrations } from './migrations';
 import { createGroupCommit, type Transact } from './group-commit';
 import { createPostgresDialect, createPostgresPool } from './postgres-dialect';
 import type { SqliteCheckpointer } from './sqlite-checkpointer';
 import { createSqliteDialect } from './sqlite-dialect';
+import { migrateToLatest, NewerDatabaseError } from './schema-migration';
 import type { SqliteStoreOptions } from './sqlite-dialect';
 
 export interface StoreOptions extends SqliteStoreOptions {
@@ -30,6 +30,11 @@ export interface Store {
   transact: Transact;
   /** Where the data lives, for log lines: the SQLite file, or Postgres's host:port/database (never its credentials). */
   location: string;
+  /**
+   * SQLite: empties the WAL into the database file and truncates it, from the checkpoint thread, so an erased value
+   * is left in no old frame (docs/operations.md#erasure); false when it stayed busy. Elsewhere nothing to do: true.
+   */
+  truncateWal(): Promise<boolean>;
   /** Closes the pool or the file; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -41,7 +46,7 @@ export interface Store {
 export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
   const { store, migrationSchema } = await openUnmigrated(database, options);
   try {
-    await migrate(store.db, store.dialect, migrationSchema);
+    await migrateToLatest({ db: store.db, dialect: store.dialect, schema: migrationSchema });
   } catch (error) {
     await store.close();
     throw error;
@@ -65,7 +70,9 @@ export async function openUnmigrated(
   };
   let closing: Promise<void> | undefined;
   const location = database.kind === 'sqlite' ? database.filename : postgresLocation(database.url);
-  return { store: { db, dialect, transact, location, close: () => (closing ??= destroy()) }, migrationSchema };
+  // No checkpointer: Postgres, or SQLite in memory, which has no WAL.
+  const truncateWal = async () => (opened.checkpointer ? opened.checkpointer.truncate() : true);
+  return { store: { db, dialect, transact, location, truncateWal, close: () => (closing ??= destroy()) }, migrationSchema };
 }
 
 interface OpenedDatabase {
@@ -128,28 +135,6 @@ async function createSchemaIfMissing(db: StoreDb, schema: string): Promise<void>
   }
 }
 
-async function migrate(db: StoreDb, dialect: StoreDialect, migrationSchema: string | undefined): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: storeMigrations(dialect),
-    ...(migrationSchema === undefined ? {} : { migrationTableSchema: migrationSchema }),
-  });
-  let { error, results } = await migrator.migrateToLatest();
-  // Kysely's introspection reads the tables of every schema; one dropped meanwhile by another user of the database
-  // (3F000 invalid_schema_name, before any migration of ours ran) is a passing race, not our failure: look again.
-  for (let retry = 0; retry < 3 && error !== undefined && !results?.length && codeOf(error) === '3F000'; retry += 1) {
-    ({ error, results } = await migrator.migrateToLatest());
-  }
-  if (error !== undefined) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
-    throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-}
-
-function codeOf(error: unknown): unknown {
-  return (error as { code?: unknown }).code;
-}
-
 export interface StartupWait {
   /** How long to keep trying before giving up; 0 tries once. */
   timeoutMs: number;
@@ -171,7 +156,9 @@ export async function openStoreWhenReachable(database: Config['database'], optio
       return await openStore(database, options);
     } catch (error) {
       const retryInMs = Math.min(10_000, 500 * 2 ** (attempt - 1));
-      if (database.kind === 'sqlite' || Date.now() - started + retryInMs > wait.timeoutMs) throw error;
+      // A database migrated by a newer version stays so however long we wait.
+      if (database.kind === 'sqlite' || error instanceof NewerDatabaseError) throw error;
+      if (Date.now() - started + retryInMs > wait.timeoutMs) throw error;
       wait.onRetry({ attempt, error, retryInMs });
       await sleep(retryInMs);
     }

@@ -27,6 +27,10 @@ export interface TasksTable {
   confirmed_at: number | null;
   /** A hash of the client address that created the task (the address itself is not kept). */
   opened_from: string | null;
+  /** When TASK_DATA_RETENTION_DAYS last erased the answers of the finished task (docs/operations.md#retention)... */
+  answers_erased_at: number | null;
+  /** ...and the task's `change_seq` then: a later write gives the task a new one, and answers again. */
+  answers_erased_change: number | null;
   created_at: number;
   updated_at: number;
   /** The changes feed's marker, rewritten by every task write (task-changes.repository.ts). */

@@ -1,8 +1,11 @@
 import type { StoreDb } from './database-schema';
 import type { PendingCompany, TenantListing, TenantRow } from './tenants.table';
 
-/** Every change of tenants bumps this, in the same transaction: a running server polls it instead of every row. */
-async function bumpRevision(trx: StoreDb): Promise<void> {
+/**
+ * Every change of tenants (and of their webhooks, partner-webhooks.repository.ts) bumps this, in the same transaction:
+ * a running server polls it instead of every row.
+ */
+export async function bumpRevision(trx: StoreDb): Promise<void> {
   await trx
     .insertInto('tenants_revision')
     .values({ id: 'tenants', revision: 1 })

@@ -57,6 +57,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
       await limits.perTask(request, session.sessionKey);
     },
   ];
+  const endEventOf = (request: FastifyRequest) => ({ ...config.endEvent, targetOrigins: resolvePortalOrigins(config, request) });
   const contextOf = (request: FastifyRequest): TaskContext => {
     if (!request.taskContext) throw new Error('session route without its session hook');
     return request.taskContext;
@@ -88,9 +89,11 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
     },
   );
 
-  api.get('/api/task', { schema: { response: { 200: taskViewSchema } }, onRequest: sessionHooks }, (request) =>
-    getTask(service, contextOf(request)),
-  );
+  api.get('/api/task', { schema: { response: { 200: taskViewSchema } }, onRequest: sessionHooks }, async (request) => {
+    const task = await getTask(service, contextOf(request));
+    // A partner step may complete the task while the page polls (docs/connecting-your-backend.md#partner-api): the page needs the event then.
+    return task.status === 'completed' ? { ...task, endEvent: endEventOf(request) } : task;
+  });
 
   api.post(
     '/api/task/start',
@@ -111,7 +114,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
         task: outcome.task,
         ...(outcome.grading ? { grading: outcome.grading } : {}),
         // The page fires the end event only on this answer, i.e. once the completion is stored.
-        ...(outcome.completed ? { endEvent: { ...config.endEvent, targetOrigins: resolvePortalOrigins(config, request) } } : {}),
+        ...(outcome.completed ? { endEvent: endEventOf(request) } : {}),
       };
     },
   );

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ApiCredential, Tenancy } from '../config';
+import { loadSealedPartnerWebhooks } from '../store/partner-webhooks.repository';
 import { loadSealedTenants, tenantsRevision } from '../store/tenants.repository';
 import type { Store } from '../store/store';
+import { openCompanyWebhooks, type CompanyWebhook, type CompanyWebhooks } from './company-webhooks';
 import { openSecret } from './secret-sealing';
 
 /** What a request handler asks: may a session open for this company? */
@@ -25,7 +27,7 @@ interface CompanyCredential {
  * ask `serves` before storing anything; the relay asks `credentialFor` before each delivery, so a company removed or
  * rotated takes effect at the next refresh without a restart.
  */
-export interface CompanyCredentials extends CompanyGate {
+export interface CompanyCredentials extends CompanyGate, CompanyWebhooks {
   /** Undefined when nothing acts for the company: its updates are held until something does. */
   credentialFor(companyUuid: string): CompanyCredential | undefined;
   /** The companies whose updates may be delivered, or undefined for any company. */
@@ -76,6 +78,9 @@ function singleCredential(credential: ApiCredential, companies: ReadonlySet<stri
     deliverableCompanies: () => companies,
     companiesOf: () => companies,
     tenants: () => [entry],
+    // Outside tenant mode the endpoint is PARTNER_WEBHOOK_URL's, for every company (server/delivery/partner-endpoints.ts).
+    partnerWebhookFor: () => undefined,
+    partnerWebhookCompanies: () => new Set(),
     refresh: async () => {},
     watch: () => {},
     stop: () => {},
@@ -85,13 +90,15 @@ function singleCredential(credential: ApiCredential, companies: ReadonlySet<stri
 function tenantDirectory(store: Store, credentialsKey: Buffer): CompanyCredentials {
   let entries = new Map<string, CompanyCredential>();
   let companies: ReadonlySet<string> = new Set();
+  let webhooks = new Map<string, CompanyWebhook>();
+  let webhookCompanies: ReadonlySet<string> = new Set();
   let seenRevision = -1;
   let timer: NodeJS.Timeout | undefined;
 
   async function refresh(): Promise<void> {
     const revision = await tenantsRevision(store.db);
     if (revision === seenRevision) return;
-    const rows = await loadSealedTenants(store.db);
+    const [rows, webhookRows] = await Promise.all([loadSealedTenants(store.db), loadSealedPartnerWebhooks(store.db)]);
     const next = new Map<string, CompanyCredential>();
     for (const row of rows) {
       const owner = { companyUuid: row.company_uuid, apiKey: row.api_key };
@@ -106,8 +113,11 @@ function tenantDirectory(store: Store, credentialsKey: Buffer): CompanyCredentia
       const tenant = companyKey(row.company_uuid);
       next.set(tenant, { tenant, credential: { key: row.api_key, secret }, revision: row.sealed_secret });
     }
+    const nextWebhooks = openCompanyWebhooks(webhookRows, credentialsKey, new Set(next.keys()));
     entries = next;
     companies = new Set(next.keys());
+    webhooks = nextWebhooks;
+    webhookCompanies = new Set(nextWebhooks.keys());
     seenRevision = revision;
   }
 
@@ -117,6 +127,8 @@ function tenantDirectory(store: Store, credentialsKey: Buffer): CompanyCredentia
     deliverableCompanies: () => companies,
     companiesOf: (tenant) => new Set([tenant]),
     tenants: () => [...entries.values()],
+    partnerWebhookFor: (companyUuid) => webhooks.get(companyKey(companyUuid)),
+    partnerWebhookCompanies: () => webhookCompanies,
     refresh,
     watch(intervalMs, onError) {
       timer ??= setInterval(() => void refresh().catch(onError), intervalMs);

@@ -9,10 +9,8 @@ const VERSION = 'v1.';
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
-export interface SealedFor {
-  companyUuid: string;
-  apiKey: string;
-}
+/** Whose a sealed secret is: a tenant's API Secret (with its Key), or the secret of a company's partner webhook. */
+export type SealedFor = { companyUuid: string; apiKey: string } | { companyUuid: string; partnerWebhook: true };
 
 export function sealSecret(secret: string, key: Buffer, owner: SealedFor): string {
   const nonce = randomBytes(NONCE_BYTES);
@@ -34,6 +32,8 @@ export function openSecret(sealed: string, key: Buffer, owner: SealedFor): strin
   return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
 
-function additionalData({ companyUuid, apiKey }: SealedFor): Buffer {
-  return Buffer.from(JSON.stringify([companyUuid, apiKey]), 'utf8');
+/** A webhook's is three items, an API Secret's two: a value sealed for one kind never opens as the other. */
+function additionalData(owner: SealedFor): Buffer {
+  const items = 'apiKey' in owner ? [owner.companyUuid, owner.apiKey] : [owner.companyUuid, null, 'partner-webhook'];
+  return Buffer.from(JSON.stringify(items), 'utf8');
 }

@@ -45,6 +45,7 @@ export const apiErrorStatus = {
   internal_error: 500,
   page_not_built: 503,
   database_unreachable: 503,
+  starting: 503,
   shutting_down: 503,
 } as const satisfies Record<string, number>;
 

@@ -12,7 +12,7 @@ export function currentStepOf(position: Pick<StepPosition, 'currentStep' | 'step
   return position.currentStep ?? position.steps[0]?.id;
 }
 
-/** The task waits on its partner's backend: its current step is one the partner completes (docs/api.md). */
+/** The task waits on its partner's backend: its current step is one the partner completes (docs/connecting-your-backend.md). */
 export function awaitsPartner(position: Pick<StepPosition, 'status' | 'currentStep' | 'steps'>): boolean {
   if (isClosed(position.status)) return false;
   const current = currentStepOf(position);

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { nonNegativeInt, positiveInt } from './contract-fields';
-import { taskViewSchema } from './task-view';
+import { endEventSchema, taskViewSchema } from './task-view';
 
 /** `POST /api/task/steps/:stepId` body. `data` is checked against the step's own schema by the server. */
 export const stepSubmissionSchema = z.strictObject({
@@ -17,16 +17,7 @@ const gradingResultSchema = z.object({
 });
 export type GradingResult = z.infer<typeof gradingResultSchema>;
 
-/**
- * docs/platform.md#end-event: the end event's name and delivery format are not shown, so both come from the server's configuration
- * (END_EVENT, END_EVENT_FORMAT); the page posts it to each origin in `targetOrigins` exactly.
- */
-const endEventSchema = z.object({
-  name: z.string().check(z.minLength(1)),
-  format: z.enum(['string', 'object']),
-  targetOrigins: z.array(z.string()),
-});
-export type EndEvent = z.infer<typeof endEventSchema>;
+export type { EndEvent } from './task-view';
 
 export const stepResultSchema = z.object({
   task: taskViewSchema,

@@ -14,6 +14,17 @@ const taskFailureSchema = z.object({
 });
 export type TaskFailure = z.infer<typeof taskFailureSchema>;
 
+/**
+ * docs/platform.md#end-event: the end event's name and delivery format are not shown, so both come from the server's configuration
+ * (END_EVENT, END_EVENT_FORMAT); the page posts it to each origin in `targetOrigins` exactly.
+ */
+export const endEventSchema = z.object({
+  name: z.string().check(z.minLength(1)),
+  format: z.enum(['string', 'object']),
+  targetOrigins: z.array(z.string()),
+});
+export type EndEvent = z.infer<typeof endEventSchema>;
+
 /** What `GET /api/task` returns: everything the page needs to render and resume, nothing secret. */
 export const taskViewSchema = z.object({
   /** Our task record's id; it is the `partnerId` of every update (docs/platform.md#partner-task-update-record). */
@@ -46,5 +57,10 @@ export const taskViewSchema = z.object({
     }),
   ),
   updatedAt: isoDateTimeField,
+  /**
+   * On `GET /api/task` once the task is completed: a page that watched the partner's backend complete it (a partner
+   * step, docs/connecting-your-backend.md#partner-api) fires the end event with this, as it does on the answer to its own last step.
+   */
+  endEvent: z.optional(endEventSchema),
 });
 export type TaskView = z.infer<typeof taskViewSchema>;

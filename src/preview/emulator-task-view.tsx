@@ -6,6 +6,7 @@ import { assignmentQueryOptions, assignmentsQueryOptions, useAssignmentAction } 
 import { DeliveryView } from './delivery-view';
 import { EventLog } from './event-log';
 import { FaultControls } from './fault-controls';
+import { PartnerBackendPanel } from './partner-backend-panel';
 import { TaskFrame, type FrameState } from './task-frame';
 import { TaskInfoPanel } from './task-info-panel';
 import { usePortalMessages } from './use-portal-messages';
@@ -95,6 +96,7 @@ function TaskViewLoaded({ controlPath, assignment }: { controlPath: string; assi
         <DeliveryView key={assignment.assignedTaskUuid} context={context} workflow={workflowOfUrl(assignment.launchUrl)}>
           <FaultControls controlPath={controlPath} assignedTaskUuid={assignment.assignedTaskUuid} />
         </DeliveryView>
+        <PartnerBackendPanel controlPath={controlPath} assignedTaskUuid={assignment.assignedTaskUuid} />
         <EventLog messages={messages} />
       </div>
     </div>

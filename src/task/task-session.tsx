@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApiClient } from '../api/api-client-context';
 import { ApiError } from '../api/api-error';
 import { taskQueryOptions } from '../api/get-task';
 import { sessionQueryOptions } from '../api/open-session';
 import { isEmbedded, parentOrigin } from '../context/embedding';
+import { awaitsPartner } from '../contract/step-rules';
 import type { EndEvent } from '../contract/step-submission';
+import { isClosed } from '../contract/task-status';
 import { postEndEvent } from '../portal/end-event';
 import { Button } from '../ui/button';
 import { FocusHeading } from '../ui/focus-heading';
@@ -46,6 +48,20 @@ export function TaskSession() {
     const posted = event ? postEndEvent(event, client.context, embedded ? window.parent : null, embedded ? parentOrigin() : undefined) : 0;
     setEnded({ status, portalNotified: posted });
   }
+
+  // A step the partner's backend completes (docs/connecting-your-backend.md#partner-api) ends the task while this page polls: seen waiting,
+  // then closed, it is this page's ending as much as a step the worker saved. A page opened on a closed task fires nothing.
+  const sawPartnerWait = useRef(false);
+  const view = task.data;
+  useEffect(() => {
+    if (!view) return;
+    if (awaitsPartner({ status: view.status, currentStep: view.currentStep, steps: view.workflow.steps })) {
+      sawPartnerWait.current = true;
+    } else if (sawPartnerWait.current && isClosed(view.status)) {
+      sawPartnerWait.current = false;
+      handleEnded(view.status, view.endEvent);
+    }
+  });
 
   const notes = [...(embedded ? [] : [texts.standalone]), ...(session.data?.environment.emulator ? [texts.emulator] : [])];
 

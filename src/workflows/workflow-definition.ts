@@ -36,11 +36,16 @@ export interface StepDefinition<Data = unknown> {
   grading?: GradingRules;
   /**
    * Who completes the step: the worker on the page (the default), or the partner's own backend through the partner
-   * API (docs/api.md), hours later perhaps: the worker sees the step's waiting screen meanwhile.
+   * API (docs/connecting-your-backend.md), hours later perhaps: the worker sees the step's waiting screen meanwhile.
    */
   completedBy?: 'worker' | 'partner';
   /** A partner step: what the platform's panel shows while the partner works (its colour and details). */
   awaiting?: StepReport;
+  /**
+   * A partner step: results the preview's "Partner backend" panel offers as buttons, each sent through the partner API
+   * as your backend would send it. Only for the preview; the schema alone decides what the API accepts.
+   */
+  previewResults?: readonly { label: string; data: Data }[];
   report(data: Data, grade: Grade | undefined): StepReport;
 }
 

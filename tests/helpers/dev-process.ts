@@ -51,17 +51,17 @@ export async function startDev(
   await expect
     .poll(() => (child.exitCode === null ? output : `exited with ${child.exitCode}: ${output}`), { timeout: 60_000, interval: 200 })
     .toContain(`open http://localhost:${port}/preview`);
-  // The server behind Vite answers once tsx has compiled and started it.
+  // The server behind Vite answers once tsx has compiled and started it, and its app once the database is open.
   await expect
     .poll(
       () =>
         fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (response) => response.status,
+          async (response) => (response.ok ? ((await response.json()) as { status?: unknown }).status : response.status),
           () => 0,
         ),
       { timeout: 60_000, interval: 200 },
     )
-    .toBe(200);
+    .toBe('ok');
   return { port, child, output: () => output, stop: () => stopGroup(child) };
 }
 

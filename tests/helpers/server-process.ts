@@ -44,6 +44,8 @@ export function platformEnv(emulatorUrl: string, extra: Record<string, string> =
     RATE_LIMIT_PER_ADDRESS: '0',
     NEW_TASKS_PER_ADDRESS_PER_HOUR: '0',
     METRICS_TOKEN: TEST_METRICS_TOKEN,
+    // No proxy stands in front of a test's server: a stop need not wait for one to notice readiness.
+    SHUTDOWN_GRACE_MS: '0',
     ...extra,
   };
 }
@@ -53,7 +55,10 @@ const TSX_SERVER: readonly string[] = [process.execPath, '--import', 'tsx', 'ser
 
 /** A server process started but not yet known to answer: its output can be read while it starts. */
 export interface LaunchedServer extends ServerProcess {
-  /** Resolves once the server answers /healthz; rejects (and kills it) if it exits or does not within `timeoutMs`. */
+  /**
+   * Resolves once the app answers /healthz (`ok`, not the listener's `starting` while it waits for its database);
+   * rejects (and kills it) if it exits or does not within `timeoutMs`.
+   */
   healthy(timeoutMs?: number): Promise<ServerProcess>;
 }
 
@@ -83,7 +88,7 @@ export async function launchServer(env: Record<string, string>, command: readonl
       for (;;) {
         if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
         const healthy = await fetch(`${url}/healthz`).then(
-          (response) => response.ok,
+          async (response) => response.ok && ((await response.json()) as { status?: unknown }).status === 'ok',
           () => false,
         );
         if (healthy) return launched;
@@ -98,7 +103,7 @@ export async function launchServer(env: Record<string, string>, command: readonl
   return launched;
 }
 
-/** Starts the server in a child process and waits until it answers /healthz. */
+/** Starts the server in a child process and waits until its app answers /healthz. */
 export async function spawnServer(
   env: Record<string, string>,
   timeoutMs = 20_000,

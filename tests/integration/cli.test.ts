@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../server/emulator/start-emulator';
-import { claimDeliverable, markDead, scheduleRetry } from '../../server/store/outbox.repository';
+import { claimDeliverable, scheduleRetry } from '../../server/store/outbox.repository';
 import { openStore } from '../../server/store/store';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';
 import { runNodeScript } from '../helpers/run-command';
@@ -107,48 +107,5 @@ describe('npm run doctor', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/next step: Could not reach the platform: check WX_AUTH_URL/);
-  });
-});
-
-describe('npm run outbox', () => {
-  it('shows the counts, lists dead letters with their reason, and re-drives them', async () => {
-    const filename = join(directory, 'outbox.db');
-    const store = await openStore({ kind: 'sqlite', filename });
-    const clock = { now: () => Date.now() };
-    try {
-      const task = await createTask(store, clock);
-      const dead = await enqueue(store, clock, task, 0);
-      await enqueue(store, clock, task, 1);
-      await claimDeliverable(store.db, { now: clock.now(), leaseMs: 60_000, limit: 1, workerId: 'test' });
-      await markDead(store.db, dead.id, { workerId: 'test', now: clock.now(), reason: 'rejected (HTTP 422): bad record' });
-    } finally {
-      await store.close();
-    }
-    const env = { DATABASE_URL: filename };
-
-    const status = await runNodeScript('server/cli/outbox.ts', env, undefined, ['status']);
-    expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^pending {4}1 \(oldest .* old\)$/m);
-    expect(status.stdout).toMatch(/^dead {7}1 /m);
-
-    const listed = await runNodeScript('server/cli/outbox.ts', env, undefined, ['dead']);
-    expect(listed.stdout).toMatch(/^#1 {2}task [0-9a-f-]{36} {2}inProgress {2}sentAt /m);
-    expect(listed.stdout).toContain('rejected (HTTP 422): bad record');
-
-    const retried = await runNodeScript('server/cli/outbox.ts', env, undefined, ['retry', '1']);
-    expect(retried.stdout).toContain('#1 is pending again.');
-    const again = await runNodeScript('server/cli/outbox.ts', env, undefined, ['retry', '1']);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('#1 is not a dead letter');
-
-    const after = await runNodeScript('server/cli/outbox.ts', env, undefined, ['status']);
-    expect(after.stdout).toMatch(/^pending {4}2 /m);
-    expect(after.stdout).toMatch(/^dead {7}0$/m);
-  });
-
-  it('explains its usage when the command is unknown', async () => {
-    const result = await runNodeScript('server/cli/outbox.ts', { DATABASE_URL: join(directory, 'usage.db') }, undefined, ['purge']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Usage: npm run outbox -- <command>');
   });
 });

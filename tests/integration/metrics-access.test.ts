@@ -64,7 +64,7 @@ describe('/metrics is for operators only', () => {
     const scraped = await fetch(`${running.metricsUrl}/metrics`);
     expect(scraped.status).toBe(200);
     expect(scraped.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(await scraped.text()).toMatch(/^partner_task_outbox_pending 0$/m);
+    expect(await scraped.text()).toMatch(/^partner_task_outbox_pending\{lane="platform"\} 0$/m);
 
     const publicly = await fetch(`${running.url}/metrics`);
     expect(publicly.status).toBe(404);
@@ -93,7 +93,7 @@ describe('/metrics is for operators only', () => {
 
     const scraped = await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(scraped.status).toBe(200);
-    expect(await scraped.text()).toMatch(/^partner_task_outbox_pending 0$/m);
+    expect(await scraped.text()).toMatch(/^partner_task_outbox_pending\{lane="platform"\} 0$/m);
 
     const logs = logLines.join('');
     expect(logs).toContain('"url":"/metrics"');

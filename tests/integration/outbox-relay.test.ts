@@ -141,7 +141,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     // Held, not dead: the probes go on, one at a time, backing off; nothing becomes a dead letter.
     await expect.poll(refused, { timeout: 15_000 }).toBeGreaterThan(afterOpening + 2);
     expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
-      'partner_task_delivery_circuit_open{tenant="default",cause="forbidden"} 1',
+      'partner_task_delivery_circuit_open{tenant="default",cause="forbidden",lane="platform"} 1',
     );
     expect((await outboxStats(store.db, systemClock.now())).dead).toBe(0);
     expect((await heldForPermission(store.db, systemClock.now())).forbidden).toBeGreaterThan(0);
@@ -152,7 +152,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     await expect.poll(async () => (await outboxStats(store.db, systemClock.now())).pending, { timeout: 10_000 }).toBe(0);
     expect(errors.filter((message) => message.includes('dead letters'))).toEqual([]);
     expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
-      'partner_task_delivery_circuit_open{tenant="default",cause="none"} 0',
+      'partner_task_delivery_circuit_open{tenant="default",cause="none",lane="platform"} 0',
     );
   }, 60_000);
 

@@ -1,117 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import type { AssignmentView } from '../../server/emulator/task-rules';
 import { control } from '../helpers/emulator-control';
-import { runTool } from '../helpers/run-command';
+import { havePostgresBinaries, PG_BIN, PrivateCluster } from '../helpers/private-postgres';
 import { freePort, platformEnv, spawnServer, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';
 import { driveTaskThroughFaults, type DrivenTask } from '../helpers/task-load';
-
-/**
- * The shared Postgres serves every other test, so it is never stopped: this file runs a private cluster of its own,
- * made with initdb in a temporary directory, which it may terminate and restart at will.
- */
-const PG_BIN = '/usr/lib/postgresql/15/bin';
-const havePostgresBinaries = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
-
-/** initdb and postgres refuse to run as root: as root, run them as the postgres user. */
-function asPostgres(binary: string, args: string[], timeoutMs = 30_000) {
-  const command = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--', join(PG_BIN, binary)] : [join(PG_BIN, binary)];
-  const [executable = '', ...rest] = command;
-  return runTool(executable, [...rest, ...args], timeoutMs).then((result) => {
-    if (result.code !== 0) throw new Error(`${binary} ${args.join(' ')} exited with ${result.code}:\n${result.stdout}${result.stderr}`);
-    return result;
-  });
-}
-
-/** A Postgres cluster owned by this file: its own directory, port and unix socket, trust auth on loopback only. */
-class PrivateCluster {
-  readonly data: string;
-  readonly log: string;
-
-  constructor(
-    readonly directory: string,
-    readonly port: number,
-  ) {
-    this.data = join(directory, 'data');
-    this.log = join(directory, 'postgres.log');
-  }
-
-  url(database: string, applicationName?: string): string {
-    const query = applicationName === undefined ? '' : `?application_name=${applicationName}`;
-    return `postgres://postgres@127.0.0.1:${this.port}/${database}${query}`;
-  }
-
-  async init(): Promise<void> {
-    if (process.getuid?.() === 0) {
-      const owned = await runTool('chown', ['postgres', this.directory]);
-      if (owned.code !== 0) throw new Error(`chown postgres ${this.directory} failed: ${owned.stderr}`);
-    }
-    await asPostgres('initdb', ['-D', this.data, '-U', 'postgres', '--auth=trust', '--no-sync', '--no-locale', '-E', 'UTF8']);
-    // In the configuration file rather than on pg_ctl's command line, so the restart below keeps them.
-    appendFileSync(
-      join(this.data, 'postgresql.conf'),
-      [
-        `port = ${this.port}`,
-        `listen_addresses = '127.0.0.1'`,
-        `unix_socket_directories = '${this.directory}'`,
-        // What this test restarts is the server, not the machine: no fsync keeps initdb and the load fast.
-        'fsync = off',
-        '',
-      ].join('\n'),
-    );
-  }
-
-  start(): Promise<unknown> {
-    return asPostgres('pg_ctl', ['start', '-D', this.data, '-l', this.log, '-w', '-t', '30']);
-  }
-
-  /** `fast`: the clean stop of a planned restart (clients are disconnected); `immediate`: the teardown. */
-  stop(mode: 'fast' | 'immediate'): Promise<unknown> {
-    return asPostgres('pg_ctl', ['stop', '-D', this.data, '-m', mode, '-w', '-t', '30']);
-  }
-
-  /** One statement on a connection of its own: a long-lived client would die with every termination and restart. */
-  async query<R extends pg.QueryResultRow>(database: string, sql: string, values: unknown[] = []): Promise<R[]> {
-    const client = new pg.Client({ connectionString: this.url(database) });
-    client.on('error', () => {});
-    await client.connect();
-    try {
-      return (await client.query<R>(sql, values)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-
-  /**
-   * The teardown: an immediate stop whatever state the cluster is in. Should pg_ctl fail (a start that never finished),
-   * the postmaster this file started is killed by the process id it wrote.
-   */
-  async destroy(): Promise<void> {
-    const pidFile = join(this.data, 'postmaster.pid');
-    if (!existsSync(pidFile)) return;
-    try {
-      await this.stop('immediate');
-    } catch {
-      const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-      if (Number.isInteger(pid) && pid > 0) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-    }
-  }
-
-  logText(): string {
-    return existsSync(this.log) ? readFileSync(this.log, 'utf8') : '';
-  }
-}
 
 /** One answer of GET /readyz: when it was asked and answered (performance.now()), and its status (0: no answer at all). */
 interface ReadinessSample {
@@ -455,8 +352,8 @@ describe.skipIf(!havePostgresBinaries)(
       // Nothing is left waiting or dead on either server.
       for (const server of instances) {
         const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text();
-        expect(metrics).toMatch(/^partner_task_outbox_pending 0$/m);
-        expect(metrics).toMatch(/^partner_task_outbox_dead_letters 0$/m);
+        expect(metrics).toMatch(/^partner_task_outbox_pending\{lane="platform"\} 0$/m);
+        expect(metrics).toMatch(/^partner_task_outbox_dead_letters\{lane="platform"\} 0$/m);
       }
 
       const summary = {

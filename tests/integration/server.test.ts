@@ -117,17 +117,20 @@ describe('the server in emulator mode', () => {
     server.relay.wake();
     await expect
       .poll(
-        async () => (await (await fetch(`${server.url}/metrics`)).text()).match(/^partner_task_updates_delivered_total (\d+)$/m)?.[1],
+        async () =>
+          (await (await fetch(`${server.url}/metrics`)).text()).match(
+            /^partner_task_updates_delivered_total\{lane="platform"\} (\d+)$/m,
+          )?.[1],
         DELIVERED,
       )
       .toBe('3');
     const response = await fetch(`${server.url}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
-    expect(text).toMatch(/^partner_task_outbox_pending 0$/m);
-    expect(text).toMatch(/^partner_task_outbox_dead_letters 0$/m);
+    expect(text).toMatch(/^partner_task_outbox_pending\{lane="platform"\} 0$/m);
+    expect(text).toMatch(/^partner_task_outbox_dead_letters\{lane="platform"\} 0$/m);
     expect(text).toMatch(/^partner_task_token_requests_total\{tenant="default"\} 1$/m);
-    expect(text).toMatch(/^partner_task_enqueue_to_delivered_seconds_count 3$/m);
+    expect(text).toMatch(/^partner_task_enqueue_to_delivered_seconds_count\{lane="platform"\} 3$/m);
   });
 
   it('never writes a bearer token or the credential into its logs', async () => {

@@ -51,6 +51,9 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0007_task_key_and_confirmation',
       '0008_partner_events',
       '0009_partner_api',
+      '0010_partner_webhooks',
+      '0011_lane_led_outbox_indexes',
+      '0012_data_retention',
     ]);
   });
 

@@ -198,7 +198,7 @@ describe('tenant mode', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await appliedFor(b.context.wxAssignedTaskUuid)).toBe(1);
     const status = await runNodeScript('server/cli/outbox.ts', environment(), 20_000, ['status']);
-    expect(status.stdout).toMatch(/^pending {4}1 /m);
+    expect(status.stdout).toMatch(/^platform .*\n {2}pending {4}1 /m);
 
     // Added again: the held update goes by itself.
     await tenants(['add', '--company', companyB.company, '--key', companyB.key], `${companyB.secret}\n`);

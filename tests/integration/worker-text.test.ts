@@ -68,7 +68,7 @@ describe("a worker's typed text on its way to the platform", () => {
       .toBe('Training completed and signed as "Ana zepóL\ufffd".');
 
     // As stored in the outbox too, not only as sent.
-    const stored = await server.store.db.selectFrom('outbox').select('payload').execute();
+    const stored = await server.store.db.selectFrom('outbox').select('payload').where('lane', '=', 'platform').execute();
     const details = stored.map(({ payload }) => (JSON.parse(payload) as { partnerStatus?: { details?: string } }).partnerStatus?.details);
     expect(details).toContain('Training completed and signed as "Ana zepóL\ufffd".');
     for (const text of details) expect(text).not.toMatch(/[\u202e\ud800-\udfff]/u);

@@ -51,14 +51,17 @@ interface StageRecord {
   tests?: number;
 }
 
-/** stages.json as scripts/run-tests.mjs writes it: the four stages, in order. */
-function stages(typecheck: StageRecord, lint: StageRecord, unit: StageRecord, e2e: StageRecord) {
+/** stages.json as scripts/run-tests.mjs writes it: the stages in order; the container image's when given. */
+function stages(typecheck: StageRecord, lint: StageRecord, unit: StageRecord, e2e: StageRecord, container?: StageRecord) {
   write('stages.json', {
     stages: [
       { id: 'typecheck', name: 'type check', command: 'npm run typecheck', ...typecheck },
       { id: 'lint', name: 'lint', command: 'npm run lint', ...lint },
       { id: 'unit', name: 'unit and integration tests', command: 'npm run test:unit', report: 'vitest.json', ...unit },
       { id: 'e2e', name: 'browser tests', command: 'npm run test:e2e', report: 'playwright.json', ...e2e },
+      ...(container
+        ? [{ id: 'container', name: 'container image', command: 'npm run test:container', report: 'vitest-container.json', ...container }]
+        : []),
     ],
   });
 }
@@ -72,6 +75,14 @@ describe('.ci/summarize.mjs: the last line of the CI', () => {
     vitestReport(709, 0);
     playwrightReport(37, 0, 1);
     expect(summarize(0)).toEqual(['747 passed, 0 failed']);
+  });
+
+  it('counts the container image stage from its own vitest report, its test skipped without an engine as skipped', () => {
+    stages(passed, passed, passed, passed, passed);
+    vitestReport(709, 0);
+    playwrightReport(37, 0);
+    write('vitest-container.json', { numPassedTests: 0, numFailedTests: 0, numPendingTests: 1, numTodoTests: 0, testResults: [] });
+    expect(summarize(0)).toEqual(['746 passed, 0 failed, 1 skipped']);
   });
 
   it('counts the tests of both runners when vitest failed: the browser tests ran all the same', () => {

@@ -45,5 +45,8 @@ describe('npm run dev: what depends on PORT', () => {
     expect(dev.emulatorStateFile).toBeUndefined();
     expect(dev.serverEnvironment.EMULATOR_STATE_FILE).toBeUndefined();
     expect(dev.serverEnvironment.PORTAL_ORIGINS).toBe('https://portal.example.com,http://localhost:8787,http://127.0.0.1:8787');
+    // No proxy in front, and a restart at each change: no shutdown grace, unless asked for.
+    expect(dev.serverEnvironment.SHUTDOWN_GRACE_MS).toBe('0');
+    expect(plan({ ...platform, SHUTDOWN_GRACE_MS: '2000' }, 40127, 8787).serverEnvironment.SHUTDOWN_GRACE_MS).toBe('2000');
   });
 });

@@ -27,4 +27,12 @@ describe('sealing a tenant Secret (AES-256-GCM)', () => {
     bytes[bytes.length - 1]! ^= 1;
     expect(() => openSecret(`v1.${bytes.toString('base64')}`, key, owner)).toThrow();
   });
+
+  it("never opens a company's webhook secret as its API Secret, nor the other way round", () => {
+    const webhookOwner = { companyUuid: owner.companyUuid, partnerWebhook: true as const };
+    const webhookSealed = sealSecret('whsec_value', key, webhookOwner);
+    expect(openSecret(webhookSealed, key, webhookOwner)).toBe('whsec_value');
+    expect(() => openSecret(webhookSealed, key, owner)).toThrow();
+    expect(() => openSecret(sealSecret('the-secret-value', key, owner), key, webhookOwner)).toThrow();
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../server/config';
-import { describeStartFailure, StartFailure } from '../../server/start-failure';
+import { describeDatabaseWait, describeStartFailure, StartFailure } from '../../server/start-failure';
+import { NewerDatabaseError } from '../../server/store/schema-migration';
 
 const sqlite: Pick<Config, 'port' | 'host' | 'database' | 'databaseStartupTimeoutMs'> = {
   port: 8787,
@@ -58,5 +59,26 @@ describe('a failed start in one line', () => {
     expect(describeStartFailure(new Error('CREDENTIALS_KEY does not open the tenants'), sqlite)).toBe(
       'CREDENTIALS_KEY does not open the tenants',
     );
+  });
+
+  it('names the migrations of a newer version and says to upgrade the code', () => {
+    const newer = new NewerDatabaseError(['0042_something_new']);
+    expect(describeStartFailure(new StartFailure('database', newer), postgres)).toBe(
+      'the Postgres database at db.internal:6543/tasks was migrated by a newer version of this server (the database has migration ' +
+        '0042_something_new, which this code does not know): upgrade the code to that version or later (or set DATABASE_URL to ' +
+        'another database); nothing was changed',
+    );
+  });
+});
+
+describe('why a starting server still waits for its database', () => {
+  it('names the cause, never the host, the port or the password', () => {
+    const refused = new AggregateError([withCode('connect ECONNREFUSED 10.1.2.3:6543', 'ECONNREFUSED')], '');
+    expect(describeDatabaseWait(refused)).toBe('it refuses the connection');
+    expect(describeDatabaseWait(withCode('the database system is starting up', '57P03'))).toBe('it is starting up');
+    expect(describeDatabaseWait(withCode('password authentication failed for user "app"', '28P01'))).toBe(
+      'it refuses the user or password',
+    );
+    expect(describeDatabaseWait(new Error('something at db.internal:6543'))).toBe('it cannot be opened yet');
   });
 });

@@ -4,4 +4,5 @@ export const previewKeys = {
   assignments: ['preview', 'assignments'] as const,
   assignment: (uuid: string) => ['preview', 'assignments', uuid] as const,
   faults: ['preview', 'faults'] as const,
+  partnerBackend: (uuid: string) => ['preview', 'partner-backend', uuid] as const,
 };

@@ -3,7 +3,7 @@ import { defineStep, type WorkflowDefinition } from '../workflow-definition';
 
 /**
  * Background check: the worker consents, then the partner's own backend runs the check and reports its result
- * through the partner API (docs/api.md), minutes or days later. The worker may close the page meanwhile.
+ * through the partner API (docs/connecting-your-backend.md), minutes or days later. The worker may close the page meanwhile.
  * Imported by the page and by the server, so nothing here may be secret.
  */
 const WORKFLOW_ID = 'background-check';
@@ -42,6 +42,10 @@ export const backgroundCheckWorkflow: WorkflowDefinition<typeof WORKFLOW_ID> = {
       schema: checkResultSchema,
       completedBy: 'partner',
       awaiting: { color: 'warning', details: 'the background check is under way at the partner.' },
+      previewResults: [
+        { label: 'Passed', data: { result: 'passed' } },
+        { label: 'Failed', data: { result: 'failed', details: 'The identity document could not be verified.' } },
+      ],
       report: (data) => {
         const details = data.details === undefined ? '' : ` ${data.details}`;
         return data.result === 'passed'

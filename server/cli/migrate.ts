@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit, type Config } from '../config';
+import { describeDatabaseFailure } from '../start-failure';
+import { migrateToLatest, migrationState, NewerDatabaseError } from '../store/schema-migration';
+import { storeMigrations } from '../store/migrations';
+import { openUnmigrated, type Store } from '../store/store';
+
+const usage = `Usage: npm run migrate [-- --check]
+  (none)    applies the pending migrations to the database of DATABASE_URL, naming each one
+  --check   changes nothing: lists the pending migrations and exits 1 when there are some, 0 when none
+The server also applies them when it starts; this runs them as a step of its own (a release job, an init container).`;
+
+/** `npm run migrate`: the schema brought up to date, or checked, apart from starting a server (docs/operations.md#migrations). */
+async function main(argv: string[]): Promise<number> {
+  let check: boolean;
+  try {
+    const { values } = parseArgs({ args: argv, strict: true, options: { check: { type: 'boolean' }, help: { type: 'boolean' } } });
+    if (values.help === true) {
+      process.stdout.write(`${usage}\n`);
+      return 0;
+    }
+    check = values.check === true;
+  } catch (error) {
+    const problem = error instanceof Error ? error.message.split('. ')[0] : String(error);
+    process.stderr.write(`migrate: ${problem}: expected no argument, or --check (npm run migrate -- --help)\n`);
+    return 2;
+  }
+  const config = loadConfigOrExit();
+  const { database } = config;
+  if (check && database.kind === 'sqlite' && database.filename !== ':memory:' && !existsSync(database.filename)) {
+    // Opening would create the file: a check changes nothing.
+    const all = Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
+    return pendingFound(all, `${database.filename} (not created yet)`);
+  }
+  let store: Store;
+  let schema: string | undefined;
+  try {
+    ({ store, migrationSchema: schema } = await openUnmigrated(database));
+  } catch (error) {
+    return failed(error, database);
+  }
+  const target = { db: store.db, dialect: store.dialect, schema };
+  try {
+    if (check) {
+      const { pending, unknown } = await migrationState(target);
+      if (unknown.length > 0) return failed(new NewerDatabaseError(unknown), database);
+      if (pending.length > 0) return pendingFound(pending, store.location);
+      process.stdout.write(`no migration pending: ${store.location} is current\n`);
+      return 0;
+    }
+    const applied = await migrateToLatest(target);
+    for (const name of applied) process.stdout.write(`applied ${name}\n`);
+    process.stdout.write(applied.length > 0 ? `${store.location} is current\n` : `nothing to apply: ${store.location} is current\n`);
+    return 0;
+  } catch (error) {
+    return failed(error, database);
+  } finally {
+    await store.close();
+  }
+}
+
+function pendingFound(pending: readonly string[], location: string): number {
+  process.stdout.write(`${pending.length} migration(s) pending on ${location}:\n${pending.map((name) => `  ${name}\n`).join('')}`);
+  return 1;
+}
+
+/** One line saying what to do, never DATABASE_URL itself (it may hold a password). */
+function failed(error: unknown, database: Config['database']): number {
+  process.stderr.write(`migrate: ${describeDatabaseFailure(error, database, 0)}\n`);
+  return 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));

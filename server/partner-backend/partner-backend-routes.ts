@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
+import { awaitsPartner } from '../../src/contract/step-rules';
+import { findWorkflow } from '../../src/workflows/registry';
+import type { Clock } from '../clock';
+import { apiError } from '../api-error';
+import { newPartnerKey } from '../partner-api/partner-key-secret';
+import type { Store } from '../store/store';
+import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.repository';
+import { findTaskByAssignedTaskUuid } from '../store/tasks.repository';
+import type { PartnerBackendReceiver } from './receiver';
+
+/** The key the preview's buttons use, made anew at each start of emulator mode (the one before is revoked). */
+const PREVIEW_KEY_NAME = 'emulator preview';
+
+export interface PartnerBackendOptions {
+  store: Store;
+  clock: Clock;
+  /** Undefined when PARTNER_WEBHOOK_URL sends the events elsewhere: the panel then has none to show. */
+  receiver: PartnerBackendReceiver | undefined;
+  /** This server's own address, known once it listens: the buttons call the partner API over HTTP, as a backend would. */
+  selfUrl: () => string | undefined;
+}
+
+const taskQuerySchema = z.object({ assignedTaskUuid: z.optional(z.string().check(z.maxLength(100))) });
+const resolveParamsSchema = z.object({
+  assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
+  stepId: z.string().check(z.minLength(1), z.maxLength(100)),
+});
+const resolveBodySchema = z.object({ data: z.unknown() });
+
+/**
+ * Emulator mode's stand-in for the partner's own backend (docs/development.md#the-partner-backend-panel): the receiver
+ * of the events (under /emulator/partner-backend/events) and, for the preview, what it received and buttons that
+ * resolve a waiting step through the real partner API with a key made for this start.
+ */
+export async function partnerBackendRoutes(app: FastifyInstance, options: PartnerBackendOptions): Promise<void> {
+  const { store, clock, receiver } = options;
+  let previewKey: Promise<string> | undefined;
+  // Made at the first press, not at start: a server on a read-only volume still starts, and answers 503 naming it.
+  const keyForPreview = () =>
+    (previewKey ??= mintPreviewKey(store, clock).catch((error: unknown) => {
+      previewKey = undefined;
+      throw error;
+    }));
+
+  if (receiver) {
+    await app.register(
+      async (inbound) => {
+        // The signature covers the body's exact bytes: it is verified on the text, before any parsing.
+        inbound.removeAllContentTypeParsers();
+        inbound.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+        inbound.post('/partner-backend/events', async (request, reply) => {
+          receiver.receive(request.headers, typeof request.body === 'string' ? request.body : '', clock.now());
+          return reply.code(204).send();
+        });
+      },
+      { logLevel: 'warn' },
+    );
+  }
+
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/control/partner-backend',
+    { schema: { querystring: taskQuerySchema }, config: { inputErrors: { querystring: 'bad_request' } }, logLevel: 'warn' },
+    async (request) => {
+      const { assignedTaskUuid } = request.query;
+      return {
+        receiver: receiver !== undefined,
+        events: receiver?.list(assignedTaskUuid) ?? [],
+        awaiting: assignedTaskUuid === undefined ? null : await awaitedStepOf(store, assignedTaskUuid),
+      };
+    },
+  );
+
+  api.post(
+    '/control/partner-backend/tasks/:assignedTaskUuid/steps/:stepId',
+    { schema: { params: resolveParamsSchema, body: resolveBodySchema } },
+    async (request, reply) => {
+      const base = options.selfUrl();
+      if (base === undefined) throw apiError('shutting_down', 'The server is not listening yet; try again in a moment.');
+      const { assignedTaskUuid, stepId } = request.params;
+      const response = await fetch(
+        `${base}/api/partner/v1/tasks/${encodeURIComponent(assignedTaskUuid)}/steps/${encodeURIComponent(stepId)}`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${await keyForPreview()}`,
+            'content-type': 'application/json',
+            'idempotency-key': `preview-${crypto.randomUUID()}`,
+          },
+          body: JSON.stringify({ data: request.body.data }),
+          signal: AbortSignal.timeout(10_000),
+        },
+      );
+      // The partner API's own answer, as a partner's backend would get it.
+      return reply
+        .code(response.status)
+        .header('content-type', 'application/json')
+        .send(await response.text());
+    },
+  );
+}
+
+/** A key for this process's preview: the one before (another start's) is revoked. */
+async function mintPreviewKey(store: Store, clock: Clock): Promise<string> {
+  const created = newPartnerKey();
+  await revokePartnerKey(store.db, PREVIEW_KEY_NAME, clock.now());
+  const inserted = await insertPartnerKey(store.db, {
+    ...{ name: PREVIEW_KEY_NAME, prefix: created.prefix, keyHash: created.keyHash },
+    ...{ companyUuid: null, now: clock.now() },
+  });
+  if (!inserted.ok) throw new Error('another server made the preview key at this very moment; press again');
+  return created.key;
+}
+
+/** The step a task waits on the partner for, with the sample results its definition offers the preview. */
+async function awaitedStepOf(store: Store, assignedTaskUuid: string) {
+  const task = await findTaskByAssignedTaskUuid(store.db, assignedTaskUuid);
+  const workflow = task && findWorkflow(task.workflowId);
+  if (!task || !workflow) return null;
+  const steps = workflow.definition.steps;
+  if (!awaitsPartner({ status: task.status, currentStep: task.currentStep, steps })) return null;
+  const step = steps.find((candidate) => candidate.id === task.currentStep);
+  if (!step) return null;
+  return { stepId: step.id, shortName: step.shortName, results: step.previewResults ?? [] };
+}

@@ -1,0 +1,91 @@
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { pruneDeliveredWindow } from '../store/outbox-retention.repository';
+import { outboxLanes } from '../store/outbox.table';
+import type { Store } from '../store/store';
+import { eraseAnswersOfFinishedTasks } from '../store/task-answers.repository';
+import { batchRows, inBatches, pacingFor, pauseAfter, type BatchPacing } from './batches';
+
+/** Finished tasks whose answers are erased per transaction: each brings its history and outbox rows, some tens. */
+const TASKS_PER_BATCH = 20;
+
+export interface RetentionOutcome {
+  /** Delivered outbox rows deleted, both lanes. */
+  outboxRows: number;
+  /** Finished tasks whose answers were erased. */
+  tasksErased: number;
+  /** False when answers were erased but the SQLite WAL could not be emptied yet (the next run tries again). */
+  walTruncated: boolean;
+}
+
+/**
+ * One run of docs/operations.md#retention: delivered outbox rows past OUTBOX_RETENTION_DAYS, then, with
+ * TASK_DATA_RETENTION_DAYS, the answers of tasks finished before it. Dead letters and undelivered rows stay.
+ */
+export async function runRetention(
+  store: Store,
+  input: { now: number; retention: Config['retention']; walOwed?: boolean },
+  pacing: BatchPacing = pacingFor(store.dialect),
+): Promise<RetentionOutcome> {
+  const { now, retention } = input;
+  const limit = batchRows(store.dialect);
+  let outboxRows = 0;
+  for (const lane of outboxLanes) {
+    let afterId = 0;
+    for (let done = false; !done && !pacing.stopped?.();) {
+      const started = performance.now();
+      const window = await pruneDeliveredWindow(store.db, { lane, before: now - retention.outboxMs, afterId, limit });
+      ({ done } = window);
+      afterId = window.lastId;
+      outboxRows += window.deleted;
+      // A window of kept rows (each task's newest update) only read: the next comes after the requests waiting now.
+      if (!done) await (window.deleted > 0 ? pauseAfter(started, pacing) : new Promise((resolve) => setImmediate(resolve)));
+    }
+  }
+  let tasksErased = 0;
+  let walTruncated = true;
+  if (retention.taskDataMs !== undefined) {
+    const finishedBefore = now - retention.taskDataMs;
+    tasksErased = await inBatches(() => eraseAnswersOfFinishedTasks(store.db, { finishedBefore, now, limit: TASKS_PER_BATCH }), pacing);
+  }
+  // The erased values are still in the WAL's older frames until it is copied back and cut (SQLite).
+  if (tasksErased > 0 || input.walOwed === true) walTruncated = await store.truncateWal();
+  return { outboxRows, tasksErased, walTruncated };
+}
+
+/**
+ * Runs the retention at start, then every `everyMs` (an hour), like the purge of unconfirmed tasks; a run still
+ * going when the next is due is not doubled. `stop` ends the walk between two batches and waits for it.
+ */
+export function startRetention(deps: { store: Store; clock: Clock; log: Logger; retention: Config['retention']; everyMs?: number }): {
+  stop(): Promise<void>;
+} {
+  const { store, clock, log, retention } = deps;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let walOwed = false;
+  const run = () => {
+    if (stopped || running) return;
+    const pacing = { ...pacingFor(store.dialect), stopped: () => stopped };
+    running = runRetention(store, { now: clock.now(), retention, walOwed }, pacing)
+      .then((outcome) => {
+        const { outboxRows, tasksErased } = outcome;
+        if (outboxRows > 0 || tasksErased > 0) log.info({ outboxRows, tasksErased }, 'retention: deleted what was past its time');
+        walOwed = !outcome.walTruncated;
+        if (walOwed) log.warn('retention: the SQLite WAL stayed busy and still holds erased answers; the next run empties it');
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'retention failed; trying again at the next run'))
+      .finally(() => (running = undefined));
+  };
+  run();
+  const timer = setInterval(run, deps.everyMs ?? 60 * 60_000);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

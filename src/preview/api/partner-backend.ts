@@ -1,0 +1,52 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod/mini';
+import { jsonRequest } from './json-request';
+import { previewKeys } from './preview-keys';
+
+/** GET /emulator/control/partner-backend: the built-in receiver's events for a task, and the step it waits on. */
+const receivedEventSchema = z.object({
+  receivedAt: z.number(),
+  webhookId: z.string(),
+  type: z.string(),
+  verified: z.boolean(),
+  verifyError: z.optional(z.string()),
+  body: z.unknown(),
+});
+export type ReceivedEvent = z.infer<typeof receivedEventSchema>;
+
+const partnerBackendSchema = z.object({
+  receiver: z.boolean(),
+  events: z.array(receivedEventSchema),
+  awaiting: z.nullable(
+    z.object({
+      stepId: z.string(),
+      shortName: z.string(),
+      results: z.array(z.object({ label: z.string(), data: z.unknown() })),
+    }),
+  ),
+});
+
+/** Polled like the other live panels: a partner step resolved elsewhere (curl, a test) shows within a second. */
+export function partnerBackendQueryOptions(controlPath: string, assignedTaskUuid: string) {
+  return queryOptions({
+    queryKey: previewKeys.partnerBackend(assignedTaskUuid),
+    queryFn: () =>
+      jsonRequest('GET', `${controlPath}/partner-backend?assignedTaskUuid=${encodeURIComponent(assignedTaskUuid)}`, partnerBackendSchema),
+    refetchInterval: 1000,
+  });
+}
+
+/** Resolves the waiting step through the real partner API (the server calls it with the preview's own key). */
+export function useResolvePartnerStep(controlPath: string, assignedTaskUuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ stepId, data }: { stepId: string; data: unknown }) =>
+      jsonRequest(
+        'POST',
+        `${controlPath}/partner-backend/tasks/${encodeURIComponent(assignedTaskUuid)}/steps/${encodeURIComponent(stepId)}`,
+        z.unknown(),
+        { data },
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: previewKeys.partnerBackend(assignedTaskUuid) }),
+  });
+}

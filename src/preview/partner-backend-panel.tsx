@@ -1,0 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
+import { partnerBackendQueryOptions, useResolvePartnerStep, type ReceivedEvent } from './api/partner-backend';
+import { TimeStamp } from './time-stamp';
+import { Button } from '../ui/button';
+import { Notice } from '../ui/notice';
+
+/**
+ * The partner's own backend as emulator mode stands it in (docs/development.md#the-partner-backend-panel): the signed
+ * events it received for this task, and, while a step waits on it, the results it can send through the partner API.
+ */
+export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { controlPath: string; assignedTaskUuid: string }) {
+  const backend = useQuery(partnerBackendQueryOptions(controlPath, assignedTaskUuid));
+  const resolve = useResolvePartnerStep(controlPath, assignedTaskUuid);
+  const awaiting = backend.data?.awaiting ?? null;
+  const events = backend.data?.events ?? [];
+  return (
+    <section className="pv-card" aria-labelledby="partner-backend-title">
+      <h2 id="partner-backend-title">Partner backend</h2>
+      {backend.isError && <p className="pv-error">Could not read the partner backend: {backend.error.message}</p>}
+      {awaiting && (
+        <div className="pv-awaiting" role="group" aria-labelledby="partner-awaiting-title">
+          <h3 id="partner-awaiting-title">The task waits on your backend: step “{awaiting.shortName}”</h3>
+          <p className="pv-muted pv-small">
+            Each button sends <code>POST /api/partner/v1/tasks/…/steps/{awaiting.stepId}</code> with that result, as your backend would.
+          </p>
+          <div className="pv-actions">
+            {awaiting.results.map((result) => (
+              <Button
+                key={result.label}
+                variant="secondary"
+                busy={resolve.isPending && resolve.variables.data === result.data}
+                busyText="Sending…"
+                onClick={() => {
+                  if (!resolve.isPending) resolve.mutate({ stepId: awaiting.stepId, data: result.data });
+                }}
+              >
+                Report {result.label.toLowerCase()}
+              </Button>
+            ))}
+          </div>
+        </div>
+      )}
+      <Notice tone="error">{resolve.isError ? `The partner API refused it: ${resolve.error.message}` : undefined}</Notice>
+      <h3>Events received</h3>
+      {backend.data?.receiver === false ? (
+        <p className="pv-muted">The events go to PARTNER_WEBHOOK_URL: your own receiver shows them.</p>
+      ) : events.length === 0 ? (
+        <p className="pv-muted">None yet. The server sends one when a step is saved and when the task ends or restarts.</p>
+      ) : (
+        <ol className="pv-log" aria-label="Events received, newest first">
+          {events.map((event) => (
+            <li key={`${event.webhookId} ${event.receivedAt}`}>
+              <EventLine event={event} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function EventLine({ event }: { event: ReceivedEvent }) {
+  return (
+    <>
+      <TimeStamp iso={new Date(event.receivedAt).toISOString()} /> <strong>{event.type || 'not an event'}</strong>{' '}
+      {event.verified ? (
+        <span className="pv-tag pv-tag-success">signature verified</span>
+      ) : (
+        <span className="pv-tag pv-tag-dead">signature not verified: {event.verifyError}</span>
+      )}
+      <span className="pv-muted pv-small"> webhook-id {event.webhookId}</span>
+      <details>
+        <summary>Body</summary>
+        <pre className="pv-code">{JSON.stringify(event.body, null, 2)}</pre>
+      </details>
+    </>
+  );
+}

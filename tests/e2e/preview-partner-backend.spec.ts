@@ -1,0 +1,72 @@
+import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { expect, test } from './preview-fixtures';
+
+/**
+ * background-check through the preview: the worker consents and waits on a step the partner's backend completes; the
+ * "Partner backend" panel sends its result through the real partner API and lists the signed events the built-in
+ * receiver verified with the `standardwebhooks` package (docs/development.md#the-partner-backend-panel).
+ */
+async function consentAndWait(frame: FrameLocator, page: Page): Promise<Locator> {
+  await expect(frame.getByRole('heading', { name: 'Consent to a background check' })).toBeVisible();
+  await frame.getByLabel('Full name').fill('Ana López');
+  await frame.getByLabel('I agree to the background check described above.').check();
+  await frame.getByRole('button', { name: 'Give consent' }).click();
+  await expect(frame.getByRole('heading', { name: 'Your background check is under way' })).toBeVisible();
+  const backend = page.getByRole('region', { name: 'Partner backend' });
+  await expect(backend.getByRole('heading', { name: 'The task waits on your backend: step “Check”' })).toBeVisible();
+  await expect(eventLine(backend, 'task.step_saved')).toContainText('signature verified');
+  return backend;
+}
+
+const eventLine = (backend: Locator, type: string) => backend.getByRole('listitem').filter({ hasText: type }).first();
+
+test('the backend reports passed: the open page moves on within 5 s, the platform gets completed, every event verified', async ({
+  preview,
+  page,
+}) => {
+  await preview.open();
+  await preview.assign({ workflow: 'background-check', title: 'Background check' });
+  const backend = await consentAndWait(preview.frame, page);
+  await expect(preview.panel.getByTestId('latest-label')).toHaveText('Step 2 of 2 · Check');
+  await preview.checkAccessibility('partner backend panel with a step waiting');
+
+  const pressed = Date.now();
+  await backend.getByRole('button', { name: 'Report passed' }).click();
+  // The page polls while it waits; once it sees the task completed it fires the end event, and the portal closes it.
+  await expect(page.getByRole('heading', { name: 'Task finished: continuing to the next task' })).toBeVisible({ timeout: 5_000 });
+  expect(Date.now() - pressed).toBeLessThan(5_000);
+  await expect(page.getByRole('region', { name: 'Messages received' })).toContainText('"partner-task-complete"');
+
+  await expect(preview.status).toHaveText('Completed');
+  await expect
+    .poll(async () => (await preview.panel.getByTestId('audit-trail').locator('.pv-label').allInnerTexts()).reverse())
+    .toEqual(['Opened', 'Step 2 of 2 · Check', 'Completed']);
+  await expect(eventLine(backend, 'task.completed')).toContainText('signature verified');
+  await expect(backend.getByRole('listitem')).toHaveCount(3);
+  await expect(backend.getByText('signature not verified')).toHaveCount(0);
+  await expect(backend.getByRole('heading', { name: /waits on your backend/ })).toHaveCount(0);
+  // Each event's body is there to read, as the receiver got it.
+  await eventLine(backend, 'task.completed').getByText('Body').click();
+  await expect(eventLine(backend, 'task.completed').locator('pre')).toContainText('"status": "completed"');
+  await preview.checkAccessibility('partner backend panel after the check');
+});
+
+test('the backend reports failed: the open page shows the attempt ended, the platform gets error with the details', async ({
+  preview,
+  page,
+}) => {
+  await preview.open();
+  await preview.assign({ workflow: 'background-check', title: 'Background check' });
+  const backend = await consentAndWait(preview.frame, page);
+
+  const pressed = Date.now();
+  await backend.getByRole('button', { name: 'Report failed' }).click();
+  await expect(preview.frame.getByRole('heading', { name: 'This task could not be completed' })).toBeVisible({ timeout: 5_000 });
+  expect(Date.now() - pressed).toBeLessThan(5_000);
+  // No end event for an error: the portal keeps the task open for the worker to start again.
+  await expect(preview.iframe).toBeVisible();
+  await expect(preview.status).toHaveText('Error');
+  await expect(preview.panel).toContainText('The identity document could not be verified.');
+  await expect(eventLine(backend, 'task.failed')).toContainText('signature verified');
+  await expect(backend.getByText('signature not verified')).toHaveCount(0);
+});
