@@ -7,6 +7,7 @@ import pg from 'pg';
 import { openStore, type Store, type StoreOptions } from '../server/store/store';
 import { insertTask } from '../server/store/tasks.repository';
 import type { Task } from '../server/store/tasks.table';
+import type { OutboxLane } from '../server/store/outbox.table';
 
 /** Figures that make a benchmark's numbers comparable: which machine, which Node, when. */
 export function machine() {
@@ -130,4 +131,18 @@ export function insertBenchTask(store: Store): Promise<Task> {
     workflowId: 'bench',
     now: Date.now(),
   });
+}
+
+/** Polls until no row of `lane` (by default, any lane) is pending: the end of a drain, read off the outbox itself. */
+export async function waitUntilDrained(store: Store, lane?: OutboxLane): Promise<void> {
+  for (;;) {
+    const row = await store.db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .$if(lane !== undefined, (qb) => qb.where('lane', '=', lane!))
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -8,7 +8,7 @@ import { createOutboxRelay } from '../server/delivery/outbox-relay';
 import { enqueueUpdate } from '../server/store/outbox-enqueue.repository';
 import type { Store, StoreOptions } from '../server/store/store';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
-import { machine, percentile, round, runPool, insertBenchTask, spawnEmulator, withBenchStore } from './bench-support';
+import { machine, percentile, round, runPool, insertBenchTask, spawnEmulator, waitUntilDrained, withBenchStore } from './bench-support';
 
 /**
  * `npm run bench:delivery`: N updates over M tasks through the real outbox and relay to an emulator in another
@@ -139,18 +139,6 @@ async function measureRelay(store: Store) {
     tokenRequests: client.tokenCache.requestCount,
     peakRssMb: round(process.resourceUsage().maxRSS / 1024, 0),
   };
-}
-
-async function waitUntilDrained(store: Store): Promise<void> {
-  for (;;) {
-    const row = await store.db
-      .selectFrom('outbox')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('state', '=', 'pending')
-      .executeTakeFirstOrThrow();
-    if (Number(row.n) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 async function deliveryLatencies(store: Store, from: number): Promise<number[]> {

@@ -16,7 +16,7 @@ import type { Store } from '../server/store/store';
 import type { Task } from '../server/store/tasks.table';
 import { STEP_CYCLE } from './api-load';
 import type { BareReceiver } from './bare-receiver-process';
-import { insertBenchTask, round, runPool } from './bench-support';
+import { insertBenchTask, round, runPool, waitUntilDrained } from './bench-support';
 
 /**
  * The partner lane's relay as server.ts starts it (startPartnerLane: its own concurrency, the signing sender), draining
@@ -60,7 +60,7 @@ export async function measurePartnerLane(store: Store, receiver: BareReceiver, o
     policy: defaultRetryPolicy,
   });
   if (!relay) throw new Error('startPartnerLane started no relay for an endpoint');
-  await waitUntilDrained(store);
+  await waitUntilDrained(store, 'partner');
   const drainSeconds = (performance.now() - started) / 1000;
   await relay.stop();
   const received = await receiver.counts();
@@ -140,17 +140,4 @@ async function senderCeiling(url: string, rows: OutboxUpdate[], secret: string):
     transport.close();
   }
   return round(rows.length / ((performance.now() - started) / 1000), 0);
-}
-
-async function waitUntilDrained(store: Store): Promise<void> {
-  for (;;) {
-    const row = await store.db
-      .selectFrom('outbox')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('lane', '=', 'partner')
-      .where('state', '=', 'pending')
-      .executeTakeFirstOrThrow();
-    if (Number(row.n) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

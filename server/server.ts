@@ -7,7 +7,7 @@ import { deliveryLeaseMs } from './delivery/delivery-lease';
 import { createDeliveryMetrics, registerOutboxGauges } from './delivery/delivery-metrics';
 import { createOutboxRelay, type OutboxRelay } from './delivery/outbox-relay';
 import { partnerEndpointsOf, partnerEventsGateOf, startPartnerLane } from './delivery/partner-lane';
-import { loopbackReceiver } from './delivery/partner-endpoints';
+import { singleEndpoint } from './delivery/partner-endpoints';
 import type { OutboxRelayOptions } from './delivery/relay-options';
 import { defaultRetryPolicy } from './delivery/retry-policy';
 import { WakeSignal } from './delivery/wake-signal';
@@ -131,7 +131,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   // Emulator mode without PARTNER_WEBHOOK_URL: the events go to a receiver in this process (docs/development.md#the-partner-backend-panel).
   const receiver = config.partnerWebhook.kind === 'emulator-receiver' ? new PartnerBackendReceiver() : undefined;
   const partnerEndpoints = receiver
-    ? loopbackReceiver(() => `${url}${EMULATOR_PREFIX}/partner-backend/events`, receiver.secret)
+    ? singleEndpoint(`${url}${EMULATOR_PREFIX}/partner-backend/events`, receiver.secret)
     : partnerEndpointsOf(config.partnerWebhook, credentials, clock);
   // In tenant mode each company's webhook comes and goes with that refresh, so the gate answers per company.
   const partnerEvents = partnerEventsGateOf(partnerEndpoints);
@@ -150,7 +150,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
           partnerEvents: { tells: partnerEvents, enqueued: () => partnerWake.wake() },
         }
       : credentials,
-    ...(config.emulatorMode ? { emulatorClock: new OffsetClock(), partnerBackend: { receiver, selfUrl: () => url } } : {}),
+    ...(config.emulatorMode ? { emulatorClock: new OffsetClock(), partnerBackend: { receiver, selfUrl: url } } : {}),
     ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
   try {

@@ -29,7 +29,7 @@ export interface PartnerEndpoints {
 /** The key of the single endpoint's circuit: the relay's name for one circuit over every company (tenant-circuits.ts). */
 const SINGLE_KEY = 'default';
 
-/** Every company's events to one URL, signed with one secret. */
+/** Every company's events to one URL, signed with one secret (PARTNER_WEBHOOK_URL, or emulator mode's receiver). */
 export function singleEndpoint(url: string, secret: string): PartnerEndpoints {
   const route: PartnerEndpointRoute = { key: SINGLE_KEY, url, secrets: () => [secret] };
   return { tells: () => true, endpointFor: () => route, deliverableCompanies: () => undefined, companiesOf: () => undefined };
@@ -59,20 +59,4 @@ export function tenantEndpoints(webhooks: CompanyWebhooks, clock: Clock): Partne
 /** The new secret, and during a rotation's overlap the one it replaced: a receiver holding either verifies. */
 export function signingSecretsOf(webhook: CompanyWebhook, now: number): readonly string[] {
   return webhook.previous !== undefined && now < webhook.previous.until ? [webhook.secret, webhook.previous.secret] : [webhook.secret];
-}
-
-/**
- * Emulator mode's built-in receiver (docs/development.md#the-partner-backend-panel) at this server's own address,
- * known once it listens: until then no event is claimed.
- */
-export function loopbackReceiver(url: () => string | undefined, secret: string): PartnerEndpoints {
-  return {
-    tells: () => true,
-    endpointFor() {
-      const current = url();
-      return current === undefined ? undefined : { key: SINGLE_KEY, url: current, secrets: () => [secret] };
-    },
-    deliverableCompanies: () => undefined,
-    companiesOf: () => undefined,
-  };
 }

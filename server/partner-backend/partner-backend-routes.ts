@@ -4,7 +4,6 @@ import { z } from 'zod/mini';
 import { awaitsPartner } from '../../src/contract/step-rules';
 import { findWorkflow } from '../../src/workflows/registry';
 import type { Clock } from '../clock';
-import { apiError } from '../api-error';
 import { newPartnerKey } from '../partner-api/partner-key-secret';
 import type { Store } from '../store/store';
 import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.repository';
@@ -19,8 +18,8 @@ export interface PartnerBackendOptions {
   clock: Clock;
   /** Undefined when PARTNER_WEBHOOK_URL sends the events elsewhere: the panel then has none to show. */
   receiver: PartnerBackendReceiver | undefined;
-  /** This server's own address, known once it listens: the buttons call the partner API over HTTP, as a backend would. */
-  selfUrl: () => string | undefined;
+  /** This server's own address: the buttons call the partner API over HTTP, as a backend would. */
+  selfUrl: string;
 }
 
 const taskQuerySchema = z.object({ assignedTaskUuid: z.optional(z.string().check(z.maxLength(100))) });
@@ -78,11 +77,9 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
     '/control/partner-backend/tasks/:assignedTaskUuid/steps/:stepId',
     { schema: { params: resolveParamsSchema, body: resolveBodySchema } },
     async (request, reply) => {
-      const base = options.selfUrl();
-      if (base === undefined) throw apiError('shutting_down', 'The server is not listening yet; try again in a moment.');
       const { assignedTaskUuid, stepId } = request.params;
       const response = await fetch(
-        `${base}/api/partner/v1/tasks/${encodeURIComponent(assignedTaskUuid)}/steps/${encodeURIComponent(stepId)}`,
+        `${options.selfUrl}/api/partner/v1/tasks/${encodeURIComponent(assignedTaskUuid)}/steps/${encodeURIComponent(stepId)}`,
         {
           method: 'POST',
           headers: {
