@@ -2,7 +2,7 @@ import type { OutboxUpdate } from '../store/outbox.table';
 import { releaseLease, releaseLeases } from '../store/outbox.repository';
 import { AHEAD_MAX_WAIT_MS, ClaimedAhead } from './claimed-ahead';
 import { deliverUpdate, type DeliveryContext } from './deliver-update';
-import { settleAndClaimRows, untilDue, type ClaimContext, type ClaimedRow } from './relay-claims';
+import { RememberedTasks, settleAndClaimRows, untilDue, type ClaimContext, type ClaimedRow } from './relay-claims';
 import { nextMove, type LastClaim, type RelayMove } from './relay-moves';
 import { relaySettingsOf, type OutboxRelayOptions } from './relay-options';
 import { circuitPolicyOf } from './retry-policy';
@@ -38,7 +38,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   /** Claims that failed in a row (the database away): the first is logged, then the recovery. */
   let failedClaimsInRow = 0;
 
-  const claims: ClaimContext = { store, clients, clock, leaseMs, workerId, log, lane };
+  const claims: ClaimContext = { store, clients, clock, leaseMs, workerId, log, lane, confirmed: new RememberedTasks() };
   const delivery: DeliveryContext = {
     store,
     clients,

@@ -16,6 +16,28 @@ export interface ClaimContext {
   workerId: string;
   log: RelayLogger;
   lane: OutboxLane;
+  /** Tasks this relay has marked confirmed: a delivery of one of them needs no statement to say so again. */
+  confirmed: RememberedTasks;
+}
+
+/**
+ * The ids of tasks known confirmed, at most `capacity` of them (forgotten all at once when full: one more confirming
+ * statement for each is the only cost). confirmed_at is set once and never cleared, so what is remembered stays true.
+ */
+export class RememberedTasks {
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly capacity = 100_000) {}
+
+  /** Those of `taskIds` not remembered yet. */
+  unknown(taskIds: Iterable<string>): string[] {
+    return [...new Set(taskIds)].filter((id) => !this.ids.has(id));
+  }
+
+  remember(taskIds: readonly string[]): void {
+    if (this.ids.size + taskIds.length > this.capacity) this.ids.clear();
+    for (const id of taskIds) this.ids.add(id);
+  }
 }
 
 /** A leased row, and the tenant whose open circuit it probes, if it is a probe. */
@@ -34,7 +56,8 @@ export interface ClaimedRow {
 export function settleAndClaimRows(context: ClaimContext, delivered: readonly OutboxUpdate[], plan: ClaimPlan): Promise<ClaimedRow[]> {
   const { store, clients, leaseMs, workerId, log, lane } = context;
   const now = context.clock.now();
-  return store.transact(async (trx) => {
+  let confirming: string[] = [];
+  const claiming = store.transact(async (trx) => {
     if (delivered.length > 0) {
       const ids = delivered.map((update) => update.id);
       const settled = await markManyDelivered(trx, ids, { now, workerId });
@@ -42,7 +65,10 @@ export function settleAndClaimRows(context: ClaimContext, delivered: readonly Ou
         log.warn({ count: delivered.length - settled.length }, 'delivered after the lease ran out; another relay may send them again');
       }
       // Accepted, lease or not: each of these tasks is the platform's own from now on (only the platform can say so).
-      if (lane === 'platform') await confirmTasks(trx, [...new Set(delivered.map((update) => update.taskId))], now);
+      // One statement fewer per delivery of a task already confirmed (most of them: every step after the first).
+      const toConfirm = lane === 'platform' ? context.confirmed.unknown(delivered.map((update) => update.taskId)) : [];
+      if (toConfirm.length > 0) await confirmTasks(trx, toConfirm, now);
+      confirming = toConfirm;
     }
     const claimed: ClaimedRow[] = [];
     for (const tenant of plan.probes) {
@@ -56,6 +82,11 @@ export function settleAndClaimRows(context: ClaimContext, delivered: readonly Ou
       for (const update of await claimDeliverable(trx, { now, leaseMs, limit, workerId, companies: plan.companies, lane }))
         claimed.push({ update });
     }
+    return claimed;
+  });
+  // Remembered once committed: a transaction rolled back confirmed nothing.
+  return claiming.then((claimed) => {
+    context.confirmed.remember(confirming);
     return claimed;
   });
 }

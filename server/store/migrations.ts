@@ -12,6 +12,7 @@ import { partnerApi } from './migrations/0009-partner-api';
 import { partnerWebhooks } from './migrations/0010-partner-webhooks';
 import { laneLedOutboxIndexes } from './migrations/0011-lane-led-outbox-indexes';
 import { dataRetention } from './migrations/0012-data-retention';
+import { pendingIndexPerLane } from './migrations/0013-pending-index-per-lane';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -31,6 +32,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0010_partner_webhooks': partnerWebhooks,
     '0011_lane_led_outbox_indexes': laneLedOutboxIndexes(dialect),
     '0012_data_retention': dataRetention,
+    '0013_pending_index_per_lane': pendingIndexPerLane(dialect),
   };
   return { getMigrations: async () => migrations };
 }

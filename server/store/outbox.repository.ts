@@ -14,16 +14,18 @@ type OutboxScope = ExpressionBuilder<DatabaseSchema & { o: OutboxTable }, 'o'>;
 /**
  * docs/decisions/003-per-task-order-with-leases.md: only the oldest undelivered row of a task may be in flight. Dead
  * rows do not count, nor rows of the other lane: each lane keeps its own order, and neither waits for the other.
+ * A scalar subquery rather than NOT EXISTS: Postgres may turn NOT EXISTS into a join that, when it believes few rows
+ * are pending, compares each candidate with every pending row; a subquery is run per candidate through the per-task
+ * index (docs/operations.md#the-claim-and-the-planner).
  */
 function isOldestPendingOfTask(eb: OutboxScope) {
-  const older = eb
+  const oldest = eb
     .selectFrom('outbox as older')
-    .select('older.id')
+    .select((inner) => inner.fn.min('older.id').as('oldest'))
     .whereRef('older.lane', '=', 'o.lane')
     .where('older.state', '=', 'pending')
-    .whereRef('older.task_id', '=', 'o.task_id')
-    .whereRef('older.id', '<', 'o.id');
-  return eb.not(eb.exists(older));
+    .whereRef('older.task_id', '=', 'o.task_id');
+  return eb('o.id', '=', oldest);
 }
 
 /** 1 for a row whose task the platform never accepted, 0 for one it did: probes come from the latter first. */
@@ -37,7 +39,10 @@ function neverConfirmedTask(eb: OutboxScope) {
 /**
  * Leases up to `limit` deliverable rows, oldest first, at most one per task. On Postgres `FOR UPDATE SKIP LOCKED`
  * lets several server processes claim from one outbox without waiting on each other; the outer update re-checks
- * state and lease, so two claimers never both get a row on either engine.
+ * the lease, so two claimers never both get a row on either engine. It does not repeat `state = 'pending'`: the
+ * candidates are locked (Postgres) or the statement runs alone (SQLite), so their state cannot change in between,
+ * and that condition would let Postgres, when it believes few rows are pending, find the ids by walking an index of
+ * pending rows instead of the primary key (docs/operations.md#the-claim-and-the-planner).
  * The candidates are a MATERIALIZED CTE, evaluated once: as a plain `id IN (subquery)`, Postgres may rescan the
  * locking subquery per outer row (a nested-loop semi join) and each rescan's LIMIT picks other rows, exceeding `limit`.
  */
@@ -83,7 +88,6 @@ export async function claimDeliverable(
     .updateTable('outbox')
     .set({ locked_until: now + leaseMs, locked_by: workerId })
     .where('id', 'in', (eb) => eb.selectFrom('claimable').select('claimable.id'))
-    .where('state', '=', 'pending')
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
     .returningAll()
     .execute();

@@ -29,6 +29,8 @@ class HttpTimeoutError extends Error {
 /**
  * Plain node:http(s) with keep-alive agents. Measured here it sends about 1.8 times as many requests per second as
  * global fetch for the same CPU (bench/delivery.ts), which matters because the relay's throughput is mostly this.
+ * undici's request API spent half the CPU per request, but the server's peak RSS under load rose from about 135 to
+ * 210 MB with it (bench/api.ts), past the 150 MB it keeps to.
  * Redirects are not followed: a 3xx is answered as it is (following one could carry credentials away).
  */
 export function createHttpTransport(options: { maxSockets?: number } = {}): { send: HttpTransport; close(): void } {

@@ -113,7 +113,10 @@ function bitmapIndexesOf(node: PostgresPlanNode): (string | undefined)[] {
   return (node.Plans ?? []).flatMap(bitmapIndexesOf);
 }
 
-/** The indexes of `table` whose first column is `column`, from the engine's catalog. */
+/**
+ * The indexes of `table` whose first column is `column`, and on Postgres also the partial ones whose condition fixes
+ * `column` to one value (`where ... and lane = 'platform'`), from the engine's catalog.
+ */
 export async function indexesLedBy(store: Store, table: string, column: string): Promise<Set<string>> {
   const { rows } =
     store.dialect === 'sqlite'
@@ -127,6 +130,7 @@ export async function indexesLedBy(store: Store, table: string, column: string):
           join pg_class as table_class on table_class.oid = ix.indrelid
           join pg_attribute as attribute on attribute.attrelid = table_class.oid and attribute.attnum = ix.indkey[0]
           where table_class.relname = ${table} and table_class.relnamespace = current_schema()::regnamespace
-            and attribute.attname = ${column}`.execute(store.db);
+            and (attribute.attname = ${column}
+              or position(('(' || ${column} || ' = ''') in coalesce(pg_get_expr(ix.indpred, ix.indrelid), '')) > 0)`.execute(store.db);
   return new Set(rows.map((row) => row.name));
 }

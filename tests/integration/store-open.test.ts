@@ -54,6 +54,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0010_partner_webhooks',
       '0011_lane_led_outbox_indexes',
       '0012_data_retention',
+      '0013_pending_index_per_lane',
     ]);
   });
 
