@@ -47,8 +47,8 @@ function preloadTaskPageChunks(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
-        const files = dynamicEntryChunks(context.bundle ?? {}, (moduleId) =>
-          preloadedDynamicImports.some((pattern) => pattern.test(moduleId)),
+        const files = dynamicEntryChunks(context.bundle ?? {}, (chunk) =>
+          preloadedDynamicImports.some((pattern) => pattern.test(chunk.facadeModuleId ?? '')),
         );
         return files
           .filter((fileName) => !html.includes(`/${fileName}"`))
@@ -67,8 +67,8 @@ function preloadTaskPageChunks(): Plugin {
  * (src/task/prerender-first-screen.tsx), which the server sends to a link with a valid context
  * (server/page/first-screen-file.ts). The step is painted once the HTML and the stylesheet are in, before any script
  * has run: bench/page.ts measured the first step's paint waiting on the app chunk, the session's answer and the
- * step's chunk, one after the other. Each such page also preloads its workflow's screens, which hydrating the step
- * needs. Emitted in generateBundle, so compressPage writes their .br and .gz like index.html's.
+ * step's chunk, one after the other. Each such page also preloads its workflow's screens and its language's texts of
+ * them, which hydrating the step needs, and nothing the first step does not. Emitted in generateBundle, so compressPage writes their .br and .gz like index.html's.
  */
 function prerenderFirstScreens(): Plugin {
   let root = process.cwd();
@@ -90,7 +90,7 @@ function prerenderFirstScreens(): Plugin {
         tsconfig: join(root, 'tsconfig.page.json'),
       })) as typeof FirstScreenPrerender;
       for (const screen of await prerender.prerenderFirstScreens()) {
-        const preloads = workflowChunks(bundle, screen.workflowId)
+        const preloads = [...workflowChunks(bundle, screen.workflowId), ...textsChunks(bundle, screen.workflowId, screen.locale)]
           .filter((fileName) => !template.includes(`/${fileName}"`))
           .map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}">`);
         const html = template
@@ -105,17 +105,39 @@ function prerenderFirstScreens(): Plugin {
   };
 }
 
-/** The chunk of a workflow's screens (its dynamic import in registry.views.ts) and the chunks it imports statically. */
+/**
+ * The chunk of a workflow's screens (its dynamic import in registry.views.ts) and the chunks it imports statically.
+ * Not the chunks the screens import dynamically themselves (the steps after the first, src/workflows/lazy-screen.tsx; their texts, textsChunks):
+ * they download once the first step is shown, after what the first screen needs.
+ */
 function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): string[] {
   const folder = `/src/workflows/${workflowId}/`;
-  return dynamicEntryChunks(bundle, (moduleId) => moduleId.replaceAll('\\', '/').includes(folder));
+  const views = Object.values(bundle).find(
+    (item) =>
+      item.type === 'chunk' &&
+      Object.keys(item.modules).some((id) => id.replaceAll('\\', '/').endsWith('/src/workflows/registry.views.ts')),
+  );
+  const screens = new Set(views?.type === 'chunk' ? views.dynamicImports : []);
+  return dynamicEntryChunks(
+    bundle,
+    (chunk) => screens.has(chunk.fileName) && (chunk.facadeModuleId ?? '').replaceAll('\\', '/').includes(folder),
+  );
+}
+
+/**
+ * The chunk of a workflow's texts in one language (workflowTexts in src/workflows/lazy-screen.tsx), which the screens need before they
+ * render: the page prerendered in that language preloads it, and no other language's.
+ */
+function textsChunks(bundle: Rolldown.OutputBundle, workflowId: string, locale: string): string[] {
+  const file = `/src/workflows/${workflowId}/texts.${locale}.ts`;
+  return dynamicEntryChunks(bundle, (chunk) => (chunk.facadeModuleId ?? '').replaceAll('\\', '/').endsWith(file));
 }
 
 /**
  * The chunks of the dynamic imports whose module `wanted` picks, with their static imports: otherwise those are found
  * only when the chunk itself has arrived, one more round trip.
  */
-function dynamicEntryChunks(bundle: Rolldown.OutputBundle, wanted: (moduleId: string) => boolean): string[] {
+function dynamicEntryChunks(bundle: Rolldown.OutputBundle, wanted: (chunk: Rolldown.OutputChunk) => boolean): string[] {
   const files = new Set<string>();
   const add = (fileName: string) => {
     const chunk = bundle[fileName];
@@ -124,7 +146,7 @@ function dynamicEntryChunks(bundle: Rolldown.OutputBundle, wanted: (moduleId: st
     for (const imported of chunk.imports) add(imported);
   };
   for (const item of Object.values(bundle)) {
-    if (item.type === 'chunk' && item.isDynamicEntry && wanted(item.facadeModuleId ?? '')) add(item.fileName);
+    if (item.type === 'chunk' && item.isDynamicEntry && wanted(item)) add(item.fileName);
   }
   return [...files];
 }

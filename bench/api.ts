@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util';
 import { openSessions, runBare, runPaced, runSteps } from './api-load';
 import { createBenchDatabase, machine, round, spawnEmulator } from './bench-support';
 import { processCpuMs, productionLikeEnv, sampleServer, startServerProcess } from './bench-server-process';
+import { measurePgbench } from './pgbench';
+import { measureSqliteStepFloor } from './sqlite-step-floor';
 
 /**
  * `node --import tsx bench/api.ts`: the step endpoint beside a bare route of the same Fastify, same connections, same
@@ -88,6 +90,14 @@ async function measure(mode: string) {
     };
     const bareAfter = await withCpu(rss, duration, () => runBare(server.url, connections, duration));
     const bareRps = round((bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2, 0);
+    const bareCpuMs = round((bareBefore.cpuMsPerRequest + bareAfter.cpuMsPerRequest) / 2, 3);
+    // SQLite: the floor of a step request, measured now on the data the load left (bench/sqlite-step-floor.ts).
+    const floor = database
+      ? undefined
+      : await measureSqliteStepFloor({ databaseFile: join(directory, 'api.db'), emulatorUrl: emulator.url, cycles: 2000, posts: 3000 });
+    const floorCpuMs = floor && round(bareCpuMs + floor.statementsCpuMsPerRequest + floor.updatePostCpuMs * floor.updatesPerRequest, 3);
+    // Postgres: the engine's own floor, right after the step load, with its number of clients.
+    const pgbench = mode === 'postgres' ? await measurePgbench({ clients: connections, seconds: duration }) : undefined;
     progress(`${mode}: step ${steps.requestsPerSecond}/s, bare ${bareRps}/s; now at ${rate}/s`);
     const atOverallRate = await runSteps(server.url, idle, { connections, duration, overallRate: rate });
     // Half the rate first: the latency of a server with headroom (the full rate may saturate this machine and leave
@@ -108,8 +118,16 @@ async function measure(mode: string) {
       bareRequestsPerSecond: bareRps,
       bareLatencyMs: bareBefore.stepLatencyMs,
       ratioStepToBare: round(steps.requestsPerSecond / bareRps, 2),
+      ...(pgbench === undefined
+        ? {}
+        : 'skipped' in pgbench
+          ? { pgbench }
+          : { pgbench, ratioStepToPgbench: round(steps.requestsPerSecond / pgbench.transactionsPerSecond, 2) }),
       // CPU time per request, the load-independent view of the same ratio (the relay's deliveries included).
-      serverCpuMsPerRequest: { step: steps.cpuMsPerRequest, bare: round((bareBefore.cpuMsPerRequest + bareAfter.cpuMsPerRequest) / 2, 3) },
+      serverCpuMsPerRequest: { step: steps.cpuMsPerRequest, bare: bareCpuMs },
+      ...(floor && floorCpuMs
+        ? { stepFloor: { ...floor, bareCpuMs, totalCpuMs: floorCpuMs }, ratioStepCpuToFloor: round(steps.cpuMsPerRequest / floorCpuMs, 2) }
+        : {}),
       machineCpuMsPerStepRequest: machineCpu,
       // The server's CPU per step request (delivery included) that a step / bare ratio of 0.25 would allow its one
       // thread, at this run's bare rate: the figure to compare with serverCpuMsPerRequest.step.

@@ -1,3 +1,5 @@
+import { apiRows } from './api-report';
+import { pageRows } from './page-report';
 import { scaleRows } from './scale-report';
 
 import { retentionRows } from './retention-report';
@@ -49,29 +51,6 @@ export function renderBenchmarks(results: SuiteResult[], run: RunContext): strin
 }
 
 type P50P99 = { p50: number; p99: number };
-type Size = { rawKb: number; gzipKb: number };
-interface ApiResult {
-  database?: 'sqlite' | 'postgres';
-  sqliteSynchronous?: string;
-  server: string;
-  stepRequestsPerSecond: number;
-  bareRequestsPerSecond: number;
-  ratioStepToBare: number;
-  connections: number;
-  stepLatencyMs: P50P99;
-  serverCpuMsPerRequest: { step: number; bare: number };
-  machineCpuMsPerStepRequest?: { server: number; emulator: number; loadTool: number };
-  ratioCeilingWithFreeServer?: number;
-  ratePerSecond: number;
-  stepP99AtRateMs: number;
-  stepP50AtRateMs: number;
-  stepP99AtRateRunsMs?: number[];
-  serverCpuMsPerStepAtRatio025?: number;
-  stepP99AtHalfRateMs: number;
-  stepP50AtHalfRateMs: number;
-  stepP99AtAutocannonOverallRateMs: number;
-  peakServerRssMb: number;
-}
 interface DeliveryResult {
   engine: string;
   deliveriesPerSecond: number;
@@ -95,6 +74,9 @@ type PartnerEventsResult = { engine?: string; database?: string } & (
       part: 'cpu';
       serverCpuMsPerStepRequest: { eventsOff: number; eventsOn: number };
       cpuIncreasePercent: number;
+      eventsPerStepRequest: number;
+      eventsFloorMsPerStepRequest?: number;
+      eventsFloorPercent?: number;
       connections: number;
       ratePerSecond?: number;
     }
@@ -108,15 +90,6 @@ interface RecoveryResult {
   requestsDuringOutage: number;
   probeMaxSeconds: number;
 }
-interface PageResult {
-  loads: number;
-  lcpMs: number;
-  lcpElement: string;
-  cls: number;
-  firstStepInteractiveMs: number;
-  initialJs: Size;
-  initialCss: Size;
-}
 interface TokenResult {
   updates: number;
   emulatedSeconds: number;
@@ -128,63 +101,8 @@ interface TokenResult {
 
 function rowsOf(result: SuiteResult): Row[] {
   switch (result.suite) {
-    case 'api': {
-      const r = result as unknown as ApiResult;
-      const store = r.database === 'postgres' ? 'Postgres' : `SQLite ${r.sqliteSynchronous}`;
-      const mode = `API, ${store}${r.server === 'tsx' ? ', server under tsx (npm run dev)' : ''}`;
-      // The targets are those of the production setup measured: SQLite NORMAL, the compiled server; the rest compare.
-      const targeted = r.database !== 'postgres' && r.sqliteSynchronous === 'NORMAL' && r.server !== 'tsx';
-      const target = (text: string, met: boolean) => (targeted ? { target: text, met } : { target: '' });
-      const latency = r.stepLatencyMs;
-      const cpu = r.serverCpuMsPerRequest;
-      return [
-        {
-          figure: `${mode}: step endpoint / bare route throughput`,
-          value: `${r.ratioStepToBare} (${r.stepRequestsPerSecond} / ${r.bareRequestsPerSecond} req/s)`,
-          ...target('≥ 0.25', r.ratioStepToBare >= 0.25),
-        },
-        {
-          figure: `${mode}: step latency p50 / p99 at full load, ${r.connections} connections`,
-          value: `${latency.p50} / ${latency.p99} ms`,
-          target: '',
-        },
-        { figure: `${mode}: server CPU per request, step / bare`, value: `${cpu.step} / ${cpu.bare} ms`, target: '' },
-        ...(r.serverCpuMsPerStepAtRatio025 !== undefined
-          ? [
-              {
-                figure: `${mode}: server CPU per step request that a ratio of 0.25 allows one thread at this bare rate`,
-                value: `${r.serverCpuMsPerStepAtRatio025} ms (measured ${cpu.step})`,
-                target: '',
-              },
-            ]
-          : []),
-        ...(r.machineCpuMsPerStepRequest && r.ratioCeilingWithFreeServer !== undefined
-          ? [
-              {
-                figure: `${mode}: CPU per step request, server / emulator (the platform) / load tool; ceiling of the ratio with a server costing nothing`,
-                value: `${r.machineCpuMsPerStepRequest.server} / ${r.machineCpuMsPerStepRequest.emulator} / ${r.machineCpuMsPerStepRequest.loadTool} ms; ${r.ratioCeilingWithFreeServer}`,
-                target: '',
-              },
-            ]
-          : []),
-        {
-          figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (paced)`,
-          value: `${r.stepP99AtRateMs} ms (p50 ${r.stepP50AtRateMs})${r.stepP99AtRateRunsMs ? `; the median of ${r.stepP99AtRateRunsMs.length} runs: ${r.stepP99AtRateRunsMs.join(' / ')} ms` : ''}`,
-          ...target('< 25 ms', r.stepP99AtRateMs < 25),
-        },
-        {
-          figure: `${mode}: step p99 at ${r.ratePerSecond / 2} req/s (paced)`,
-          value: `${r.stepP99AtHalfRateMs} ms (p50 ${r.stepP50AtHalfRateMs})`,
-          target: '',
-        },
-        {
-          figure: `${mode}: step p99 at ${r.ratePerSecond} req/s (autocannon overallRate, bursts)`,
-          value: `${r.stepP99AtAutocannonOverallRateMs} ms`,
-          target: '',
-        },
-        { figure: `${mode}: server RSS under load`, value: `${r.peakServerRssMb} MB`, ...target('< 150 MB', r.peakServerRssMb < 150) },
-      ];
-    }
+    case 'api':
+      return apiRows(result);
     case 'delivery': {
       const r = result as unknown as DeliveryResult;
       const latency = r.enqueueToDeliveredMs;
@@ -227,6 +145,15 @@ function rowsOf(result: SuiteResult): Row[] {
           target: '≤ 10 % more',
           met: r.cpuIncreasePercent <= 10,
         },
+        ...(r.eventsFloorPercent === undefined
+          ? []
+          : [
+              {
+                figure: `Partner events: their floor per step request (${r.eventsPerStepRequest} events × the lane's sender alone, no outbox: signing and one HTTP request each)`,
+                value: `${r.eventsFloorMsPerStepRequest} ms (+${r.eventsFloorPercent} % of events off)`,
+                target: '',
+              },
+            ]),
       ];
     }
     case 'recovery': {
@@ -246,24 +173,8 @@ function rowsOf(result: SuiteResult): Row[] {
         },
       ];
     }
-    case 'page': {
-      const r = result as unknown as PageResult;
-      const js = r.initialJs;
-      const css = r.initialCss;
-      const where = `Page (Slow 4G, CPU ×4, median of ${r.loads})`;
-      return [
-        { figure: `${where}: LCP (${r.lcpElement})`, value: `${r.lcpMs} ms`, target: '≤ 1000 ms', met: r.lcpMs <= 1000 },
-        { figure: `${where}: CLS`, value: String(r.cls), target: '≤ 0.02', met: r.cls <= 0.02 },
-        { figure: `${where}: first step interactive`, value: `${r.firstStepInteractiveMs} ms`, target: '' },
-        {
-          figure: 'Page: initial JavaScript, raw / gzip',
-          value: `${js.rawKb} / ${js.gzipKb} KB`,
-          target: '≤ 120 KB gzip',
-          met: js.gzipKb <= 120,
-        },
-        { figure: 'Page: initial CSS, raw / gzip', value: `${css.rawKb} / ${css.gzipKb} KB`, target: '' },
-      ];
-    }
+    case 'page':
+      return pageRows(result);
     case 'retention':
       return retentionRows(result);
     case 'token': {

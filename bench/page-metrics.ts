@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { initialScripts } from '../tests/helpers/page-build';
+import { pageScripts } from '../tests/helpers/page-build';
 
 export interface PageMetrics {
   lcpMs: number;
@@ -16,11 +16,11 @@ interface BenchWindow {
 
 /**
  * Runs at document start in every frame (Playwright init script) and records, in the task page's frame only, its LCP,
- * its CLS (shifts without recent input) and when the first step's primary button is there, enabled and React's: a
- * prerendered page paints the button before any script has run, and a click does nothing until React has hydrated it
- * (attached its props, and so its handler). Times are from the frame's own navigation start.
+ * its CLS (shifts without recent input) and when the first step's button (`firstButton`, its text) is there, enabled
+ * and React's: a prerendered page paints the button before any script has run, and a click does nothing until React
+ * has hydrated it (attached its props, and so its handler). Times are from the frame's own navigation start.
  */
-export function observePageMetrics(taskOrigin: string): void {
+export function observePageMetrics({ taskOrigin, firstButton }: { taskOrigin: string; firstButton: string }): void {
   if (location.origin !== taskOrigin) return;
   const metrics: PageMetrics = { lcpMs: 0, lcpElement: '', cls: 0, interactiveMs: null };
   (window as unknown as BenchWindow).__bench = metrics;
@@ -40,9 +40,7 @@ export function observePageMetrics(taskOrigin: string): void {
   const check = () => {
     const ready = [...document.querySelectorAll('button')].some(
       (button) =>
-        button.textContent?.trim() === 'Begin the training' &&
-        !button.disabled &&
-        Object.keys(button).some((key) => key.startsWith('__reactProps')),
+        button.textContent?.trim() === firstButton && !button.disabled && Object.keys(button).some((key) => key.startsWith('__reactProps')),
     );
     if (ready && metrics.interactiveMs === null) {
       metrics.interactiveMs = performance.now();
@@ -77,26 +75,10 @@ export interface AssetSizes {
   css: { files: string[]; rawKb: number; gzipKb: number };
 }
 
-/**
- * What the task page needs before it can run: index.html's entry module, what it preloads, their static imports
- * (followed transitively; dynamic `import()` chunks load later and do not count), and its stylesheets.
- */
-export function initialAssetSizes(outDir: string): AssetSizes {
-  const scripts = new Set<string>();
-  const pending = initialScripts(outDir);
-  while (pending.length > 0) {
-    const path = pending.pop()!;
-    if (scripts.has(path)) continue;
-    scripts.add(path);
-    const text = readFileSync(join(outDir, path), 'utf8');
-    // Minified static imports: `import{a as b}from"./x.js"` or `import"./x.js"`, never `import(`.
-    for (const match of text.matchAll(/\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.js)["']/g)) {
-      pending.push(join(path, '..', match[1]!));
-    }
-  }
-  const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+/** What a page of the task needs before it can run, from the HTML the server answered for a link, and its stylesheets. */
+export function initialAssetSizes(outDir: string, html: string): AssetSizes {
   const styles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((match) => match[1]!);
-  return { js: sizes(outDir, [...scripts]), css: sizes(outDir, styles) };
+  return { js: sizes(outDir, pageScripts(outDir, html)), css: sizes(outDir, styles) };
 }
 
 function sizes(outDir: string, files: string[]) {

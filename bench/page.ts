@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,16 +8,22 @@ import { chromium, type Frame, type Page } from '@playwright/test';
 import { buildPage } from '../tests/helpers/page-build';
 import { machine, percentile, round } from './bench-support';
 import { startServerProcess } from './bench-server-process';
+import { contextParamNames } from '../src/contract/task-context';
 import { initialAssetSizes, observePageMetrics, readPageMetrics, type PageMetrics } from './page-metrics';
+import { observeStepPresses, workflowWalks, type PressReport, type WorkflowWalk } from './page-steps';
 
 /**
  * `node --import tsx bench/page.ts`: the production build served by the server in emulator mode, opened inside the
  * preview portal's iframe (portal on http://localhost:<port>, task page on http://127.0.0.1:<port>, two sites) in
- * Chromium throttled like Lighthouse's mobile run: Slow 4G and a CPU 4x slower. A fresh browser context (cold cache)
- * and a fresh assignment per load; the median of the loads is reported.
+ * Chromium throttled like Lighthouse's mobile run: Slow 4G and a CPU 4x slower. For each workflow's link: the
+ * JavaScript the HTML the server answers that link loads and preloads; then, per load, the first screen (LCP, CLS,
+ * first step interactive) and every step as a worker goes through it (press to the next screen shown, and the press's
+ * Interaction to Next Paint). A fresh browser context (cold cache) and a fresh assignment per load; the median of the
+ * loads is reported. `--workflows a,b` measures some of them.
  */
-const { values } = parseArgs({ options: { loads: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { loads: { type: 'string', default: '5' }, workflows: { type: 'string' } } });
 const loads = Number(values.loads);
+const walks = values.workflows ? workflowWalks.filter((walk) => values.workflows!.split(',').includes(walk.id)) : workflowWalks;
 
 // Lighthouse's Slow 4G: 150 ms round trip, 1.6 Mbps down, 750 Kbps up. CDP applies the latency per request, not per
 // TCP round trip as Lighthouse's simulation does, so this is if anything a little kinder than Lighthouse.
@@ -50,57 +57,78 @@ const browser = await chromium.launch({
 });
 
 try {
-  const runs: PageMetrics[] = [];
-  const timelines: Array<Array<[string, number, number]>> = [];
-  for (let index = 0; index < loads; index += 1) {
-    const { timeline, ...metrics } = await loadOnce();
-    runs.push(metrics);
-    timelines.push(timeline);
+  const workflows = [];
+  let timeline: Array<[string, number, number]> | undefined;
+  for (const walk of walks) {
+    const link = await linkPage(walk.id);
+    const runs: LoadResult[] = [];
+    for (let index = 0; index < loads; index += 1) runs.push(await loadOnce(walk));
+    timeline ??= runs.at(-1)?.timeline;
+    workflows.push({ id: walk.id, html: link.file, ...summary(walk, runs), initialJs: link.assets.js, initialCss: link.assets.css });
   }
-  const median = (pick: (run: PageMetrics) => number) =>
-    round(
-      percentile(
-        runs.map(pick).sort((a, b) => a - b),
-        50,
-      ),
-      0,
-    );
-  const assets = initialAssetSizes(outDir);
-  console.log(
-    JSON.stringify({
-      suite: 'page',
-      loads,
-      host: 'preview',
-      lcpMs: median((run) => run.lcpMs),
-      lcpElement: runs[0]?.lcpElement,
-      cls: round(
-        percentile(
-          runs.map((run) => run.cls).sort((a, b) => a - b),
-          50,
-        ),
-        3,
-      ),
-      firstStepInteractiveMs: median((run) => run.interactiveMs ?? Number.NaN),
-      runs: runs.map((run) => ({
-        lcpMs: round(run.lcpMs, 0),
-        cls: round(run.cls, 3),
-        interactiveMs: round(run.interactiveMs ?? Number.NaN, 0),
-      })),
-      // The task frame's requests in the last load: [path, start, end] in ms from the frame's navigation start.
-      timeline: timelines.at(-1),
-      initialJs: assets.js,
-      initialCss: assets.css,
-      machine: machine(),
-    }),
-  );
+  // The default workflow's last load: the task frame's requests, [path, start, end] in ms from its navigation start.
+  console.log(JSON.stringify({ suite: 'page', loads, host: 'preview', workflows, timeline, machine: machine() }));
 } finally {
   await browser.close();
   await server.stop();
   rmSync(directory, { recursive: true, force: true });
 }
 
-async function loadOnce() {
-  const uuid = await createAssignment();
+interface LoadResult extends PageMetrics {
+  timeline: Array<[string, number, number]>;
+  steps: Array<{ pressToNextMs: number; inpMs: number }>;
+}
+
+function summary(walk: WorkflowWalk, runs: LoadResult[]) {
+  const median = (values: number[], digits = 0) =>
+    round(
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      ),
+      digits,
+    );
+  return {
+    lcpMs: median(runs.map((run) => run.lcpMs)),
+    lcpElement: runs[0]?.lcpElement,
+    cls: median(
+      runs.map((run) => run.cls),
+      3,
+    ),
+    firstStepInteractiveMs: median(runs.map((run) => run.interactiveMs ?? Number.NaN)),
+    runs: runs.map((run) => ({
+      lcpMs: round(run.lcpMs, 0),
+      cls: round(run.cls, 3),
+      interactiveMs: round(run.interactiveMs ?? Number.NaN, 0),
+    })),
+    steps: walk.steps.map((step, index) => {
+      const measured = runs.map((run) => run.steps[index]!);
+      return {
+        step: step.step,
+        next: step.next,
+        graded: step.graded === true,
+        pressToNextMs: median(measured.map((each) => each.pressToNextMs)),
+        inpMs: median(measured.map((each) => each.inpMs)),
+        runs: measured.map((each) => [round(each.pressToNextMs, 0), round(each.inpMs, 0)]),
+      };
+    }),
+  };
+}
+
+/** The HTML the server answers a worker's link to this workflow with (valid context, English), and what it loads. */
+async function linkPage(workflow: string) {
+  const context = Object.fromEntries(contextParamNames.map((name) => [name, randomUUID()]));
+  const response = await fetch(`${taskOrigin}/?${new URLSearchParams({ ...context, workflow })}`, {
+    headers: { 'accept-language': 'en-US,en;q=0.9', 'accept-encoding': 'identity' },
+  });
+  if (!response.ok) throw new Error(`the link of ${workflow} answered ${response.status}`);
+  const html = await response.text();
+  const file = builtPages(outDir).find((page) => readFileSync(join(outDir, page), 'utf8') === html) ?? 'unknown';
+  return { file, assets: initialAssetSizes(outDir, html) };
+}
+
+async function loadOnce(walk: WorkflowWalk): Promise<LoadResult> {
+  const uuid = await createAssignment(walk.id);
   const context = await browser.newContext({
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 1.75,
@@ -109,9 +137,12 @@ async function loadOnce() {
     locale: 'en-US',
   });
   try {
+    const reports: PressReport[] = [];
+    await context.exposeBinding('__benchReport', (_source, report: PressReport) => void reports.push(report));
     // tsx keeps function names with an `__name` helper that does not exist in the page: define it first.
     await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
-    await context.addInitScript(observePageMetrics, taskOrigin);
+    await context.addInitScript(observePageMetrics, { taskOrigin, firstButton: walk.firstButton });
+    await context.addInitScript(observeStepPresses, taskOrigin);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
@@ -127,10 +158,37 @@ async function loadOnce() {
     await page.waitForTimeout(1500);
     const metrics = await frame.evaluate(readPageMetrics);
     if (!metrics) throw new Error('the task page frame recorded no metrics');
-    return metrics;
+    const steps: LoadResult['steps'] = [];
+    for (const step of walk.steps) {
+      await step.fill?.(frame);
+      reports.length = 0;
+      await frame.evaluate((heading) => (window as { __benchExpect?: (heading: string) => void }).__benchExpect?.(heading), step.next);
+      await frame.getByRole('button', { name: step.press, exact: true }).click();
+      const shown = await reported(page, reports, step.next);
+      // The press's event entries come once the paint that ends them is done: well before the next step, as a rule.
+      await page.waitForTimeout(300);
+      const events = reports.filter(
+        (each) => each.kind === 'event' && each.startTime >= shown.pressAt - 1 && each.startTime < shown.shownAt,
+      );
+      // No entry: every event of the press took under 16 ms (the smallest threshold Event Timing reports).
+      steps.push({
+        pressToNextMs: shown.shownAt - shown.pressAt,
+        inpMs: Math.max(0, ...events.map((each) => (each.kind === 'event' ? each.duration : 0))),
+      });
+    }
+    return { ...metrics, steps };
   } finally {
     await context.close();
   }
+}
+
+async function reported(page: Page, reports: PressReport[], heading: string) {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const shown = reports.find((each) => each.kind === 'shown');
+    if (shown?.kind === 'shown') return shown;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`"${heading}" was not shown within 30 s of the press`);
 }
 
 async function taskFrame(page: Page): Promise<Frame> {
@@ -142,14 +200,15 @@ async function taskFrame(page: Page): Promise<Frame> {
   throw new Error(`no iframe from ${taskOrigin} in the preview portal`);
 }
 
-async function createAssignment(): Promise<string> {
+async function createAssignment(workflow: string): Promise<string> {
   const response = await fetch(`${taskOrigin}/emulator/control/assignments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      title: 'Workplace safety training',
+      title: workflow,
       estimatedCompletionTime: '10 minutes',
-      iframeUrl: `${taskOrigin}/`,
+      // The link's designer variable, as the preview's workflow select writes it (README.md#walkthrough-the-preview-portal).
+      iframeUrl: `${taskOrigin}/?workflow=${workflow}`,
       appendTaskContext: true,
     }),
   });
@@ -166,4 +225,10 @@ function freePort(): Promise<number> {
       probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
     });
   });
+}
+
+/** The HTML pages of the build: index.html and each prerendered first screen. */
+function builtPages(outDir: string): string[] {
+  const screens = readdirSync(join(outDir, 'first-screens')).filter((name) => name.endsWith('.html'));
+  return ['index.html', ...screens.map((name) => `first-screens/${name}`)];
 }

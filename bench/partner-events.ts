@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { spawnBareReceiver } from './bare-receiver-process';
-import { machine, spawnEmulator, withBenchStore } from './bench-support';
+import { machine, round, spawnEmulator, withBenchStore } from './bench-support';
 import { measureEventsCpu } from './partner-events-cpu';
 import { PARTNER_LANE_CONCURRENCY } from '../server/delivery/partner-lane';
 import { measurePartnerLane } from './partner-lane-drain';
@@ -34,6 +34,9 @@ const parts = values.parts.split(',');
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 
 const receiver = await spawnBareReceiver();
+// The lane's sender alone, CPU per event (the first engine's lane run): with the events per step, the floor of the
+// events' cost per step request that no outbox work can go below.
+let senderCpuMsPerEvent: number | undefined;
 try {
   if (parts.includes('lane')) {
     const options = {
@@ -44,6 +47,7 @@ try {
     };
     for (const engine of values.engines.split(',')) {
       const result = await withBenchStore(engine, (store) => measurePartnerLane(store, receiver, options));
+      senderCpuMsPerEvent ??= result.senderAloneCpuMsPerEvent;
       console.log(
         JSON.stringify({
           suite: 'partner-events',
@@ -74,6 +78,14 @@ try {
         cpuProfileDirectory: values['cpu-prof'],
       };
       const result = await measureEventsCpu(options);
+      const floorMs = senderCpuMsPerEvent === undefined ? undefined : senderCpuMsPerEvent * result.eventsPerStepRequest;
+      const floor =
+        floorMs === undefined
+          ? {}
+          : {
+              eventsFloorMsPerStepRequest: round(floorMs, 3),
+              eventsFloorPercent: round((floorMs / result.serverCpuMsPerStepRequest.eventsOff) * 100, 1),
+            };
       console.log(
         JSON.stringify({
           suite: 'partner-events',
@@ -81,6 +93,7 @@ try {
           database: 'sqlite',
           sqliteSynchronous: 'NORMAL',
           ...result,
+          ...floor,
           connections: options.connections,
           ...(options.rate === undefined ? {} : { ratePerSecond: options.rate }),
           durationSeconds: options.duration,

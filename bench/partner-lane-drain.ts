@@ -71,8 +71,9 @@ export async function measurePartnerLane(store: Store, receiver: BareReceiver, o
     deliveriesPerSecond,
     receiverCeilingPerSecond: receiverPerSecond,
     ratioToCeiling: round(deliveriesPerSecond / receiverPerSecond, 2),
-    senderAlonePerSecond: sender,
-    ratioToSenderAlone: round(deliveriesPerSecond / sender, 2),
+    senderAlonePerSecond: sender.perSecond,
+    ratioToSenderAlone: round(deliveriesPerSecond / sender.perSecond, 2),
+    senderAloneCpuMsPerEvent: sender.cpuMsPerEvent,
     eventBodyBytes: Buffer.byteLength(JSON.stringify(sample.payload)),
     relayConnections: received.connections,
     // At least once: a repeat would show here as more requests than events.
@@ -122,14 +123,19 @@ async function receiverCeiling(url: string, row: OutboxUpdate, options: LaneDrai
   return round(result['2xx'] / result.duration, 0);
 }
 
-/** The stored events sent by the lane's own sender (partner-webhook-sender.ts) with the relay's concurrency, no outbox. */
-async function senderCeiling(url: string, rows: OutboxUpdate[], secret: string): Promise<number> {
+/**
+ * The stored events sent by the lane's own sender (partner-webhook-sender.ts) with the relay's concurrency, no outbox:
+ * events/s, and this process's CPU per event (signing, the HTTP client's request and its answer), the floor of what
+ * one event costs the server whatever the outbox does.
+ */
+async function senderCeiling(url: string, rows: OutboxUpdate[], secret: string): Promise<{ perSecond: number; cpuMsPerEvent: number }> {
   const transport = createHttpTransport();
   const sender = partnerWebhookSender(
     { url, secrets: () => [secret] },
     { clock: systemClock, timeoutMs: TIMEOUT_MS, send: transport.send },
   );
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   try {
     await runPool(rows.length, PARTNER_LANE_CONCURRENCY, async (index) => {
       const row = rows[index]!;
@@ -139,5 +145,9 @@ async function senderCeiling(url: string, rows: OutboxUpdate[], secret: string):
   } finally {
     transport.close();
   }
-  return round(rows.length / ((performance.now() - started) / 1000), 0);
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    perSecond: round(rows.length / ((performance.now() - started) / 1000), 0),
+    cpuMsPerEvent: round((cpu.user + cpu.system) / 1000 / rows.length, 3),
+  };
 }

@@ -1,7 +1,6 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/api-error';
 import { AppRoutes } from './app-routes';
 import { FirstScreenProvider, readFirstScreen } from './task/first-screen';
@@ -45,20 +44,23 @@ export function renderApp(root: HTMLElement, locale: Locale, texts: ShellTexts):
       <QueryClientProvider client={queryClient}>
         <LocaleProvider locale={locale} texts={texts}>
           <FirstScreenProvider value={firstScreen}>
-            <BrowserRouter>
-              <AppRoutes />
-            </BrowserRouter>
+            <AppRoutes pathname={window.location.pathname} />
           </FirstScreenProvider>
         </LocaleProvider>
       </QueryClientProvider>
     </StrictMode>
   );
   if (firstScreen) {
-    // The step's screens first (the page preloads them): hydrated with its screen already in, the step never suspends,
-    // so the session's answer cannot reach a boundary still waiting to hydrate, which React would render anew.
-    void preloadWorkflowViews(firstScreen.workflow.id).then(() => hydrateRoot(root, app));
+    // The step's screens first (the page preloads them): rendered with its screens already in, the step has no Suspense
+    // boundary, as in the HTML (src/workflows/lazy-screen.tsx), and hydrates in one pass. Screens that could not be
+    // fetched would render a boundary the HTML does not have: the page is rendered anew, and says so where they go.
+    void preloadWorkflowViews(firstScreen.workflow.id).then((fetched) => (fetched ? hydrateRoot(root, app) : renderAnew(root, app)));
     return;
   }
+  renderAnew(root, app);
+}
+
+function renderAnew(root: HTMLElement, app: ReactNode): void {
   root.replaceChildren();
   createRoot(root).render(app);
 }

@@ -1,23 +1,21 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router';
 import { TaskPage } from './task/task-page';
 
-const PreviewRoute = lazy(() => import('./preview/preview-route').then((module) => ({ default: module.PreviewRoute })));
+const PreviewApp = lazy(() => import('./preview/preview-app').then((module) => ({ default: module.PreviewApp })));
 
-/** Routes only assemble features (docs/architecture.md#small-files-named-exports). The preview loads lazily: not the task page's budget. */
-export function AppRoutes() {
-  return (
-    <Routes>
-      <Route index element={<TaskPage />} />
-      <Route
-        path="preview/*"
-        element={
-          <Suspense fallback={null}>
-            <PreviewRoute />
-          </Suspense>
-        }
-      />
-      <Route path="*" element={<TaskPage />} />
-    </Routes>
-  );
+/**
+ * Routes only assemble features (docs/architecture.md#small-files-named-exports). Two: the preview portal under
+ * /preview, which loads lazily with the router its pages need (not the task page's budget), and the task page at any
+ * other path. The task page never navigates, so it reads its URL once and carries no router in the JavaScript every
+ * worker downloads (docs/development.md#benchmarks: the page suite's initial JavaScript).
+ */
+export function AppRoutes({ pathname }: { pathname: string }) {
+  if (pathname === '/preview' || pathname.startsWith('/preview/')) {
+    return (
+      <Suspense fallback={null}>
+        <PreviewApp />
+      </Suspense>
+    );
+  }
+  return <TaskPage />;
 }

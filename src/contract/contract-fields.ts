@@ -3,9 +3,9 @@ import type { TaskStatus } from './task-status';
 
 /**
  * Fields of the page <-> server contract, in zod/mini: the page parses every answer with these, and zod/mini costs a
- * third of classic zod in the task page's budget (120 KB gzip of initial JavaScript). `partner-task-update.ts` (classic zod, the
- * server's docs/platform.md#partner-task-update-record record) is therefore never imported by the page's initial code; its types are, and the checks
- * below fail to compile if the two drift apart.
+ * third of classic zod in the task page's budget (100 KB gzip of JavaScript, docs/development.md#benchmarks). `partner-task-update.ts` (classic zod, the
+ * server's docs/platform.md#partner-task-update-record record) is therefore never imported by the page, not even by its lazy preview
+ * (src/api/get-task-updates.ts); its types are, and the checks below fail to compile if the two drift apart.
  */
 const statuses = ['ready', 'inProgress', 'completed', 'error'] as const satisfies readonly TaskStatus[];
 type MissingStatus = Exclude<TaskStatus, (typeof statuses)[number]>;

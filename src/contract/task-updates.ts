@@ -6,8 +6,8 @@ import { partnerTaskUpdateSchema } from './partner-task-update';
  * `GET /api/task/updates`: this task's updates (docs/platform.md#partner-task-update-record records) with their delivery state in our outbox, oldest
  * first. `nextAttemptAt` is set while an update waits (due now, or a retry's time). Error texts from upstream
  * (`lastError`, `deadReason`) are filled in only where the preview portal is enabled, a developer's machine; elsewhere
- * they are null and stay in the server's logs and operator tools. (Used by tooling and the lazily loaded preview,
- * never by the task page's initial code: it pulls in classic zod.)
+ * they are null and stay in the server's logs and operator tools. (Used by the server and tooling, never by the page:
+ * it pulls in classic zod; the preview reads the answer with its own zod/mini schema, src/api/get-task-updates.ts.)
  */
 const taskUpdateViewSchema = z.object({
   id: z.int(),

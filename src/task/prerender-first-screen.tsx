@@ -9,7 +9,7 @@ import { shellTextsEn } from '../ui/i18n/shell-texts.en';
 import { shellTextsEs } from '../ui/i18n/shell-texts.es';
 import type { ShellTexts } from '../ui/i18n/shell-texts';
 import { findWorkflow } from '../workflows/registry';
-import { prerenderedWorkflows } from '../workflows/registry.views';
+import { preloadWorkflowViews, prerenderedWorkflows } from '../workflows/registry.views';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen';
 import { taskScreen } from './task-screen';
 
@@ -35,8 +35,7 @@ const noContext: TaskContext = {
 
 /**
  * Build time (vite.config.ts): the first step of each prerendered workflow in each language, as the task page renders
- * it for a new task before its session has answered (task-session.tsx). `prerender` waits for the lazy step screen,
- * so the markup holds the step itself, not the Suspense fallback.
+ * it for a new task before its session has answered (task-session.tsx): the step itself, its screens fetched first.
  */
 export async function prerenderFirstScreens(): Promise<PrerenderedFirstScreen[]> {
   const screens: PrerenderedFirstScreen[] = [];
@@ -60,6 +59,9 @@ export async function prerenderFirstScreens(): Promise<PrerenderedFirstScreen[]>
 }
 
 async function render(firstScreen: FirstScreen): Promise<string> {
+  // In before rendering, as the page has them before hydrating (src/app-root.tsx): the step is then rendered with no
+  // Suspense boundary around it (src/workflows/lazy-screen.tsx), in the HTML as in the page, so the two match.
+  await preloadWorkflowViews(firstScreen.workflow.id);
   const { prelude } = await prerender(
     <QueryClientProvider client={new QueryClient()}>
       <LocaleProvider locale={firstScreen.locale} texts={textsOf(firstScreen.locale)}>

@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import { currentStepOf } from '../contract/step-rules';
 import type { EndEvent } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
@@ -73,20 +73,19 @@ export function StepRunner({
           )
         }
       >
-        <Suspense fallback={<p role="status">{texts.loadingStep}</p>}>
-          <StepView
-            key={`${task.attempt}:${stepId}`}
-            task={task}
-            stepId={stepId}
-            savedData={task.stepData[stepId]}
-            locale={locale}
-            saving={saving}
-            grading={grading}
-            headingId={HEADING_ID}
-            focusHeading={focusHeading}
-            onSubmit={save}
-          />
-        </Suspense>
+        {/* Waits on its screens' download, when they are not in yet, with a loading line (src/workflows/lazy-screen.tsx). */}
+        <StepView
+          key={`${task.attempt}:${stepId}`}
+          task={task}
+          stepId={stepId}
+          savedData={task.stepData[stepId]}
+          locale={locale}
+          saving={saving}
+          grading={grading}
+          headingId={HEADING_ID}
+          focusHeading={focusHeading}
+          onSubmit={save}
+        />
       </StepScreenBoundary>
       <Notice tone="error">{message}</Notice>
       {waiting && (

@@ -1,49 +1,57 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { locales, pickLocale, type Locale } from '../ui/i18n/locale';
+import { lazyScreen } from './lazy-screen';
 import type { WorkflowId } from './registry';
 import type { StepViewProps } from './step-view-props';
 
-type StepViewModule = { default: ComponentType<StepViewProps> };
+/**
+ * A workflow's screens; `loadTexts` when its texts come one chunk per language (lazy-screen.tsx), which are then in
+ * before the screens count as loaded.
+ */
+type ScreensModule = { default: ComponentType<StepViewProps>; loadTexts?: (locale: Locale) => Promise<unknown> };
 
 /**
  * How each workflow's screens load: one line per id of `registry.ts` (a missing or misspelt one fails the type check).
  * Only the type comes from there, so the definitions stay out of the page's initial JavaScript.
  */
 const loaders = {
-  'safety-training': () => import('./safety-training/safety-training-step').then((module) => ({ default: module.SafetyTrainingStep })),
+  'safety-training': () =>
+    import('./safety-training/safety-training-step').then((module) => ({
+      default: module.SafetyTrainingStep,
+      loadTexts: module.loadSafetyTrainingTexts,
+    })),
   availability: () => import('./availability/availability-step').then((module) => ({ default: module.AvailabilityStep })),
-  'background-check': () => import('./background-check/background-check-step').then((module) => ({ default: module.BackgroundCheckStep })),
-} satisfies Record<WorkflowId, () => Promise<StepViewModule>>;
+  'background-check': () =>
+    import('./background-check/background-check-step').then((module) => ({
+      default: module.BackgroundCheckStep,
+      loadTexts: module.loadBackgroundCheckTexts,
+    })),
+} satisfies Record<WorkflowId, () => Promise<ScreensModule>>;
 
 /**
- * A workflow's screens, fetched once (again after a failure), as a lazy component that renders at once when the module
- * is already in. React.lazy suspends on a promise even when it has settled (it learns so a microtask later), and a
- * Suspense boundary still suspended while hydrating when the session answers is dropped and rendered anew: the
- * prerendered step would flash to its fallback. React.lazy takes the module synchronously from a thenable that calls
- * back at once, so that is what it gets once the module is in.
+ * The languages whose texts the screens need: the page's own (main.tsx sets it on <html> before the app loads, as
+ * useLocale() reads it), or every one at build time, which renders each (src/task/prerender-first-screen.tsx).
  */
-function lazyScreens(load: () => Promise<StepViewModule>) {
-  let loaded: StepViewModule | undefined;
-  let loading: Promise<StepViewModule> | undefined;
-  const fetchOnce = () =>
-    (loading ??= load().then(
-      (module) => (loaded = module),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
-  const settled = (module: StepViewModule) => ({ then: (resolve: (value: StepViewModule) => void) => resolve(module) });
-  const view = lazy(() => (loaded ? (settled(loaded) as unknown as Promise<StepViewModule>) : fetchOnce()));
-  return { view, fetch: fetchOnce };
+function pageLocales(): readonly Locale[] {
+  return typeof document === 'undefined' ? locales : [pickLocale([document.documentElement.lang])];
 }
 
-const screens = Object.fromEntries(Object.entries(loaders).map(([id, load]) => [id, lazyScreens(load)]));
+const screens = Object.fromEntries(
+  Object.entries(loaders).map(([id, load]) => [
+    id,
+    lazyScreen<StepViewProps>(async () => {
+      const module: ScreensModule = await load();
+      await Promise.all(pageLocales().map((locale) => module.loadTexts?.(locale)));
+      return module;
+    }),
+  ]),
+);
 
 /**
  * Page only: the screens of each workflow, loaded on demand so a workflow's components and texts are not part of
- * the task page's initial JavaScript (at most 120 KB gzip).
+ * the task page's initial JavaScript (at most 100 KB gzip, docs/development.md#benchmarks).
  */
-export const workflowViews: Record<string, LazyExoticComponent<ComponentType<StepViewProps>>> = Object.fromEntries(
+export const workflowViews: Record<string, ComponentType<StepViewProps>> = Object.fromEntries(
   Object.entries(screens).map(([id, { view }]) => [id, view]),
 );
 
@@ -52,13 +60,21 @@ export const workflowViews: Record<string, LazyExoticComponent<ComponentType<Ste
  * only once /api/session had answered, one more round trip before the first step could paint). The link's
  * `workflow` variable names the likely one (a task opened before keeps its stored workflow, which the lazy component
  * then fetches); without it every registered workflow is fetched, since which one is the default is known only to
- * registry.ts, whose definitions stay out of the page's initial JavaScript. Settles when they are in (or failed: the
- * lazy component asks again, and its failure is shown where it renders).
+ * registry.ts, whose definitions stay out of the page's initial JavaScript. Settles when they are in, true, or failed,
+ * false (the lazy component asks again, and its failure is shown where it renders).
  */
-export async function preloadWorkflowViews(requested: string | undefined): Promise<void> {
+export async function preloadWorkflowViews(requested: string | undefined): Promise<boolean> {
   // A name this page does not know, the server refuses too (unknown_workflow): nothing to fetch.
   const loads = requested === undefined ? Object.values(screens) : Object.hasOwn(screens, requested) ? [screens[requested]!] : [];
-  await Promise.all(loads.map(({ fetch }) => fetch().catch(() => {})));
+  const fetched = await Promise.all(
+    loads.map(({ fetch }) =>
+      fetch().then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return fetched.every(Boolean);
 }
 
 /**
@@ -66,4 +82,4 @@ export async function preloadWorkflowViews(requested: string | undefined): Promi
  * (src/task/prerender-first-screen.tsx) and the worker sees it before any script has run. The availability workflow's
  * first step bounds its date picker by the worker's own today, which a build cannot know: it renders on arrival.
  */
-export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training'];
+export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training', 'background-check'];

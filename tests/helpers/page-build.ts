@@ -12,6 +12,29 @@ export function initialScripts(outDir: string): string[] {
   return [...new Set(sources.map((match) => match[1]!))];
 }
 
+/**
+ * What a page of the build (its HTML: index.html or a prerendered first screen) loads before its first step can run:
+ * every script it loads and every module it preloads, with their static imports, followed transitively. Dynamic
+ * `import()` chunks load later and do not count.
+ */
+export function pageScripts(outDir: string, html: string): string[] {
+  const scripts = new Set<string>();
+  const pending = [
+    ...html.matchAll(/<script[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ].map((match) => match[1]!.replace(/^\//, ''));
+  while (pending.length > 0) {
+    const path = pending.pop()!;
+    if (scripts.has(path)) continue;
+    scripts.add(path);
+    // Minified static imports: `import{a as b}from"./x.js"` or `import"./x.js"`, never `import(`.
+    for (const match of readFileSync(join(outDir, path), 'utf8').matchAll(/\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+\.js)["']/g)) {
+      pending.push(join(path, '..', match[1]!));
+    }
+  }
+  return [...scripts].map((path) => `/${path}`);
+}
+
 export function gzipBytes(outDir: string, urlPath: string): number {
   return gzipSync(readFileSync(join(outDir, urlPath.replace(/^\//, '')))).length;
 }

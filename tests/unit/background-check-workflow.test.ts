@@ -1,10 +1,10 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { locales, type Locale } from '../../src/ui/i18n/locale';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { backgroundCheckWorkflow, checkResultSchema, consentDataSchema } from '../../src/workflows/background-check/definition';
-import { BackgroundCheckStep } from '../../src/workflows/background-check/background-check-step';
+import { BackgroundCheckStep, loadBackgroundCheckTexts } from '../../src/workflows/background-check/background-check-step';
 import { MissingStepScreenError } from '../../src/workflows/step-view-props';
 import { readyTaskView } from '../helpers/page-fixtures';
 
@@ -64,6 +64,9 @@ describe('the background-check workflow in the registry and on screen', () => {
     expect(findWorkflow('background-check')?.definition).toBe(backgroundCheckWorkflow);
     expect(listWorkflows()).toContain(backgroundCheckWorkflow);
   });
+
+  // The page has them in before the screens count as loaded (src/workflows/registry.views.ts).
+  beforeAll(() => Promise.all(locales.map(loadBackgroundCheckTexts)));
 
   const render = (stepId: string, locale: Locale) =>
     renderToStaticMarkup(

@@ -1,22 +1,25 @@
-import type { Locale } from '../../ui/i18n/locale';
+import { workflowTexts } from '../lazy-screen';
 import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
 import { CheckStep } from './check-step';
 import { ConsentStep } from './consent-step';
 import type { BackgroundCheckTexts } from './texts';
-import { backgroundCheckTextsEn } from './texts.en';
-import { backgroundCheckTextsEs } from './texts.es';
 
 // Picked here, where they are used: texts.ts only types them, so the language files import that type without a cycle.
-const textsByLocale: Record<Locale, BackgroundCheckTexts> = { en: backgroundCheckTextsEn, es: backgroundCheckTextsEs };
+// One chunk per language, as in the safety training (its safety-training-step.tsx).
+const texts = workflowTexts<BackgroundCheckTexts>({
+  en: () => import('./texts.en').then((module) => module.backgroundCheckTextsEn),
+  es: () => import('./texts.es').then((module) => module.backgroundCheckTextsEs),
+});
+export const loadBackgroundCheckTexts = texts.load;
 
 /** The screens of Background check, one per step id of `definition.ts`. Loaded lazily (registry.views.ts). */
 export function BackgroundCheckStep(props: StepViewProps) {
-  const texts = textsByLocale[props.locale];
+  const localeTexts = texts.get(props.locale);
   switch (props.stepId) {
     case 'consent':
-      return <ConsentStep {...props} texts={texts} />;
+      return <ConsentStep {...props} texts={localeTexts} />;
     case 'check':
-      return <CheckStep {...props} texts={texts} />;
+      return <CheckStep {...props} texts={localeTexts} />;
     default:
       throw new MissingStepScreenError(props.stepId);
   }

@@ -1,30 +1,31 @@
-import type { Locale } from '../../ui/i18n/locale';
-import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
-import { PolicyStep } from './policy-step';
-import { QuizStep } from './quiz-step';
-import { SignatureStep } from './signature-step';
+import { useEffect } from 'react';
+import { lazyScreen, workflowTexts } from '../lazy-screen';
+import type { StepViewProps } from '../step-view-props';
 import type { SafetyTrainingTexts } from './texts';
-import { safetyTrainingTextsEn } from './texts.en';
-import { safetyTrainingTextsEs } from './texts.es';
 import { WelcomeStep } from './welcome-step';
 
 // Picked here, where they are used (as src/ui/i18n/locale-context.tsx picks the shell texts): texts.ts only types
 // them, so the language files can import that type without an import cycle.
-const textsByLocale: Record<Locale, SafetyTrainingTexts> = { en: safetyTrainingTextsEn, es: safetyTrainingTextsEs };
+const texts = workflowTexts<SafetyTrainingTexts>({
+  en: () => import('./texts.en').then((module) => module.safetyTrainingTextsEn),
+  es: () => import('./texts.es').then((module) => module.safetyTrainingTextsEs),
+});
+export const loadSafetyTrainingTexts = texts.load;
+
+/**
+ * The steps after the first, in a chunk of their own: a link's page preloads this file's chunk, and the first step
+ * alone is what the worker needs before anything else (docs/development.md#benchmarks: the first screen's JavaScript).
+ */
+const laterSteps = lazyScreen<StepViewProps & { texts: SafetyTrainingTexts }>(() =>
+  import('./later-steps').then((module) => ({ default: module.SafetyTrainingLaterStep })),
+);
 
 /** The screens of the safety training, one per step id of `definition.ts`. Loaded lazily (registry.views.ts). */
 export function SafetyTrainingStep(props: StepViewProps) {
-  const texts = textsByLocale[props.locale];
-  switch (props.stepId) {
-    case 'welcome':
-      return <WelcomeStep {...props} texts={texts} />;
-    case 'policy':
-      return <PolicyStep {...props} texts={texts} />;
-    case 'quiz':
-      return <QuizStep {...props} texts={texts} />;
-    case 'signature':
-      return <SignatureStep {...props} texts={texts} />;
-    default:
-      throw new MissingStepScreenError(props.stepId);
-  }
+  const localeTexts = texts.get(props.locale);
+  // The later steps download while the worker reads this one, so a press shows the next step with no wait for code;
+  // a failed download is tried again when that step renders (the runner says so if it fails again).
+  useEffect(() => void laterSteps.fetch().catch(() => {}), []);
+  if (props.stepId === 'welcome') return <WelcomeStep {...props} texts={localeTexts} />;
+  return <laterSteps.view {...props} texts={localeTexts} />;
 }

@@ -2,7 +2,7 @@ import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import type { StepViewProps } from '../step-view-props';
-import { safetyTraining, type SafetyTrainingStepId } from './definition';
+import type { SafetyTrainingStepId } from './definition';
 import type { SafetyTrainingTexts } from './texts';
 
 export function WelcomeStep({ task, texts, headingId, focusHeading, saving, onSubmit }: StepViewProps & { texts: SafetyTrainingTexts }) {
@@ -15,7 +15,9 @@ export function WelcomeStep({ task, texts, headingId, focusHeading, saving, onSu
         {texts.stepTitles.welcome}
       </FocusHeading>
       <p>{texts.welcome.intro}</p>
-      <p className="estimate">{texts.welcome.estimate(safetyTraining.estimatedMinutes)}</p>
+      {/* The task's own estimate, not the definition's: importing the definition would put its schemas in the first
+          screen's JavaScript, which needs none of them (docs/development.md#benchmarks). */}
+      <p className="estimate">{texts.welcome.estimate(task.workflow.estimatedMinutes)}</p>
       <p id="welcome-outline">{texts.welcome.stepCount(task.workflow.steps.length)}</p>
       <ol className="outline" aria-labelledby="welcome-outline">
         {steps.map((step) => (
