@@ -30,13 +30,14 @@ const requestHandlers = [
 
 /**
  * The part of src/ compiled into both the page and the server: the HTTP contract and the workflow definitions (steps,
- * schemas, grading, labels; `.server.ts` for what only the server may hold). Screens, their texts, step props and
- * registry.views.ts are page code. tsconfig.server.json lists the same files: keep the two in step.
+ * schemas, grading, labels; `.server.ts` for what only the server may hold; `definition.<part>.ts` for a part of a
+ * definition the first screen imports without the rest). Screens, their texts, step props and registry.views.ts are
+ * page code. tsconfig.server.json lists the same files: keep the two in step.
  */
 const isomorphicFiles = [
   'src/contract/**',
   'src/workflows/{registry,registry.server,workflow-definition}.ts',
-  'src/workflows/*/{definition,definition.server}.ts',
+  'src/workflows/*/definition{,.*}.ts',
 ];
 /** `except` of import-x/no-restricted-paths must be globs when `from` is one, and they match absolute paths. */
 const absolute = (glob) => path.join(root, glob);
@@ -62,7 +63,7 @@ const wallZones = [
     except: isomorphicFiles.map(absolute),
     message:
       'server/ imports from src/ only the contract (src/contract/) and the workflow definitions (registry.ts, ' +
-      'registry.server.ts, workflow-definition.ts, <id>/definition.ts, <id>/definition.server.ts): ' +
+      'registry.server.ts, workflow-definition.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
       'the rest of src/ is React screens, texts and browser code. Move what both sides need into one of those.',
   },
   {

@@ -20,7 +20,11 @@ const loaders = {
       default: module.SafetyTrainingStep,
       loadTexts: module.loadSafetyTrainingTexts,
     })),
-  availability: () => import('./availability/availability-step').then((module) => ({ default: module.AvailabilityStep })),
+  availability: () =>
+    import('./availability/availability-step').then((module) => ({
+      default: module.AvailabilityStep,
+      loadTexts: module.loadAvailabilityTexts,
+    })),
   'background-check': () =>
     import('./background-check/background-check-step').then((module) => ({
       default: module.BackgroundCheckStep,
@@ -78,8 +82,8 @@ export async function preloadWorkflowViews(requested: string | undefined): Promi
 }
 
 /**
- * The workflows whose first screen is the same for every worker on every day, so the build renders it into the HTML
- * (src/task/prerender-first-screen.tsx) and the worker sees it before any script has run. The availability workflow's
- * first step bounds its date picker by the worker's own today, which a build cannot know: it renders on arrival.
+ * The workflows whose first screen the build renders into the HTML (src/task/prerender-first-screen.tsx), so the
+ * worker sees it before any script has run: every one. What a build cannot know (the availability workflow bounds its
+ * date picker by the worker's own today) is added once the page has hydrated (its start-step.tsx).
  */
-export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training', 'background-check'];
+export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training', 'availability', 'background-check'];

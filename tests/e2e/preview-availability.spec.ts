@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { localDay } from '../../src/workflows/availability/definition';
+import { localDay } from '../../src/workflows/availability/definition.start-date';
 import { expect, test } from './preview-fixtures';
 
 const DAY_MS = 86_400_000;
@@ -34,6 +34,9 @@ test.describe('on a 375 × 667 phone', () => {
     await expect(frame.getByText('Step 1 of 3')).toBeVisible();
     expect(await taskPageFits(page)).toBe(true);
     const date = frame.getByLabel('First day you can work');
+    // The first step came in the HTML, without bounds; hydrated, the picker runs from the worker's today to a year on.
+    await expect(date).toHaveAttribute('min', day(0));
+    await expect(date).toHaveAttribute('max', /^\d{4}-\d{2}-\d{2}$/);
     await frame.getByRole('button', { name: 'Continue' }).click();
     await expect(frame.getByText('Enter the first day you can work.')).toBeVisible();
     await expect(date).toBeFocused();

@@ -196,6 +196,21 @@ describe('the production build, served', () => {
     expect(spanish.body).toContain('<title>Tarea de incorporación</title>');
   });
 
+  it('answers an availability link with its start date step, its date picker without the bounds of a day the build cannot know', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: link({ workflow: 'availability' }),
+      headers: { 'accept-language': 'es-MX,es;q=0.9' },
+    });
+    expect(response.body).toContain('<html lang="es"');
+    expect(response.body).toMatch(/<div id="root" data-first-screen="[^"]+">/);
+    expect(response.body).toContain('>¿Cuándo puedes empezar?</h1>');
+    const picker = /<input[^>]*id="start-date"[^>]*>/.exec(response.body)?.[0];
+    expect(picker).toContain('type="date"');
+    // The worker's today bounds it once the page has hydrated (src/workflows/availability/start-step.tsx).
+    expect(picker).not.toMatch(/\b(min|max)=/);
+  });
+
   it('creates no task and enqueues no update on a GET of the page (a link scanner changes nothing)', async () => {
     for (const url of [link(), link({ workflow: 'availability' }), link({ workflow: 'safety-training' })]) {
       const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
@@ -206,10 +221,10 @@ describe('the production build, served', () => {
     expect(t.wakes()).toBe(0);
   });
 
-  it('answers with the plain page when it has no first screen for the link: no valid context, or a workflow not prerendered', async () => {
+  it('answers with the plain page when it has no first screen for the link: no valid context, or a workflow it does not know', async () => {
     const plain = readFileSync(join(outDir, 'index.html'), 'utf8');
     const broken = new URLSearchParams({ ...newContext(), wxWorkerUuid: 'not-a-uuid' }).toString();
-    for (const url of ['/', `/?${broken}`, link({ workflow: 'availability' })]) {
+    for (const url of ['/', `/?${broken}`, link({ workflow: 'no-such-workflow' })]) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.body, url).toBe(plain);
     }

@@ -48,6 +48,8 @@ describe('the production build of the page', () => {
   it('has no inline script in any page, prerendered ones included, so the strict script-src of the CSP holds', () => {
     const pages = builtTexts(outDir).filter((f) => f.file.endsWith('.html'));
     expect(pages.map((f) => relative(outDir, f.file)).sort()).toEqual([
+      'first-screens/availability.en.html',
+      'first-screens/availability.es.html',
       'first-screens/background-check.en.html',
       'first-screens/background-check.es.html',
       'first-screens/safety-training.en.html',

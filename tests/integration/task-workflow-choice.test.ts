@@ -4,7 +4,7 @@ import { sessionResponseSchema } from '../../src/contract/session';
 import { stepResultSchema } from '../../src/contract/step-submission';
 import type { TaskContext } from '../../src/contract/task-context';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
-import { addYears, localDay } from '../../src/workflows/availability/definition';
+import { addYears, localDay } from '../../src/workflows/availability/definition.start-date';
 import { listWorkflows } from '../../src/workflows/registry';
 import { testDatabases } from '../helpers/test-databases';
 import { bearer, errorCode, newContext, openTaskApp, TEST_PORTAL_ORIGIN, type TaskApp } from '../helpers/task-app';

@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { stepSavedUpdate, completedUpdate, startedUpdate } from '../../server/task-progress/status-updates';
 import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
+import { availability, hoursDataSchema, shiftsDataSchema } from '../../src/workflows/availability/definition';
 import {
   addYears,
   anyZoneStartDateRange,
-  availability,
-  hoursDataSchema,
   localDay,
-  shiftsDataSchema,
   startDataSchemaAt,
   startDateProblem,
   startDateRange,
-} from '../../src/workflows/availability/definition';
+} from '../../src/workflows/availability/definition.start-date';
 import { DEFAULT_WORKFLOW_ID, findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { workflowServerModules } from '../../src/workflows/registry.server';
 

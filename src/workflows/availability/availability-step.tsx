@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
-import type { Locale } from '../../ui/i18n/locale';
-import { lazyScreen } from '../lazy-screen';
+import { lazyScreen, workflowTexts } from '../lazy-screen';
 import type { StepViewProps } from '../step-view-props';
 import { StartStep } from './start-step';
 import type { AvailabilityTexts } from './texts';
-import { availabilityTextsEn } from './texts.en';
-import { availabilityTextsEs } from './texts.es';
 
-// Picked here, where they are used, as in the safety training: texts.ts only types them. Both languages in the
-// screens' chunk: this workflow is rendered on arrival, not prerendered (registry.views.ts), so no page preloads its
-// language's texts alone, and a chunk of their own would be one more round trip before the first step.
-const textsByLocale: Record<Locale, AvailabilityTexts> = { en: availabilityTextsEn, es: availabilityTextsEs };
+// Picked here, where they are used, as in the safety training: texts.ts only types them. One chunk per language, so a
+// link's page preloads its own language's only (registry.views.ts).
+const texts = workflowTexts<AvailabilityTexts>({
+  en: () => import('./texts.en').then((module) => module.availabilityTextsEn),
+  es: () => import('./texts.es').then((module) => module.availabilityTextsEs),
+});
+export const loadAvailabilityTexts = texts.load;
 
 /** The steps after the first, in a chunk of their own, as in the safety training (its safety-training-step.tsx). */
 const laterSteps = lazyScreen<StepViewProps & { texts: AvailabilityTexts }>(() =>
@@ -19,9 +19,9 @@ const laterSteps = lazyScreen<StepViewProps & { texts: AvailabilityTexts }>(() =
 
 /** The screens of the availability workflow, one per step id of `definition.ts`. Loaded lazily (registry.views.ts). */
 export function AvailabilityStep(props: StepViewProps) {
-  const texts = textsByLocale[props.locale];
+  const localeTexts = texts.get(props.locale);
   // Fetched while the worker answers the first step, so its press shows the next one with no wait for code.
   useEffect(() => void laterSteps.fetch().catch(() => {}), []);
-  if (props.stepId === 'start') return <StartStep {...props} texts={texts} />;
-  return <laterSteps.view {...props} texts={texts} />;
+  if (props.stepId === 'start') return <StartStep {...props} texts={localeTexts} />;
+  return <laterSteps.view {...props} texts={localeTexts} />;
 }

@@ -1,28 +1,38 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import { InputField } from '../../ui/input-field';
 import type { StepViewProps } from '../step-view-props';
-import { availability, localDay, startDataSchema, startDateProblem, startDateRange } from './definition';
+import { localDay, startDataSchema, startDateProblem, startDateRange } from './definition.start-date';
 import type { AvailabilityTexts } from './texts';
 
 /** The first day the worker can work: a native date picker, limited to today up to one year ahead. */
-export function StartStep({ texts, headingId, focusHeading, saving, savedData, onSubmit }: StepViewProps & { texts: AvailabilityTexts }) {
+export function StartStep({
+  task,
+  texts,
+  headingId,
+  focusHeading,
+  saving,
+  savedData,
+  onSubmit,
+}: StepViewProps & { texts: AvailabilityTexts }) {
   const savingText = useShellTexts().saving;
   const saved = startDataSchema.safeParse(savedData);
   const [startDate, setStartDate] = useState(saved.success ? saved.data.startDate : '');
   const [tried, setTried] = useState(false);
-  // The worker's own today, read when the screen appears; the server checks again with any time zone's today.
-  const [range] = useState(() => startDateRange(localDay(new Date())));
+  // The worker's own today; the server checks again with any time zone's today. null while rendered at build time and
+  // while that markup hydrates: the date picker gets its bounds in the render right after, so the HTML, the same on
+  // every day, matches what hydrates (registry.views.ts, prerenderedWorkflows).
+  const today = useSyncExternalStore(neverChanges, workerToday, () => null);
   const input = useRef<HTMLInputElement>(null);
-  const problem = startDateProblem(startDate, range);
-  const error = tried ? problem : undefined;
+  const range = startDateRange(today ?? workerToday());
+  const error = tried ? startDateProblem(startDate, range) : undefined;
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
-    if (problem) return input.current?.focus();
+    if (startDateProblem(startDate, range)) return input.current?.focus();
     onSubmit({ startDate });
   }
 
@@ -32,7 +42,7 @@ export function StartStep({ texts, headingId, focusHeading, saving, savedData, o
         {texts.stepTitles.start}
       </FocusHeading>
       <p>{texts.start.intro}</p>
-      <p className="estimate">{texts.start.estimate(availability.estimatedMinutes)}</p>
+      <p className="estimate">{texts.start.estimate(task.workflow.estimatedMinutes)}</p>
       <form onSubmit={submit} noValidate>
         <InputField
           ref={input}
@@ -41,8 +51,8 @@ export function StartStep({ texts, headingId, focusHeading, saving, savedData, o
           label={texts.start.dateLabel}
           hint={texts.start.dateHint}
           error={error && texts.start.errors[error]}
-          min={range.min}
-          max={range.max}
+          min={today === null ? undefined : range.min}
+          max={today === null ? undefined : range.max}
           value={startDate}
           onChange={(event) => setStartDate(event.target.value)}
         />
@@ -52,4 +62,13 @@ export function StartStep({ texts, headingId, focusHeading, saving, savedData, o
       </form>
     </section>
   );
+}
+
+function workerToday(): string {
+  return localDay(new Date());
+}
+
+/** Today is read at each render; nothing needs to render again when it turns. */
+function neverChanges(): () => void {
+  return () => {};
 }
