@@ -105,11 +105,15 @@ export const workflowWalks: WorkflowWalk[] = [
   },
 ];
 
-/** What the task frame reports of one press (observeStepPresses). */
-export type PressReport = { kind: 'shown'; pressAt: number; shownAt: number } | { kind: 'event'; startTime: number; duration: number };
+/**
+ * What the task frame reports through the `__benchReport` binding: of one press (observeStepPresses), and the moment
+ * its first step became interactive (observePageMetrics in page-metrics.ts).
+ */
+export type BenchReport =
+  { kind: 'shown'; pressAt: number; shownAt: number } | { kind: 'event'; startTime: number; duration: number } | { kind: 'interactive' };
 
 interface PressWindow {
-  __benchReport?: (report: PressReport) => void;
+  __benchReport?: (report: BenchReport) => void;
   __benchExpect?: (heading: string) => void;
 }
 
@@ -123,7 +127,7 @@ interface PressWindow {
 export function observeStepPresses(taskOrigin: string): void {
   if (location.origin !== taskOrigin) return;
   const page = window as unknown as PressWindow;
-  const report = (value: PressReport) => page.__benchReport?.(value);
+  const report = (value: BenchReport) => page.__benchReport?.(value);
   let pressAt: number | undefined;
   addEventListener('pointerdown', (event) => void (pressAt ??= event.timeStamp), { capture: true });
   new PerformanceObserver((list) => {
