@@ -1,3 +1,4 @@
+import { renewalMarginMs } from '../server/upstream/token-cache';
 import { apiRows } from './api-report';
 import { pageRows } from './page-report';
 import { scaleRows } from './scale-report';
@@ -179,12 +180,18 @@ function rowsOf(result: SuiteResult): Row[] {
       return retentionRows(result);
     case 'token': {
       const r = result as unknown as TokenResult;
+      // A token is renewed its renewal margin before it expires (server/upstream/token-cache.ts), so that no update
+      // leaves with one about to lapse: one request per lifetime less that margin is one per lifetime it can be used.
+      const lifetimeMs = r.tokenLifetimeSeconds * 1000;
+      const perUsableLifetime = Math.ceil((r.emulatedSeconds * 1000) / (lifetimeMs - renewalMarginMs(lifetimeMs)));
       return [
         {
           figure: `Token requests over ${r.updates} updates, ${r.emulatedSeconds} s of ${r.tokenLifetimeSeconds} s tokens`,
-          value: `${r.tokenRequests} (ideal ${r.idealTokenRequests}; ${r.rejectedForExpiredToken} updates refused for an expired token)`,
+          value:
+            `${r.tokenRequests} (one per usable lifetime, renewed ${renewalMarginMs(lifetimeMs) / 1000} s early: ${perUsableLifetime}; ` +
+            `one per full lifetime: ${r.idealTokenRequests}; ${r.rejectedForExpiredToken} updates refused for an expired token)`,
           target: 'one per lifetime',
-          met: r.tokenRequests <= r.idealTokenRequests,
+          met: r.tokenRequests <= perUsableLifetime && r.rejectedForExpiredToken === 0,
         },
       ];
     }

@@ -30,6 +30,14 @@ export interface TokenCache {
   readonly requestCount: number;
 }
 
+/**
+ * How long before its expiry a token of `lifetimeMs` is renewed: RENEW_BEFORE_EXPIRY_MS, but at most a tenth of the
+ * lifetime, so a short-lived token (say 60 s) is not renewed on every call.
+ */
+export function renewalMarginMs(lifetimeMs: number, renewBeforeMs = RENEW_BEFORE_EXPIRY_MS): number {
+  return Math.min(renewBeforeMs, lifetimeMs / 10);
+}
+
 interface CachedToken {
   accessToken: string;
   expiresAt: number;
@@ -74,8 +82,7 @@ export function createTokenCache({
         }
         lastFailure = undefined;
         const lifetime = result.token.expiresInMs ?? defaultLifetimeMs;
-        // A short-lived token (say 60 s) must not be renewed on every call: the margin is at most a tenth of it.
-        const margin = Math.min(renewBeforeMs, lifetime / 10);
+        const margin = renewalMarginMs(lifetime, renewBeforeMs);
         // Measured from when we asked, not when the answer came: the server's clock started before ours stopped.
         cached = {
           accessToken: result.token.accessToken,
