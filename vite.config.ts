@@ -65,7 +65,7 @@ function preloadTaskPageChunks(): Plugin {
 /**
  * Writes, beside index.html, one page per prerendered workflow and language with its first step already in #root
  * (src/task/prerender-first-screen.tsx), which the server sends to a link with a valid context
- * (server/page/first-screen-file.ts). The step is painted once the HTML and the stylesheet are in, before any script
+ * (server/page/first-screen-file.ts). The step is painted once the HTML is in, its styles inlined, before any script
  * has run: bench/page.ts measured the first step's paint waiting on the app chunk, the session's answer and the
  * step's chunk, one after the other. Each such page also preloads its workflow's screens and its language's texts of
  * them, which hydrating the step needs, and nothing the first step does not. Emitted in generateBundle, so compressPage writes their .br and .gz like index.html's.
@@ -93,7 +93,7 @@ function prerenderFirstScreens(): Plugin {
         const preloads = [...workflowChunks(bundle, screen.workflowId), ...textsChunks(bundle, screen.workflowId, screen.locale)]
           .filter((fileName) => !template.includes(`/${fileName}"`))
           .map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}">`);
-        const html = template
+        const html = inlineStylesheets(template, bundle)
           .replace(/<html lang="[^"]*"/, `<html lang="${screen.locale}"`)
           .replace(/<title>[^<]*<\/title>/, `<title>${prerender.escapeHtml(screen.documentTitle)}</title>`)
           .replace('</head>', `${preloads.join('')}</head>`)
@@ -103,6 +103,23 @@ function prerenderFirstScreens(): Plugin {
       }
     },
   };
+}
+
+/**
+ * The page's stylesheet, in the HTML: the first step is painted once the HTML and its styles are in, and a stylesheet
+ * of its own is one more round trip before that (bench/page.ts, LCP). The server allows
+ * exactly these <style> elements by their hash in the CSP (server/page/first-screen-file.ts, inlineStyleSources).
+ */
+function inlineStylesheets(html: string, bundle: Rolldown.OutputBundle): string {
+  return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g, (link, fileName: string) => {
+    const asset = bundle[fileName];
+    if (asset?.type !== 'asset') return link;
+    const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+    // The link stays, disabled (not fetched, not applied): Vite's loader looks for the page's stylesheet among the
+    // <link rel="stylesheet"> elements before a dynamic import that lists it, and would otherwise fetch it then, one
+    // round trip before the first step's screens, and so hydration, could go on.
+    return `<style>${css}</style>${link.replace('<link ', '<link disabled ')}`;
+  });
 }
 
 /**

@@ -80,15 +80,29 @@ export interface AssetSizes {
 
 /** What a page of the task needs before it can run, from the HTML the server answered for a link, and its stylesheets. */
 export function initialAssetSizes(outDir: string, html: string): AssetSizes {
-  const styles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((match) => match[1]!);
-  return { js: sizes(outDir, pageScripts(outDir, html)), css: sizes(outDir, styles) };
+  // A disabled link is neither fetched nor applied: a first screen keeps one beside the same styles inlined.
+  const linked = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*>/g)]
+    .filter((match) => !/\sdisabled[\s>]/.test(match[0]))
+    .map((match) => /href="([^"]+)"/.exec(match[0])![1]!);
+  const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => Buffer.from(match[1]!));
+  return {
+    js: sizes(pageScripts(outDir, html).map((file) => ({ name: file, bytes: readAsset(outDir, file) }))),
+    css: sizes([
+      ...linked.map((file) => ({ name: file, bytes: readAsset(outDir, file) })),
+      ...inline.map((bytes) => ({ name: 'inline <style>', bytes })),
+    ]),
+  };
 }
 
-function sizes(outDir: string, files: string[]) {
+function readAsset(outDir: string, file: string): Buffer {
+  return readFileSync(join(outDir, file.replace(/^\//, '')));
+}
+
+function sizes(entries: Array<{ name: string; bytes: Buffer }>) {
   let raw = 0;
   let gzip = 0;
-  for (const file of files) {
-    const bytes = readFileSync(join(outDir, file.replace(/^\//, '')));
+  const files = entries.map((entry) => entry.name);
+  for (const { bytes } of entries) {
     raw += bytes.length;
     gzip += gzipSync(bytes).length;
   }

@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Negotiator from 'negotiator';
 import { firstScreenFile, FIRST_SCREENS_DIRECTORY } from '../../src/contract/first-screen-files';
@@ -59,4 +60,25 @@ function workflowChoice(query: unknown): string | undefined {
   const value = (query as Record<string, unknown>).workflow;
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' && first.trim() !== '' ? first.trim() : undefined;
+}
+
+/**
+ * The CSP sources that allow the <style> elements of the build's first screens (vite.config.ts inlines the page's
+ * stylesheet into them), by hash: `'sha256-<base64>'`, read once at start. None without first screens.
+ */
+export function inlineStyleSources(pageDirectory: string): string[] {
+  const directory = join(pageDirectory, FIRST_SCREENS_DIRECTORY);
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => name.endsWith('.html'));
+  } catch {
+    return [];
+  }
+  const sources = new Set<string>();
+  for (const name of names) {
+    for (const match of readFileSync(join(directory, name), 'utf8').matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+      sources.add(`'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
+    }
+  }
+  return [...sources];
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../api-error';
-import { firstScreenPicker } from './first-screen-file';
+import { firstScreenPicker, inlineStyleSources } from './first-screen-file';
+import { allowInlineStyles } from './security-headers';
 
 /** Client-side routes that answer with the page itself (src/main.tsx): the task page and, when enabled, the preview. */
 const taskPageRoutes = ['/'];
@@ -65,11 +66,15 @@ export async function registerPageRoutes(app: FastifyInstance, pageDirectory: st
         reply.type(`text/javascript${type.slice(LEGACY_JAVASCRIPT.length)}`);
     });
     const pickFirstScreen = firstScreenPicker(pageDirectory);
+    const firstScreenStyles = inlineStyleSources(pageDirectory);
     for (const url of taskPageRoutes) {
       page.get(url, (request, reply) => {
         const firstScreen = pickFirstScreen(request.query, request.headers['accept-language']);
-        // The answer depends on the language too: a shared cache must not hand a Spanish first step to an English page.
-        if (firstScreen) reply.header('vary', 'accept-encoding, accept-language');
+        if (firstScreen) {
+          // The answer depends on the language too: a shared cache must not hand a Spanish first step to an English page.
+          reply.header('vary', 'accept-encoding, accept-language');
+          allowInlineStyles(reply, firstScreenStyles);
+        }
         return reply.sendFile(firstScreen ?? 'index.html');
       });
     }

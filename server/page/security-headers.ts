@@ -27,6 +27,16 @@ function contentSecurityPolicy(config: Config, request: FastifyRequest): string 
   return directives.join('; ');
 }
 
+/**
+ * The CSP already set on `reply`, its style-src also allowing `sources` (the hashes of a first screen's inline
+ * styles): the page's own <style>, and no other, not even one injected into it.
+ */
+export function allowInlineStyles(reply: FastifyReply, sources: readonly string[]): void {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string' || sources.length === 0) return;
+  reply.header('content-security-policy', policy.replace("style-src 'self'", `style-src 'self' ${sources.join(' ')}`));
+}
+
 export function setSecurityHeaders(config: Config, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('content-security-policy', contentSecurityPolicy(config, request));
   reply.header('referrer-policy', 'no-referrer');

@@ -40,10 +40,17 @@ test('the first step comes in the HTML and the app hydrates it: the same nodes, 
     await new Promise((resolve) => setTimeout(resolve, 500));
     await route.continue();
   });
+  const stylesheets: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith('http://127.0.0.1') && request.resourceType() === 'stylesheet') stylesheets.push(request.url());
+  });
   await portal.open();
   await expect(portal.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
   // The session has answered once the footer says where updates go.
   await expect(portal.frame.getByRole('contentinfo')).toContainText('Emulator mode');
+  // Its styles came in the HTML, and apply (a CSP that refused them would leave the button unstyled); none is fetched.
+  await expect(portal.frame.getByRole('button', { name: 'Begin the training' })).toHaveCSS('border-radius', /^[1-9]/);
+  expect(stylesheets).toEqual([]);
   const seen = await taskFrame(page).evaluate(() => {
     const watch = window as unknown as FirstScreenWatch;
     return { sameHeading: watch.__parsedHeading === document.querySelector('h1'), removed: watch.__removedFromRoot };
