@@ -8,6 +8,8 @@ import { expect, test } from './preview-fixtures';
  */
 async function consentAndWait(frame: FrameLocator, page: Page): Promise<Locator> {
   await expect(frame.getByRole('heading', { name: 'Consent to a background check' })).toBeVisible();
+  // The step may be the prerendered HTML: typed into before the app has the page, the answer would not be its state.
+  await expect(frame.locator('html')).toHaveAttribute('data-interactive', '');
   await frame.getByLabel('Full name').fill('Ana López');
   await frame.getByLabel('I agree to the background check described above.').check();
   await frame.getByRole('button', { name: 'Give consent' }).click();
