@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { apiError } from '../api-error';
 import { firstScreenPicker, inlineStyleSources } from './first-screen-file';
 import { allowInlineStyles } from './security-headers';
+import type { Config } from '../config';
 
 /** Client-side routes that answer with the page itself (src/main.tsx): the task page and, when enabled, the preview. */
 const taskPageRoutes = ['/'];
@@ -28,7 +29,8 @@ const LEGACY_JAVASCRIPT = 'application/javascript';
  * Serves the built page (`npm run build` writes dist/). Without a build the routes answer 503 with what to do, so an
  * API-only test or a fresh checkout still starts.
  */
-export async function registerPageRoutes(app: FastifyInstance, pageDirectory: string, options: { preview: boolean }): Promise<void> {
+export async function registerPageRoutes(app: FastifyInstance, pageDirectory: string, config: Config): Promise<void> {
+  const options = { preview: config.previewEnabled };
   const pageRoutes = options.preview ? [...taskPageRoutes, ...previewRoutes] : taskPageRoutes;
   if (!existsSync(join(pageDirectory, 'index.html'))) {
     for (const url of pageRoutes) {
@@ -73,7 +75,7 @@ export async function registerPageRoutes(app: FastifyInstance, pageDirectory: st
         if (firstScreen) {
           // The answer depends on the language too: a shared cache must not hand a Spanish first step to an English page.
           reply.header('vary', 'accept-encoding, accept-language');
-          allowInlineStyles(reply, firstScreenStyles);
+          allowInlineStyles(config, request, reply, firstScreenStyles);
         }
         return reply.sendFile(firstScreen ?? 'index.html');
       });

@@ -7,13 +7,13 @@ import { resolvePortalOrigins } from './portal-origins';
  * X-Frame-Options, which cannot name another origin); scripts come only from this origin (no inline script, no
  * eval); the URL carries the task context (docs/platform.md#task-context), so no Referer ever leaves the page.
  */
-function contentSecurityPolicy(config: Config, request: FastifyRequest): string {
+function contentSecurityPolicy(config: Config, request: FastifyRequest, styleSources: readonly string[] = []): string {
   const origins = resolvePortalOrigins(config, request);
   const ancestors = origins.length > 0 ? origins.join(' ') : "'none'";
   const directives = [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
+    ["style-src 'self'", ...styleSources].join(' '),
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -28,13 +28,11 @@ function contentSecurityPolicy(config: Config, request: FastifyRequest): string 
 }
 
 /**
- * The CSP already set on `reply`, its style-src also allowing `sources` (the hashes of a first screen's inline
- * styles): the page's own <style>, and no other, not even one injected into it.
+ * The CSP of a first screen: its style-src also allows `sources`, the hashes of its inline styles, so the page's own
+ * <style> applies, and no other, not even one injected into it.
  */
-export function allowInlineStyles(reply: FastifyReply, sources: readonly string[]): void {
-  const policy = reply.getHeader('content-security-policy');
-  if (typeof policy !== 'string' || sources.length === 0) return;
-  reply.header('content-security-policy', policy.replace("style-src 'self'", `style-src 'self' ${sources.join(' ')}`));
+export function allowInlineStyles(config: Config, request: FastifyRequest, reply: FastifyReply, sources: readonly string[]): void {
+  reply.header('content-security-policy', contentSecurityPolicy(config, request, sources));
 }
 
 export function setSecurityHeaders(config: Config, request: FastifyRequest, reply: FastifyReply): void {

@@ -77,5 +77,5 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   if (config.previewEnabled) registerPreviewRoutes(app, { config, perAddress: limits.perAddress });
 
   const pageDirectory = options.pageDirectory ?? DEFAULT_PAGE_DIRECTORY;
-  if (pageDirectory !== false) await registerPageRoutes(app, pageDirectory, { preview: config.previewEnabled });
+  if (pageDirectory !== false) await registerPageRoutes(app, pageDirectory, config);
 }
