@@ -1,6 +1,6 @@
 import { cleanPartnerStatus } from '../../src/contract/partner-status-text';
 import { partnerTaskUpdateSchema } from '../../src/contract/partner-task-update';
-import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
+import type { PartnerTaskUpdate, PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import type { StoreDb } from './database-schema';
 import { compileOnce } from './compiled-query';
 import { outboxUpdateOf } from './outbox.table';
@@ -29,16 +29,7 @@ export async function enqueueUpdate(
   // the snapshot it started with, and would miss the sentAt of the transaction it waited for.
   const task = input.lockedTask ?? (await lockTaskKey(trx, { taskId })).rows[0];
   if (!task) throw new Error(`cannot enqueue an update for unknown task ${taskId}`);
-  const last = (await selectLastSentAt(trx, { taskId })).rows[0]?.sent_at;
-  const previous = last == null ? null : Number(last);
-  const sentAt = previous === null || previous < now ? now : previous + 1;
-  // Every update is written here, so its texts are cleaned here: a worker's typed answer (a signed name in the
-  // details) reaches the admin's panel without bidirectional controls or broken characters, whichever path built it.
-  const { partnerStatus } = record;
-  const cleaned = partnerStatus === undefined ? record : { ...record, partnerStatus: cleanPartnerStatus(partnerStatus) };
-  // A record the platform would reject (e.g. a label over 32 characters, docs/platform.md#limits) fails here, in the request, not later
-  // as a dead letter.
-  const payload = partnerTaskUpdateSchema.parse({ ...cleaned, sentAt: new Date(sentAt).toISOString() });
+  const { payload, sentAt } = platformUpdateOf(record, now, await readLastSentAt(trx, taskId));
   const row = {
     task_id: taskId,
     assigned_task_uuid: task.assignedTaskUuid,
@@ -62,6 +53,31 @@ export async function enqueueUpdate(
   const inserted = (await insertPending(trx, row)).rows[0];
   if (!inserted) throw new Error(`no outbox row was written for task ${taskId}`);
   return outboxUpdateOf({ ...row, id: inserted.id }, payload);
+}
+
+/**
+ * The row an update is written as: its sentAt, max(now, previous + 1 ms) after the task's last one (`previousSentAt`),
+ * and its record, cleaned and checked as the platform will check it.
+ */
+export function platformUpdateOf(
+  record: PartnerTaskUpdateRecord,
+  now: number,
+  previousSentAt: number | null,
+): { payload: PartnerTaskUpdate; sentAt: number } {
+  const sentAt = previousSentAt === null || previousSentAt < now ? now : previousSentAt + 1;
+  // Every update is written here, so its texts are cleaned here: a worker's typed answer (a signed name in the
+  // details) reaches the admin's panel without bidirectional controls or broken characters, whichever path built it.
+  const { partnerStatus } = record;
+  const cleaned = partnerStatus === undefined ? record : { ...record, partnerStatus: cleanPartnerStatus(partnerStatus) };
+  // A record the platform would reject (e.g. a label over 32 characters, docs/platform.md#limits) fails here, in the request, not later
+  // as a dead letter.
+  return { payload: partnerTaskUpdateSchema.parse({ ...cleaned, sentAt: new Date(sentAt).toISOString() }), sentAt };
+}
+
+/** The task's last platform sentAt, null before its first update. */
+export async function readLastSentAt(trx: StoreDb, taskId: string): Promise<number | null> {
+  const last = (await selectLastSentAt(trx, { taskId })).rows[0]?.sent_at;
+  return last == null ? null : Number(last);
 }
 
 const lockTaskKey = compileOnce<{ taskId: string }, { assignedTaskUuid: string; companyUuid: string }>((db, param) =>

@@ -35,22 +35,8 @@ export async function enqueuePartnerEvent(
   trx: StoreDb,
   input: { task: Task; type: PartnerEventType; now: number; stepId?: string | null; attempt?: number },
 ): Promise<void> {
-  const { task, type, now } = input;
-  const stepId = input.stepId ?? undefined;
-  const body: PartnerEventBody = {
-    type,
-    timestamp: new Date(now).toISOString(),
-    data: {
-      assignedTaskUuid: task.assignedTaskUuid,
-      workerUuid: task.workerUuid,
-      taskFlowUuid: task.taskFlowUuid,
-      companyUuid: task.companyUuid,
-      workflowId: task.workflowId,
-      attempt: input.attempt ?? task.attempt,
-      ...(stepId === undefined ? {} : { stepId, stepData: task.stepData[stepId] ?? null }),
-      status: task.status,
-    },
-  };
+  const { task, now } = input;
+  const body = partnerEventOf(input);
   await trx
     .insertInto('outbox')
     .values({
@@ -67,4 +53,30 @@ export async function enqueuePartnerEvent(
       created_at: now,
     })
     .execute();
+}
+
+/** The event's body: what the task, as changed in this transaction, now is. */
+export function partnerEventOf(input: {
+  task: Task;
+  type: PartnerEventType;
+  now: number;
+  stepId?: string | null;
+  attempt?: number;
+}): PartnerEventBody {
+  const { task, type, now } = input;
+  const stepId = input.stepId ?? undefined;
+  return {
+    type,
+    timestamp: new Date(now).toISOString(),
+    data: {
+      assignedTaskUuid: task.assignedTaskUuid,
+      workerUuid: task.workerUuid,
+      taskFlowUuid: task.taskFlowUuid,
+      companyUuid: task.companyUuid,
+      workflowId: task.workflowId,
+      attempt: input.attempt ?? task.attempt,
+      ...(stepId === undefined ? {} : { stepId, stepData: task.stepData[stepId] ?? null }),
+      status: task.status,
+    },
+  };
 }

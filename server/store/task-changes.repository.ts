@@ -57,6 +57,6 @@ export async function listTaskChanges(
   return rows.map((row) => ({ task: toTask(row), marker: { xid: Number(row.change_xid), seq: Number(row.change_seq) } }));
 }
 
-function isPostgres(db: StoreDb): boolean {
+export function isPostgres(db: StoreDb): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -26,6 +26,9 @@ export interface TaskHistoryEntry {
   at: number;
 }
 
+/** An entry as a transaction knows it before it is written (no id yet): what the page's view is built from. */
+export type TaskHistoryFact = Omit<TaskHistoryEntry, 'id' | 'taskId'>;
+
 export function toTaskHistoryEntry(row: TaskHistoryRow): TaskHistoryEntry {
   return {
     id: row.id,

@@ -1,14 +1,15 @@
 import type { Clock } from '../clock';
 import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
-import { enqueueUpdate } from '../store/outbox-enqueue.repository';
-import { enqueuePartnerEvent } from '../store/partner-events.repository';
+import { platformUpdateOf, readLastSentAt } from '../store/outbox-enqueue.repository';
+import { partnerEventOf } from '../store/partner-events.repository';
 import { partnerEventTypeOf } from './partner-event-kinds';
 import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
-import { appendHistory, listAttemptHistory, type NewTaskHistoryEntry } from '../store/task-history.repository';
-import type { TaskHistoryEntry } from '../store/task-history.table';
+import type { NewTaskHistoryEntry } from '../store/task-history.repository';
+import type { TaskHistoryFact } from '../store/task-history.table';
 import type { Store } from '../store/store';
-import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid, saveLockedTask, type TaskChanges } from '../store/tasks.repository';
+import { findTaskByAssignedTaskUuid, lockTaskByAssignedTaskUuid, type TaskChanges } from '../store/tasks.repository';
+import { readLockedTaskState, writeTaskChanges, type HistoryWrite, type OutboxWrite } from '../store/task-writes.repository';
 import type { Task } from '../store/tasks.table';
 import { isSameContext, type TaskContext } from '../../src/contract/task-context';
 import type { TaskView } from '../../src/contract/task-view';
@@ -40,8 +41,8 @@ export interface LockedTask {
   now: number;
   /** Writes an update in this transaction (docs/decisions/002-outbox-not-dual-writes.md: outbox, never a call upstream from a request). */
   enqueue(record: PartnerTaskUpdateRecord): Promise<void>;
-  /** The history of the task's current attempt, read once per transaction and kept current by `record`. */
-  history(): Promise<readonly TaskHistoryEntry[]>;
+  /** The history of the task's current attempt, read once per transaction (after the lock) and kept current by `record`. */
+  history(): Promise<readonly TaskHistoryFact[]>;
   /** Writes changes to the locked task; returns it as now stored. */
   save(current: Task, changes: TaskChanges): Promise<Task>;
   /** Appends to the task's history, at this transaction's time. */
@@ -57,14 +58,32 @@ export interface LockedTask {
   view(task: Task): Promise<TaskView>;
 }
 
-/** What every task write holds: its transaction, its time, and the way to write an update with it. */
+/**
+ * What every task write holds: its transaction, its time, and the way to write an update with it. The task's row, its
+ * updates and its history entries are gathered as the service decides and written when it has decided, in the order
+ * asked for, before COMMIT (writeTaskChanges: one statement on Postgres).
+ */
 export interface TaskTransaction {
   trx: StoreDb;
   now: number;
   /** Writes an update of `task` in this transaction (outbox, never a call upstream from a request). */
   enqueue(task: Task, record: PartnerTaskUpdateRecord): Promise<void>;
   /** Appends to `task`'s history (as changed in this transaction) and writes the partner's event of it, if any. */
-  record(task: Task, entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): Promise<TaskHistoryEntry>;
+  record(task: Task, entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): TaskHistoryFact;
+  /** Stores `task` as given (a task this transaction holds locked). */
+  save(task: Task): void;
+  /** The task's last platform sentAt, as read after its lock: its next update is not read again. */
+  knowLastSentAt(task: Task, lastSentAt: number | null): void;
+}
+
+/** One task's writes, gathered in its transaction. */
+interface GatheredWrites {
+  task: Task;
+  saved: Task | undefined;
+  outbox: OutboxWrite[];
+  history: HistoryWrite[];
+  /** Undefined until read (or told, knowLastSentAt); then the sentAt of the last update, this transaction's included. */
+  lastSentAt: number | null | undefined;
 }
 
 /**
@@ -76,21 +95,55 @@ export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: Tas
   let events = 0;
   const result = await deps.store.transact(async (trx) => {
     const now = deps.clock.now();
+    // Per run: a batch that rolled back runs `work` again (group-commit.ts), gathering afresh.
+    const gathered = new Map<string, GatheredWrites>();
+    const writesOf = (task: Task): GatheredWrites => {
+      let writes = gathered.get(task.id);
+      if (writes === undefined) {
+        writes = { task, saved: undefined, outbox: [], history: [], lastSentAt: undefined };
+        gathered.set(task.id, writes);
+      }
+      return writes;
+    };
     const enqueue = async (task: Task, record: PartnerTaskUpdateRecord) => {
-      await enqueueUpdate(trx, { taskId: task.id, record, now, lockedTask: task });
+      const writes = writesOf(task);
+      writes.lastSentAt ??= await readLastSentAt(trx, task.id);
+      const { payload, sentAt } = platformUpdateOf(record, now, writes.lastSentAt);
+      writes.outbox.push({ lane: 'platform', payload: JSON.stringify(payload), sentAt });
+      writes.lastSentAt = sentAt;
       enqueued += 1;
     };
     // Each history entry of a kind the partner hears of writes its event in the same transaction: never one without the other.
-    const record = async (task: Task, entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>) => {
-      const appended = await appendHistory(trx, { ...entry, taskId: task.id, at: now });
+    const record = (task: Task, entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>): TaskHistoryFact => {
+      const fact: TaskHistoryFact = {
+        attempt: entry.attempt,
+        kind: entry.kind,
+        stepId: entry.stepId ?? null,
+        detail: entry.detail ?? null,
+        at: now,
+      };
+      const writes = writesOf(task);
+      writes.history.push({ attempt: fact.attempt, kind: fact.kind, stepId: fact.stepId, detail: fact.detail });
       const type = partnerEventTypeOf(entry.kind);
       if (type !== undefined && deps.companies.partnerEvents?.tells(task.companyUuid)) {
-        await enqueuePartnerEvent(trx, { task, type, now, stepId: entry.stepId ?? null, attempt: entry.attempt });
+        const event = partnerEventOf({ task, type, now, stepId: fact.stepId, attempt: fact.attempt });
+        // Not a platform sentAt: the platform lane's rule reads only its own rows (outbox-enqueue.repository.ts).
+        writes.outbox.push({ lane: 'partner', payload: JSON.stringify(event), sentAt: now });
         events += 1;
       }
-      return appended;
+      return fact;
     };
-    return work({ trx, now, enqueue, record });
+    const save = (task: Task) => {
+      writesOf(task).saved = task;
+    };
+    const knowLastSentAt = (task: Task, lastSentAt: number | null) => {
+      writesOf(task).lastSentAt = lastSentAt;
+    };
+    const value = await work({ trx, now, enqueue, record, save, knowLastSentAt });
+    for (const writes of gathered.values()) {
+      await writeTaskChanges(trx, { task: writes.task, now, saved: writes.saved, outbox: writes.outbox, history: writes.history });
+    }
+    return value;
   });
   if (enqueued > 0) deps.onUpdateEnqueued();
   if (events > 0) deps.companies.partnerEvents?.enqueued();
@@ -127,37 +180,54 @@ export interface TaskLock {
 
 /** One action on one task, locked in one transaction; the session's and the partner API's writes both come here. */
 export function withTaskLocked<T>(deps: TaskServiceDeps, lock: TaskLock, action: (locked: LockedTask) => Promise<T>): Promise<T> {
-  return inTaskTransaction(deps, async ({ trx, now, enqueue: enqueueFor, record: recordFor }) => {
+  return inTaskTransaction(deps, async (tx) => {
+    const { trx, now } = tx;
     const task = await lockTaskByAssignedTaskUuid(trx, lock.assignedTaskUuid);
     if (!task) throw lock.missing();
     lock.admit(task);
     assertNotRejected(task);
     const target = updateTargetOf(deps, task);
-    const enqueue = (record: PartnerTaskUpdateRecord) => enqueueFor(task, record);
-    // One attempt's entries at a time: the view shows the attempt the task is in, which a restart moves on.
-    let history: { attempt: number; entries: TaskHistoryEntry[] } | undefined;
-    const historyOf = async (attempt: number) => {
-      if (history?.attempt !== attempt) history = { attempt, entries: await listAttemptHistory(trx, task.id, attempt) };
-      return history.entries;
-    };
-    const readHistory = () => historyOf(task.attempt);
+    const read = await readLockedTaskState(trx, { taskId: task.id, attempt: task.attempt });
+    tx.knowLastSentAt(task, read.lastSentAt);
+    const enqueue = (record: PartnerTaskUpdateRecord) => tx.enqueue(task, record);
+    // One attempt's entries: the view shows the attempt the task is in. A restart moves it on, and the new attempt's
+    // entries are the ones this transaction records (none were stored before it began).
+    let history: { attempt: number; entries: TaskHistoryFact[] } = { attempt: task.attempt, entries: read.history };
+    const historyOf = (attempt: number): readonly TaskHistoryFact[] => (history.attempt === attempt ? history.entries : []);
     // The task as this transaction changed it: what an event of the partner's tells (its status, the step's data).
     let current = task;
     const record = async (entry: Omit<NewTaskHistoryEntry, 'taskId' | 'at'>) => {
-      const appended = await recordFor(current, entry);
-      if (history?.attempt === appended.attempt) history.entries.push(appended);
+      const fact = tx.record(current, entry);
+      if (fact.attempt === history.attempt) history.entries.push(fact);
+      else if (fact.attempt > history.attempt) history = { attempt: fact.attempt, entries: [fact] };
     };
     const workflow = workflowOf(task);
+    const save = async (from: Task, changes: TaskChanges): Promise<Task> => {
+      current = { ...from, ...changes, updatedAt: now };
+      tx.save(current);
+      return current;
+    };
     const startAttempt = async (options?: { carriedBy: 'step update' }): Promise<Task> => {
       if (task.attemptStartedAt !== null) return task;
-      const started = (current = await saveLockedTask(trx, task, { status: 'inProgress', attemptStartedAt: now }, now));
+      const started = await save(task, { status: 'inProgress', attemptStartedAt: now });
       if (options === undefined) await enqueue(startedUpdate(target, workflow, task.attempt));
       await record({ attempt: task.attempt, kind: 'started' });
       return started;
     };
-    const save = async (from: Task, changes: TaskChanges) => (current = await saveLockedTask(trx, from, changes, now));
-    const view = async (current: Task) => toTaskView(current, await historyOf(current.attempt), workflow);
-    return action({ trx, task, workflow, target, now, enqueue, history: readHistory, save, record, startAttempt, view });
+    const view = async (shown: Task) => toTaskView(shown, historyOf(shown.attempt), workflow);
+    return action({
+      trx,
+      task,
+      workflow,
+      target,
+      now,
+      enqueue,
+      history: async () => historyOf(task.attempt),
+      save,
+      record,
+      startAttempt,
+      view,
+    });
   });
 }
 

@@ -2,11 +2,11 @@ import { isClosed } from '../../src/contract/task-status';
 import { currentStepOf } from '../../src/contract/step-rules';
 import type { TaskFailure, TaskView } from '../../src/contract/task-view';
 import type { Grade, WorkflowDefinition } from '../../src/workflows/workflow-definition';
-import type { TaskHistoryEntry } from '../store/task-history.table';
+import type { TaskHistoryFact } from '../store/task-history.table';
 import type { Task } from '../store/tasks.table';
 
 /** The one conversion from a stored task to what the page sees (docs/architecture.md#one-row-conversion). Nothing secret is in a Task row. */
-export function toTaskView(task: Task, history: readonly TaskHistoryEntry[], workflow: WorkflowDefinition): TaskView {
+export function toTaskView(task: Task, history: readonly TaskHistoryFact[], workflow: WorkflowDefinition): TaskView {
   const over = isClosed(task.status);
   const gradedAttempts: TaskView['gradedAttempts'] = {};
   for (const step of workflow.steps) {
@@ -40,7 +40,7 @@ export function toTaskView(task: Task, history: readonly TaskHistoryEntry[], wor
 }
 
 /** Scores of the failed tries of a graded step in one attempt, oldest first (history kind `quiz_failed`). */
-export function failedTries(history: readonly TaskHistoryEntry[], attempt: number, stepId: string): Grade[] {
+export function failedTries(history: readonly TaskHistoryFact[], attempt: number, stepId: string): Grade[] {
   return history
     .filter((entry) => entry.kind === 'quiz_failed' && entry.attempt === attempt && entry.stepId === stepId)
     .map((entry) => ({ score: Number(entry.detail?.score ?? 0), total: Number(entry.detail?.total ?? 0) }));

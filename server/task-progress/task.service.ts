@@ -89,7 +89,7 @@ export async function openTask(
       'wxCompanyUuid',
     );
   }
-  return inTaskTransaction(deps, async ({ trx, now, enqueue }) => {
+  return inTaskTransaction(deps, async ({ trx, now, enqueue, knowLastSentAt }) => {
     const existing = await findTaskByAssignedTaskUuid(trx, context.wxAssignedTaskUuid);
     const openedFrom = addressHash(from.address);
     if (!existing) await assertMayCreate(trx, deps, { openedFrom, companyUuid: context.wxCompanyUuid, now });
@@ -135,6 +135,8 @@ export async function openTask(
         throw apiError('context_mismatch', 'This assigned task was opened with another worker, flow or company.');
       }
     } else {
+      // A task created now has sent nothing yet.
+      knowLastSentAt(task, null);
       await enqueue(task, openedUpdate(updateTargetOf(deps, task)));
       await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'opened', at: now });
     }
