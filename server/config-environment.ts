@@ -183,6 +183,13 @@ export const environmentSchema = z.object({
   REQUEST_TIMEOUT_MS: integer(1_000, 600_000, 15_000),
   // How long a starting server waits for Postgres (a database that starts after it); 0 tries once.
   DATABASE_STARTUP_TIMEOUT_MS: integer(0, 3_600_000, 300_000),
+  POSTGRES_PREPARED_STATEMENTS: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(['true', 'false'], { error: 'one of: true, false' })
+      .default('true')
+      .transform((value) => value === 'true'),
+  ),
   HEADERS_TIMEOUT_MS: integer(500, 600_000, 5_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(500, 600_000, 5_000),
   // After SIGTERM: readiness 503 at once, every other route served this long, so the proxy stops sending work before

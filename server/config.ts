@@ -56,7 +56,11 @@ export interface Config {
   emulatorMode: boolean;
   upstream: PlatformAddresses;
   tenancy: Tenancy;
-  database: { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
+  /**
+   * Postgres: `preparedStatements` (default true) sends the statements of fixed shape as named prepared statements;
+   * false for a connection pooler that cannot keep them (docs/configuration.md#database).
+   */
+  database: { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string; preparedStatements?: boolean };
   /** SQLite only: FULL survives power loss, NORMAL survives a killed process; see docs/operations.md#durability. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
   /** Updates of different tasks delivered at once. */
@@ -152,7 +156,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
           companies: e.WX_COMPANY_UUIDS === undefined ? undefined : new Set(e.WX_COMPANY_UUIDS),
         },
     database: /^postgres(ql)?:\/\//.test(e.DATABASE_URL)
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? { kind: 'postgres', url: e.DATABASE_URL, preparedStatements: e.POSTGRES_PREPARED_STATEMENTS }
       : { kind: 'sqlite', filename: e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, '') },
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     deliveryConcurrency: e.DELIVERY_CONCURRENCY,

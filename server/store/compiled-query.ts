@@ -1,5 +1,7 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { StoreDb } from './database-schema';
+import { prepareOnPostgres } from './prepared-statements';
+import { isPostgres } from './task-changes.repository';
 
 /**
  * A query of fixed shape, built and compiled by Kysely once per database and then run with new values: Kysely builds,
@@ -21,6 +23,8 @@ export function compileOnce<Input extends Record<string, unknown>, Row>(
     let entry = compiled.get(adapter);
     if (entry === undefined) {
       entry = compile(db, build);
+      // Its text never changes: Postgres parses and plans it once per connection.
+      if (isPostgres(db)) prepareOnPostgres(entry.query.sql);
       compiled.set(adapter, entry);
     }
     const { query, slots } = entry;

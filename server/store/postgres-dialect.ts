@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { CustomTypesConfig, Pool } from 'pg';
 import { PostgresDialect } from 'kysely';
+import { preparingPool } from './prepared-statements';
 
 /**
  * node-postgres returns int8 as a string (it may exceed 2^53). Every bigint here is epoch milliseconds, an id or a
@@ -33,6 +34,7 @@ export async function createPostgresPool(url: string, schema: string | undefined
   });
 }
 
-export function createPostgresDialect(pool: Pool): PostgresDialect {
-  return new PostgresDialect({ pool });
+/** `preparedStatements`: the fixed statements go as named prepared statements (prepared-statements.ts). */
+export function createPostgresDialect(pool: Pool, options: { preparedStatements: boolean }): PostgresDialect {
+  return new PostgresDialect({ pool: options.preparedStatements ? preparingPool(pool) : pool });
 }

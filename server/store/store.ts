@@ -62,7 +62,7 @@ export async function openUnmigrated(
   database: Config['database'],
   options: StoreOptions = {},
 ): Promise<{ store: Store; migrationSchema: string | undefined }> {
-  const opened = database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database.url, options);
+  const opened = database.kind === 'sqlite' ? openSqlite(database.filename, options) : await openPostgres(database, options);
   const { db, dialect, migrationSchema, transact } = opened;
   const destroy = async () => {
     await db.destroy();
@@ -100,7 +100,8 @@ export function postgresLocation(url: string): string {
   }
 }
 
-async function openPostgres(url: string, options: StoreOptions): Promise<OpenedDatabase> {
+async function openPostgres(database: Extract<Config['database'], { kind: 'postgres' }>, options: StoreOptions): Promise<OpenedDatabase> {
+  const { url } = database;
   const { schema } = options;
   const pool = await createPostgresPool(url, schema);
   const onError = (error: Error) => options.onConnectionError?.(error);
@@ -109,7 +110,9 @@ async function openPostgres(url: string, options: StoreOptions): Promise<OpenedD
   pool.on('connect', (client) => client.on('error', onError));
   // The pool repeats an idle client's error, already reported by the client's listener; it must be heard, not told twice.
   pool.on('error', () => {});
-  const db = new Kysely<DatabaseSchema>({ dialect: createPostgresDialect(pool) });
+  const db = new Kysely<DatabaseSchema>({
+    dialect: createPostgresDialect(pool, { preparedStatements: database.preparedStatements ?? true }),
+  });
   try {
     if (schema !== undefined) await createSchemaIfMissing(db, schema);
     // Kysely's migrator looks for its table in every schema unless told which one; name ours explicitly so another

@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import type { StoreDb } from './database-schema';
 import { compileOnce } from './compiled-query';
 import type { OutboxLane } from './outbox.table';
+import { prepareOnPostgres } from './prepared-statements';
 import { changeMarkerColumns, isPostgres } from './task-changes.repository';
 import { appendHistory } from './task-history.repository';
 import { toTaskHistoryEntry, type TaskHistoryEntry, type TaskHistoryKind, type TaskHistoryRow } from './task-history.table';
@@ -183,5 +184,6 @@ function postgresWriteText(db: StoreDb): string {
   returning 1
 )
 select (select count(*) from saved) as saved, (select count(*) from updates) as updates, (select count(*) from entries) as entries`;
+  prepareOnPostgres(writeText);
   return writeText;
 }

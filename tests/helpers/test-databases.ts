@@ -32,7 +32,7 @@ export interface TestDatabaseEngine {
 /** Use with `describe.each(testDatabases)('... on $name', (engine) => ...)` so a test runs on both engines. */
 export const testDatabases: readonly TestDatabaseEngine[] = [
   { name: 'sqlite', open: openSqliteTestDatabase },
-  { name: 'postgres', open: openPostgresTestDatabase },
+  { name: 'postgres', open: (options) => openPostgresTestDatabase(options) },
 ];
 
 async function openSqliteTestDatabase(options: StoreOptions = {}): Promise<TestDatabase> {
@@ -46,10 +46,14 @@ async function openSqliteTestDatabase(options: StoreOptions = {}): Promise<TestD
   );
 }
 
-async function openPostgresTestDatabase(options: StoreOptions = {}): Promise<TestDatabase> {
+/** A Postgres schema of its own; `connection` as DATABASE_URL's settings would set it (POSTGRES_PREPARED_STATEMENTS). */
+export async function openPostgresTestDatabase(
+  options: StoreOptions = {},
+  connection: { preparedStatements?: boolean } = {},
+): Promise<TestDatabase> {
   const schema = `test_${randomBytes(8).toString('hex')}`;
   return track(
-    (more) => openStore({ kind: 'postgres', url: testPostgresUrl }, { ...options, ...more, schema }),
+    (more) => openStore({ kind: 'postgres', url: testPostgresUrl, ...connection }, { ...options, ...more, schema }),
     schema,
     () => dropSchema(schema),
   );

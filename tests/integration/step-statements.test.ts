@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/store';
 import type { TaskServiceDeps } from '../../server/task-progress/locked-task';
 import { submitStep } from '../../server/task-progress/step.service';
 import { openTask, restartTask, startTask } from '../../server/task-progress/task.service';
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
-import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { openPostgresTestDatabase, testDatabases, type TestDatabase } from '../helpers/test-databases';
 
 /**
  * The step endpoint's cost is mostly its statements (bench/api.ts): each one a round trip on Postgres and a write to
@@ -88,5 +88,62 @@ describe.each(testDatabases)('statements of the step transaction on $name', (eng
     const view = await restartTask(deps, task);
     expect(view.history.map((entry) => entry.kind)).toEqual(['restarted']);
     expect(statements).toHaveLength(expected(3));
+  });
+});
+
+describe('prepared statements on Postgres', () => {
+  const deps = (store: Store) =>
+    ({
+      store,
+      clock: { now: () => Date.now() },
+      partnerUrlTemplate: undefined,
+      onUpdateEnqueued: () => {},
+      companies: { serves: () => true },
+      newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
+      log: { warn: () => {} },
+    }) as unknown as TaskServiceDeps;
+  const context = () => ({
+    wxWorkerUuid: randomUUID(),
+    wxAssignedTaskUuid: randomUUID(),
+    wxTaskFlowUuid: randomUUID(),
+    wxCompanyUuid: randomUUID(),
+  });
+  /** What the connection of one transaction has prepared, after a step ran in that same transaction's connection. */
+  const preparedAfterStep = async (database: TestDatabase) => {
+    const task = context();
+    await openTask(deps(database.store), task, { address: '127.0.0.1' });
+    // One connection for the step and the look: a store whose transact is the one open transaction.
+    return database.store.db.transaction().execute(async (trx) => {
+      const inOneConnection: Store = { ...database.store, db: trx, transact: (work) => work(trx) };
+      const outcome = await submitStep(deps(inOneConnection), task, 'welcome', {});
+      expect(outcome.task.currentStep).toBe('policy');
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx);
+      return rows.map((row) => row.statement);
+    });
+  };
+
+  it('sends the lock, the read and the write of a step by name, parsed once per connection', async () => {
+    const database = await openPostgresTestDatabase();
+    try {
+      const prepared = await preparedAfterStep(database);
+      expect(prepared).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^select \* from "tasks" where "assigned_task_key" = \$1 for update$/),
+          expect.stringMatching(/^select "last"\."last_sent_at"/),
+          expect.stringMatching(/^with saved as \(/),
+        ]),
+      );
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('prepares nothing with POSTGRES_PREPARED_STATEMENTS=false, for a pooler that cannot keep them', async () => {
+    const database = await openPostgresTestDatabase({}, { preparedStatements: false });
+    try {
+      expect(await preparedAfterStep(database)).toEqual([]);
+    } finally {
+      await database.cleanup();
+    }
   });
 });

@@ -41,7 +41,7 @@ describe('configuration', () => {
         emulatorMode: false,
         upstream: { baseUrl: 'https://api.example.com', taskBaseUrl: 'https://tasks.example.com' },
         tenancy: { mode: 'single', credential: { key: 'key-123', secret: 'secret-456' } },
-        database: { kind: 'postgres', url: 'postgres://u@db:5432/app' },
+        database: { kind: 'postgres', url: 'postgres://u@db:5432/app', preparedStatements: true },
         portalOrigins: ['https://portal.example.com', 'https://portal2.example.com:8443'],
       },
     });
@@ -182,7 +182,16 @@ describe('configuration', () => {
     expect(database('./data/x.db')).toEqual({ kind: 'sqlite', filename: './data/x.db' });
     expect(database('sqlite:./data/x.db')).toEqual({ kind: 'sqlite', filename: './data/x.db' });
     expect(database('file:///tmp/x.db')).toEqual({ kind: 'sqlite', filename: '/tmp/x.db' });
-    expect(database('postgresql://u@db/app')).toEqual({ kind: 'postgres', url: 'postgresql://u@db/app' });
+    expect(database('postgresql://u@db/app')).toEqual({ kind: 'postgres', url: 'postgresql://u@db/app', preparedStatements: true });
+    // A connection pooler that cannot keep prepared statements (docs/configuration.md#database).
+    const unprepared = parseConfig({ DATABASE_URL: 'postgres://u@db/app', POSTGRES_PREPARED_STATEMENTS: 'false' });
+    expect(unprepared.ok && unprepared.config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@db/app',
+      preparedStatements: false,
+    });
+    const wrong = parseConfig({ DATABASE_URL: 'postgres://u@db/app', POSTGRES_PREPARED_STATEMENTS: 'yes' });
+    expect(wrong.ok ? [] : wrong.problems).toEqual([expect.stringContaining('POSTGRES_PREPARED_STATEMENTS')]);
   });
 
   it('keeps the emulator state file in emulator mode only, and chooses the log format', () => {
