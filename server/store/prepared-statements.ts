@@ -9,10 +9,17 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryRes
  */
 const names = new Map<string, string>();
 
-/** Marks `sql` as one to prepare; its name is fixed for the life of the process. */
+/**
+ * Marks `sql` as one to prepare; its name is fixed for the life of the process. A text that selects `*` is not
+ * prepared: once a migration adds a column, Postgres refuses to run such a statement prepared before it ("cached plan
+ * must not change result type"), and an old instance runs beside the migrated schema during a rolling upgrade.
+ */
 export function prepareOnPostgres(sql: string): void {
+  if (selectsEveryColumn.test(sql)) return;
   if (!names.has(sql)) names.set(sql, `ptk_${names.size + 1}`);
 }
+
+const selectsEveryColumn = /\bselect\s+(?:distinct\s+)?\*|(?:"\w+"|\w+)\.\*/i;
 
 /**
  * The pool as Kysely sees it, sending the marked texts by name (node-postgres keeps which names each connection has

@@ -58,5 +58,11 @@ export async function listAttemptHistory(db: StoreDb, taskId: string, attempt: n
 }
 
 const selectAttemptHistory = compileOnce<{ taskId: string; attempt: number }, TaskHistoryRow>((db, param) =>
-  db.selectFrom('task_history').selectAll().where('task_id', '=', param('taskId')).where('attempt', '=', param('attempt')).orderBy('id'),
+  db
+    .selectFrom('task_history')
+    // Named, not `*`: prepared on Postgres (tasks.table.ts, taskRowColumns, says why).
+    .select(['id', 'task_id', 'attempt', 'kind', 'step_id', 'detail', 'at'])
+    .where('task_id', '=', param('taskId'))
+    .where('attempt', '=', param('attempt'))
+    .orderBy('id'),
 );

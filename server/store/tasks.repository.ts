@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StoreDb } from './database-schema';
-import { toTask } from './tasks.table';
+import { taskRowColumns, toTask } from './tasks.table';
 import type { NewTaskRow, Task, TaskRow } from './tasks.table';
 import { compileOnce } from './compiled-query';
 import { changeMarkerColumns, keepChangeFloor } from './task-changes.repository';
@@ -230,7 +230,7 @@ export async function lockTaskByAssignedTaskUuid(db: StoreDb, assignedTaskUuid: 
 }
 
 const lockByAssignedTaskUuid = compileOnce<{ assignedTaskKey: string }, TaskRow>((db, param) =>
-  db.selectFrom('tasks').selectAll().where('assigned_task_key', '=', param('assignedTaskKey')).forUpdate(),
+  db.selectFrom('tasks').select(taskRowColumns).where('assigned_task_key', '=', param('assignedTaskKey')).forUpdate(),
 );
 
 /**

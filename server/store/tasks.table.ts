@@ -39,6 +39,39 @@ export interface TasksTable {
 }
 
 export type TaskRow = Selectable<TasksTable>;
+
+/**
+ * Every column, by name, for the statements prepared on Postgres (prepared-statements.ts): a prepared `select *`
+ * fails once a migration adds a column ("cached plan must not change result type"), and the old code still runs
+ * beside the new during a rolling upgrade (docs/operations.md#rolling-upgrades). The Record keeps the list complete.
+ */
+const taskColumns: Record<keyof TaskRow, true> = {
+  id: true,
+  assigned_task_uuid: true,
+  assigned_task_key: true,
+  worker_uuid: true,
+  task_flow_uuid: true,
+  company_uuid: true,
+  workflow_id: true,
+  status: true,
+  attempt: true,
+  current_step: true,
+  step_data: true,
+  attempt_started_at: true,
+  failed_reason: true,
+  rejected_at: true,
+  rejected_reason: true,
+  confirmed_at: true,
+  opened_from: true,
+  answers_erased_at: true,
+  answers_erased_change: true,
+  created_at: true,
+  updated_at: true,
+  change_xid: true,
+  change_seq: true,
+};
+
+export const taskRowColumns = Object.keys(taskColumns) as (keyof TaskRow)[];
 export type NewTaskRow = Insertable<TasksTable>;
 
 export interface Task {
