@@ -146,7 +146,9 @@ describe('events to the partner backend', () => {
     const down = await p99OfRun(`http://127.0.0.1:${await freePort()}/hooks`);
     expect(up.samples).toBeGreaterThanOrEqual(280);
     expect(down.samples).toBeGreaterThanOrEqual(280);
-    // A floor of 100 ms: on a busy 2-core machine a few milliseconds of scheduling noise is not a lane's delay.
-    expect(down.p99).toBeLessThanOrEqual(Math.max(1.5 * up.p99, 100));
+    // A lane held up by the other waits out its retries, seconds apart (retry-policy.ts); on a busy 2-core machine the
+    // p99 of two runs of 40 tasks differed by up to 220 ms of scheduling noise (a clean-clone CI run: 266 up, 485
+    // down). Twice the first run's p99, and never under 500 ms, tells the two apart.
+    expect(down.p99).toBeLessThanOrEqual(Math.max(2 * up.p99, 500));
   }, 90_000);
 });
