@@ -8,6 +8,25 @@ import { openTask, restartTask, startTask } from '../../server/task-progress/tas
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
 import { openPostgresTestDatabase, testDatabases, type TestDatabase } from '../helpers/test-databases';
 
+/** The services' dependencies around `store`: every company served, no limits, nothing logged. */
+const depsFor = (store: Store) =>
+  ({
+    store,
+    clock: { now: () => Date.now() },
+    partnerUrlTemplate: undefined,
+    onUpdateEnqueued: () => {},
+    companies: { serves: () => true },
+    newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
+    log: { warn: () => {} },
+  }) as unknown as TaskServiceDeps;
+
+const context = () => ({
+  wxWorkerUuid: randomUUID(),
+  wxAssignedTaskUuid: randomUUID(),
+  wxTaskFlowUuid: randomUUID(),
+  wxCompanyUuid: randomUUID(),
+});
+
 /**
  * The step endpoint's cost is mostly its statements (bench/api.ts): each one a round trip on Postgres and a write to
  * the WAL on SQLite. The statements of a step are pinned here, so one added without need shows up as a failing test.
@@ -21,12 +40,6 @@ describe.each(testDatabases)('statements of the step transaction on $name', (eng
   let deps: TaskServiceDeps;
   /** Lock and read, then the writes: one statement on Postgres, else one per row. */
   const expected = (rows: number) => 2 + (engine.name === 'postgres' ? 1 : rows);
-  const context = () => ({
-    wxWorkerUuid: randomUUID(),
-    wxAssignedTaskUuid: randomUUID(),
-    wxTaskFlowUuid: randomUUID(),
-    wxCompanyUuid: randomUUID(),
-  });
 
   beforeEach(async () => {
     database = await engine.open();
@@ -45,15 +58,7 @@ describe.each(testDatabases)('statements of the step transaction on $name', (eng
       db: store.db.withPlugin(counter),
       transact: (work) => store.transact((trx) => work(trx.withPlugin(counter))),
     };
-    deps = {
-      store: counted,
-      clock: { now: () => Date.now() },
-      partnerUrlTemplate: undefined,
-      onUpdateEnqueued: () => {},
-      companies: { serves: () => true },
-      newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
-      log: { warn: () => {} },
-    } as unknown as TaskServiceDeps;
+    deps = depsFor(counted);
   });
   afterEach(async () => {
     await database.cleanup();
@@ -92,30 +97,14 @@ describe.each(testDatabases)('statements of the step transaction on $name', (eng
 });
 
 describe('prepared statements on Postgres', () => {
-  const deps = (store: Store) =>
-    ({
-      store,
-      clock: { now: () => Date.now() },
-      partnerUrlTemplate: undefined,
-      onUpdateEnqueued: () => {},
-      companies: { serves: () => true },
-      newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
-      log: { warn: () => {} },
-    }) as unknown as TaskServiceDeps;
-  const context = () => ({
-    wxWorkerUuid: randomUUID(),
-    wxAssignedTaskUuid: randomUUID(),
-    wxTaskFlowUuid: randomUUID(),
-    wxCompanyUuid: randomUUID(),
-  });
   /** What the connection of one transaction has prepared, after a step ran in that same transaction's connection. */
   const preparedAfterStep = async (database: TestDatabase) => {
     const task = context();
-    await openTask(deps(database.store), task, { address: '127.0.0.1' });
+    await openTask(depsFor(database.store), task, { address: '127.0.0.1' });
     // One connection for the step and the look: a store whose transact is the one open transaction.
     return database.store.db.transaction().execute(async (trx) => {
       const inOneConnection: Store = { ...database.store, db: trx, transact: (work) => work(trx) };
-      const outcome = await submitStep(deps(inOneConnection), task, 'welcome', {});
+      const outcome = await submitStep(depsFor(inOneConnection), task, 'welcome', {});
       expect(outcome.task.currentStep).toBe('policy');
       const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx);
       return rows.map((row) => row.statement);
