@@ -23,6 +23,7 @@ import { observeStepPresses, workflowWalks, type BenchReport, type WorkflowWalk 
  */
 const { values } = parseArgs({ options: { loads: { type: 'string', default: '5' }, workflows: { type: 'string' } } });
 const loads = Number(values.loads);
+let traceCount = 0;
 const walks = values.workflows ? workflowWalks.filter((walk) => values.workflows!.split(',').includes(walk.id)) : workflowWalks;
 
 // Lighthouse's Slow 4G: 150 ms round trip, 1.6 Mbps down, 750 Kbps up. CDP applies the latency per request, not per
@@ -148,11 +149,16 @@ async function loadOnce(walk: WorkflowWalk): Promise<LoadResult> {
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', slow4g);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    // BENCH_PAGE_TRACE=<dir>: a Chrome trace of each load until the first step is interactive (chrome://tracing or
+    // the DevTools Performance panel open it), to tell where the time before it went.
+    const traceDirectory = process.env.BENCH_PAGE_TRACE;
+    if (traceDirectory) await browser.startTracing(page, { path: join(traceDirectory, `${walk.id}-${++traceCount}.json`) });
     await page.goto(`${portalOrigin}/preview/tasks/${uuid}`);
     const frame = await taskFrame(page);
     // Told by the frame through the binding, not polled with waitForFunction: Playwright would inject its script into
     // the frame while it loads, tens of milliseconds of the throttled main thread that no worker's page spends.
     await reportOf(page, reports, 'interactive', 60_000);
+    if (traceDirectory) await browser.stopTracing();
     // LCP may still be replaced by a later, larger paint; give the throttled page a moment before reading.
     await page.waitForTimeout(1500);
     const metrics = await frame.evaluate(readPageMetrics);

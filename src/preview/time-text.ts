@@ -1,17 +1,13 @@
 /**
- * One formatter for every time the preview shows: toLocaleTimeString builds a new one at each call, and the preview
- * formats every time of its panels at each refresh (every second). On the benchmark's phone
- * (docs/development.md#benchmarks) that work ran on the thread of the task page in its iframe, and held back its first
- * step.
+ * Times in the preview: the clock time to read at a glance (24-hour, local), the full ISO value for the title and
+ * `dateTime`. Built from the date's fields, not with Intl.DateTimeFormat: the first formatter a page builds loads the
+ * locale's data, which bench/page.ts traced at 166 ms of the phone's main thread (docs/development.md#benchmarks),
+ * run as the preview showed its first delivery, while the task page in its iframe, on the same thread, was loading.
  */
-let clockFormat: Intl.DateTimeFormat | undefined;
-
-/** Times in the preview: the clock time to read at a glance, the full ISO value for the title and `dateTime`. */
 export function clockTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  clockFormat ??= new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return clockFormat.format(date);
+  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((field) => String(field).padStart(2, '0')).join(':');
 }
 
 /** "in 3 s" / "now" for a time in the future, from `now`. */
