@@ -188,11 +188,12 @@ function compressPage(): Plugin {
 
 /**
  * V8's explicit compile hint, `//# allFunctionsCalledOnLoad` on a script's first line (Chrome 136 on; other engines
- * read a comment), on the chunks a first screen runs: its functions are compiled while the script streams in, on a
- * background thread, instead of one by one on the main thread as hydration first calls them. bench/page.ts, traced
- * (BENCH_PAGE_TRACE): the main thread's work from the app chunk's arrival to the first step's hydration 186-321 ms
- * without, 85-180 ms with. The hint must come before any code, so it is added once Vite has written the chunk's own
- * first line (its preload map), in the last generateBundle, and that chunk's compressed copies are written again.
+ * read a comment), on the chunks a first screen runs: their functions are compiled in one pass with the script, which
+ * V8 starts on a background thread as the script streams in, instead of one by one on the main thread as hydration
+ * first calls them. bench/page.ts, traced (BENCH_PAGE_TRACE, 5 loads each): the main thread's work from the app
+ * chunk's arrival to the first step's hydration 186-321 ms without, 70-119 ms with. The hint must come before any
+ * code, so it is added once Vite has written the chunk's own first line (its preload map), in the last
+ * generateBundle, and that chunk's compressed copies are written again.
  */
 function compileHintsForFirstScreens(): Plugin {
   return {
