@@ -129,12 +129,7 @@ function inlineStylesheets(html: string, bundle: Rolldown.OutputBundle): string 
  */
 function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): string[] {
   const folder = `/src/workflows/${workflowId}/`;
-  const views = Object.values(bundle).find(
-    (item) =>
-      item.type === 'chunk' &&
-      Object.keys(item.modules).some((id) => id.replaceAll('\\', '/').endsWith('/src/workflows/registry.views.ts')),
-  );
-  const screens = new Set(views?.type === 'chunk' ? views.dynamicImports : []);
+  const screens = workflowScreenImports(bundle);
   return dynamicEntryChunks(
     bundle,
     (chunk) => screens.has(chunk.fileName) && (chunk.facadeModuleId ?? '').replaceAll('\\', '/').includes(folder),
@@ -155,6 +150,11 @@ function textsChunks(bundle: Rolldown.OutputBundle, workflowId: string, locale: 
  * only when the chunk itself has arrived, one more round trip.
  */
 function dynamicEntryChunks(bundle: Rolldown.OutputBundle, wanted: (chunk: Rolldown.OutputChunk) => boolean): string[] {
+  return chunksWithImports(bundle, (chunk) => chunk.isDynamicEntry && wanted(chunk));
+}
+
+/** The chunks `wanted` picks and every chunk they import statically, followed transitively. */
+function chunksWithImports(bundle: Rolldown.OutputBundle, wanted: (chunk: Rolldown.OutputChunk) => boolean): string[] {
   const files = new Set<string>();
   const add = (fileName: string) => {
     const chunk = bundle[fileName];
@@ -163,9 +163,19 @@ function dynamicEntryChunks(bundle: Rolldown.OutputBundle, wanted: (chunk: Rolld
     for (const imported of chunk.imports) add(imported);
   };
   for (const item of Object.values(bundle)) {
-    if (item.type === 'chunk' && item.isDynamicEntry && wanted(item)) add(item.fileName);
+    if (item.type === 'chunk' && wanted(item)) add(item.fileName);
   }
   return [...files];
+}
+
+/** What the chunk holding registry.views.ts imports dynamically: the workflows' screens, among others. */
+function workflowScreenImports(bundle: Rolldown.OutputBundle): Set<string> {
+  const views = Object.values(bundle).find(
+    (item) =>
+      item.type === 'chunk' &&
+      Object.keys(item.modules).some((id) => id.replaceAll('\\', '/').endsWith('/src/workflows/registry.views.ts')),
+  );
+  return new Set(views?.type === 'chunk' ? views.dynamicImports : []);
 }
 
 /**
@@ -225,29 +235,16 @@ function compileHintsForFirstScreens(): Plugin {
  * the later steps, which load after the first step is shown and call few of their functions at once.
  */
 function firstScreenChunks(bundle: Rolldown.OutputBundle): string[] {
-  const chunks = Object.values(bundle).filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
-  const views = chunks.find((chunk) =>
-    Object.keys(chunk.modules).some((id) => id.replaceAll('\\', '/').endsWith('/src/workflows/registry.views.ts')),
-  );
-  const screens = new Set(views?.dynamicImports ?? []);
-  const files = new Set<string>();
-  const add = (fileName: string) => {
-    const chunk = bundle[fileName];
-    if (files.has(fileName) || chunk?.type !== 'chunk') return;
-    files.add(fileName);
-    for (const imported of chunk.imports) add(imported);
-  };
-  for (const chunk of chunks) {
+  const screens = workflowScreenImports(bundle);
+  return chunksWithImports(bundle, (chunk) => {
     const facade = (chunk.facadeModuleId ?? '').replaceAll('\\', '/');
-    if (
+    return (
       chunk.isEntry ||
       preloadedDynamicImports.some((pattern) => pattern.test(facade)) ||
       (screens.has(chunk.fileName) && facade.includes('/src/workflows/')) ||
       /\/src\/(workflows\/[^/]+\/texts|ui\/i18n\/shell-texts)\.[a-z]+\.ts$/.test(facade)
-    )
-      add(chunk.fileName);
-  }
-  return [...files];
+    );
+  });
 }
 
 export default defineConfig({
