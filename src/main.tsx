@@ -1,6 +1,7 @@
 import { startEarlySession } from './api/early-session';
 import { pickLocale } from './ui/i18n/locale';
 import { loadShellTexts } from './ui/i18n/locale-context';
+import { watchWorkerInput } from './ui/worker-input';
 import './ui/styles.css';
 
 /**
@@ -8,6 +9,7 @@ import './ui/styles.css';
  * which index.html already preloads (vite.config.ts), so the request and the download overlap.
  */
 startEarlySession(window.location);
+watchWorkerInput();
 
 const locale = pickLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
 // WCAG 3.1.1: the page's language is the one it speaks, set before the first paint.

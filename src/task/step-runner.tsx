@@ -16,19 +16,6 @@ import { useStepSave } from './use-step-save';
 const HEADING_ID = 'step-title';
 
 /**
- * Focus goes to a step's heading when the runner appears after the worker did something in this page (the previous
- * screen's button is gone, e.g. after "Start again") and nothing holds focus. Not on the page's first load: in the
- * portal's iframe that would take the keyboard from the portal around it. `hasBeenActive` is the browser's own record
- * of an interaction with this frame (where it is missing, whether this document has focus).
- */
-function arrivedByAction(): boolean {
-  if (typeof document === 'undefined') return false; // build time: the prerendered first step
-  const active = document.activeElement;
-  if (active !== null && active !== document.body) return false;
-  return 'userActivation' in navigator ? navigator.userActivation.hasBeenActive : document.hasFocus();
-}
-
-/**
  * Runs the current step: progress, the workflow's screen, what a failed save says, and where focus goes. Saving is
  * `useStepSave`'s: the server decides what comes next and the runner only shows the task it returns. A save that gets
  * no answer keeps the step on screen with what the worker entered, and is tried again until it is saved.
@@ -42,8 +29,9 @@ export function StepRunner({
 }) {
   const texts = useShellTexts();
   const locale = useLocale();
-  // Moves to the step's heading after a save moved to another step, and on arrival after an action (arrivedByAction).
-  const [focusHeading, setFocusHeading] = useState(arrivedByAction);
+  // Moves to the step's heading after a save moved to another step (FocusHeading also does when the step replaced a
+  // screen whose button the worker pressed, e.g. after "Start again").
+  const [focusHeading, setFocusHeading] = useState(false);
 
   const stepId = currentStepOf({ currentStep: task.currentStep, steps: task.workflow.steps }) ?? '';
   const index = task.workflow.steps.findIndex((step) => step.id === stepId);

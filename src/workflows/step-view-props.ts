@@ -15,7 +15,7 @@ export interface StepViewProps {
   grading: GradingResult | undefined;
   /** The id of the step's heading (the page's h1); render it with FocusHeading. */
   headingId: string;
-  /** Whether the heading takes focus when the step appears (after a save moved here, or after a restart). */
+  /** Whether the heading takes focus when the step appears after a save moved here (FocusHeading itself takes it after a restart). */
   focusHeading: boolean;
   onSubmit(data: unknown): void;
 }

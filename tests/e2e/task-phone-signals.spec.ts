@@ -25,9 +25,21 @@ test('opening the task leaves the focus where the portal had it; after a step, f
   portal,
   page,
 }) => {
-  await portal.open();
+  // The app is held back while the prerendered step is on screen. Playwright's own look at the frame runs with a
+  // user gesture, so by the time the app starts the browser records this frame as activated although nobody
+  // touched it: the page must not take that for the worker's input.
+  let releaseApp!: () => void;
+  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  await page.route(/\/assets\/app-root-[^/]*\.js$/, async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  const opened = portal.open();
   const { frame } = portal;
   await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  expect(await frame.locator('body').evaluate(() => navigator.userActivation.hasBeenActive)).toBe(true);
+  releaseApp();
+  await opened;
   // The session has answered (the footer says where updates go), so the step screen is live.
   await expect(frame.getByRole('contentinfo')).toContainText('Emulator mode');
   // An iframe that focuses itself on load takes the keyboard away from the portal around it.

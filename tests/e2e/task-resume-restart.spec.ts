@@ -35,6 +35,8 @@ test('failing the quiz on every attempt ends in error; starting again sends read
   await frame.getByRole('button', { name: 'Start again' }).click();
   await portal.checkAccessibility('restart confirmation');
   await frame.getByRole('button', { name: 'Yes, start again' }).click();
+  // The button pressed is gone: the first step's heading takes the focus, where the keyboard continues.
+  await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeFocused();
   await beginTraining(frame);
   await expect
     .poll(async () => (await portal.appliedUpdates()).slice(-2).map((update) => update[1]))
@@ -52,7 +54,7 @@ test('restarting after completion sends ready, runs again and fires the end even
 
   await frame.getByRole('button', { name: 'Start again' }).click();
   await frame.getByRole('button', { name: 'Yes, start again' }).click();
-  await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: 'Workplace safety training' })).toBeFocused();
   await expect.poll(async () => (await portal.emulatorTask()).status).toBe('ready');
   expect((await portal.appliedUpdates()).at(-1)).toEqual(['ready', 'Restarted · attempt 2', 'neutral']);
 
