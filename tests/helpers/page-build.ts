@@ -57,7 +57,7 @@ export function builtTexts(outDir: string): { file: string; text: string }[] {
  * Builds the page as `npm run build` does. Vitest runs with NODE_ENV=test, which would make Vite bundle React's
  * development build; the production build is what ships and what the budget is about.
  */
-export async function buildPage(options: { outDir: string; input?: string }): Promise<void> {
+export async function buildPage(options: { outDir: string; input?: string; sourcemap?: boolean }): Promise<void> {
   const { build } = await import('vite');
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
@@ -66,7 +66,12 @@ export async function buildPage(options: { outDir: string; input?: string }): Pr
       configFile: resolve('vite.config.ts'),
       mode: 'production',
       logLevel: 'silent',
-      build: { outDir: options.outDir, emptyOutDir: true, ...(options.input ? { rollupOptions: { input: options.input } } : {}) },
+      build: {
+        outDir: options.outDir,
+        emptyOutDir: true,
+        ...(options.sourcemap ? { sourcemap: true } : {}),
+        ...(options.input ? { rollupOptions: { input: options.input } } : {}),
+      },
     });
   } finally {
     process.env.NODE_ENV = previous;

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
@@ -121,6 +122,28 @@ describe('the production build of the page', () => {
     expect(all).not.toMatch(/correct\s*:\s*["'][abc]["']/);
     expect(all).not.toContain('gradeQuiz');
   });
+
+  it('with source maps on (an error tracker needs them), maps the hinted scripts to the lines they came from', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptk-maps-'));
+    try {
+      await buildPage({ outDir: dir, sourcemap: true });
+      // A string of the entry's own source, which the minifier keeps as it is: where it is, and where the map says.
+      const marker = 'index.html has no #root';
+      const entry = readFileSync(resolve('src/main.tsx'), 'utf8').split('\n');
+      const entryScript = initialScripts(dir).find((script) => readFileSync(join(dir, script), 'utf8').includes(marker));
+      expect(entryScript).toBeDefined();
+      const code = readFileSync(join(dir, entryScript!), 'utf8');
+      expect(code.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
+      const before = code.slice(0, code.indexOf(marker)).split('\n');
+      const map = new SourceMapConsumer(JSON.parse(readFileSync(join(dir, `${entryScript}.map`), 'utf8')) as RawSourceMap);
+      // The string's opening quote, the start of a token the map names.
+      const original = map.originalPositionFor({ line: before.length, column: before.at(-1)!.length - 1 });
+      expect(original.source).toMatch(/src\/main\.tsx$/);
+      expect(entry[original.line - 1]).toContain(marker);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses to build page code that imports a server-only module', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptk-leak-'));
