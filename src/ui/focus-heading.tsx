@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { workerHasActed } from './worker-input';
 
 /**
@@ -18,11 +18,13 @@ function focusWasDropped(): boolean {
  */
 export function FocusHeading({ id, focusOnMount, children }: { id?: string; focusOnMount: boolean; children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  // Before the new screen is painted: focusing scrolls the heading into view, so the worker never sees the screen at
+  // the old scroll position first, and a press cannot land between the paint and the scroll.
+  useLayoutEffect(() => {
     if (focusOnMount) ref.current?.focus();
   }, [focusOnMount]);
   // After the commit: while the new screen renders, the element that brought it is still there and holds the focus.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focusWasDropped()) ref.current?.focus();
   }, []);
   return (
