@@ -20,6 +20,7 @@ interface ApiResult {
   ratioStepToBare: number;
   pgbench?: PgbenchFigures;
   ratioStepToPgbench?: number;
+  ratioToPgbenchCeilingWithBareServer?: number;
   stepFloor?: {
     bareCpuMs: number;
     statementsCpuMsPerRequest: number;
@@ -31,7 +32,7 @@ interface ApiResult {
   connections: number;
   stepLatencyMs: P50P99;
   serverCpuMsPerRequest: { step: number; bare: number };
-  machineCpuMsPerStepRequest?: { server: number; emulator: number; loadTool: number };
+  machineCpuMsPerStepRequest?: { server: number; emulator: number; loadTool: number; postgres?: number };
   ratioCeilingWithFreeServer?: number;
   ratePerSecond: number;
   stepP99AtRateMs: number;
@@ -71,6 +72,15 @@ export function apiRows(result: Record<string, unknown>): Row[] {
                 : `${r.ratioStepToPgbench} (${r.stepRequestsPerSecond} / ${r.pgbench.transactionsPerSecond} per second)`,
             target: '≥ 0.5',
             met: r.ratioStepToPgbench !== undefined && r.ratioStepToPgbench >= 0.5,
+          },
+        ]),
+    ...(r.ratioToPgbenchCeilingWithBareServer === undefined || r.machineCpuMsPerStepRequest?.postgres === undefined
+      ? []
+      : [
+          {
+            figure: `${mode}: ceiling of step / pgbench -N with a server whose step costs what its bare route does (CPU per step: bare route / emulator / load tool / Postgres backends)`,
+            value: `${r.ratioToPgbenchCeilingWithBareServer} (${cpu.bare} / ${r.machineCpuMsPerStepRequest.emulator} / ${r.machineCpuMsPerStepRequest.loadTool} / ${r.machineCpuMsPerStepRequest.postgres} ms)`,
+            target: '',
           },
         ]),
     {

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openSessions, runBare, runPaced, runSteps } from './api-load';
 import { createBenchDatabase, machine, round, spawnEmulator } from './bench-support';
-import { processCpuMs, productionLikeEnv, sampleServer, startServerProcess } from './bench-server-process';
+import {
+  cpuBetween,
+  postgresBackendsCpuMs,
+  processCpuMs,
+  productionLikeEnv,
+  sampleServer,
+  startServerProcess,
+} from './bench-server-process';
 import { measurePgbench } from './pgbench';
 import { measureSqliteStepFloor } from './sqlite-step-floor';
 
@@ -80,6 +87,9 @@ async function measure(mode: string) {
     const bareBefore = await withCpu(rss, duration, () => runBare(server.url, connections, duration));
     // The rest of the machine during the step run: the platform (the emulator, taking every update the relay delivers)
     // and the load tool (this process). With the server's own figure, they show the CPU one step costs in this setup.
+    // On Postgres, its backends serving the server too: the engine's share of a step.
+    const databaseName = database && new URL(database.url).pathname.slice(1);
+    const backends = databaseName ? await postgresBackendsCpuMs(databaseName) : undefined;
     const others = { emulator: processCpuMs(emulator.child.pid!), loadTool: processCpuMs(process.pid) };
     const steps = await withCpu(rss, duration, () => runSteps(server.url, idle, { connections, duration }));
     const stepsServed = steps.requestsPerSecond * duration;
@@ -87,6 +97,9 @@ async function measure(mode: string) {
       server: steps.cpuMsPerRequest,
       emulator: round((processCpuMs(emulator.child.pid!) - others.emulator) / stepsServed, 3),
       loadTool: round((processCpuMs(process.pid) - others.loadTool) / stepsServed, 3),
+      ...(databaseName && backends
+        ? { postgres: round(cpuBetween(backends, await postgresBackendsCpuMs(databaseName)) / stepsServed, 3) }
+        : {}),
     };
     const bareAfter = await withCpu(rss, duration, () => runBare(server.url, connections, duration));
     const bareRps = round((bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2, 0);
@@ -122,7 +135,23 @@ async function measure(mode: string) {
         ? {}
         : 'skipped' in pgbench
           ? { pgbench }
-          : { pgbench, ratioStepToPgbench: round(steps.requestsPerSecond / pgbench.transactionsPerSecond, 2) }),
+          : {
+              pgbench,
+              ratioStepToPgbench: round(steps.requestsPerSecond / pgbench.transactionsPerSecond, 2),
+              // The step / pgbench ratio this machine would allow a server whose step cost its one thread no more
+              // than the bare route: the cores shared by that, the platform stand-in, the load tool and Postgres's
+              // backends, each at its measured cost per step. A ceiling of the ratio above, from the same run.
+              ...(machineCpu.postgres === undefined
+                ? {}
+                : {
+                    ratioToPgbenchCeilingWithBareServer: round(
+                      (os.cpus().length * 1000) /
+                        (bareCpuMs + machineCpu.emulator + machineCpu.loadTool + machineCpu.postgres) /
+                        pgbench.transactionsPerSecond,
+                      2,
+                    ),
+                  }),
+            }),
       // CPU time per request, the load-independent view of the same ratio (the relay's deliveries included).
       serverCpuMsPerRequest: { step: steps.cpuMsPerRequest, bare: bareCpuMs },
       ...(floor && floorCpuMs

@@ -2,7 +2,8 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
-import { round } from './bench-support';
+import pg from 'pg';
+import { benchPostgresUrl, round } from './bench-support';
 
 /**
  * The server's resident set from /proc (Linux), sampled every 100 ms: the peak under load, not after it. Also its CPU
@@ -24,6 +25,39 @@ export function processCpuMs(pid: number): number {
   // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name; clock ticks of 10 ms.
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time so far of each Postgres backend serving `database` (its client connections), ms by process id: the
+ * primary's own cost of a load, read from /proc as for the server (Postgres on this machine, as the benchmarks run it).
+ */
+export async function postgresBackendsCpuMs(database: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: benchPostgresUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend'",
+      [database],
+    );
+    const cpu = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        cpu.set(pid, processCpuMs(pid));
+      } catch {
+        // A backend that ended meanwhile: its time is not counted.
+      }
+    }
+    return cpu;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The CPU the backends used between two readings; one started in between counts from its start. */
+export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /**

@@ -30,7 +30,9 @@ const FIGURES: Array<{ key: string; label: (r: ScaleResult) => string; targeted:
   { key: 'claim', label: (r) => `relay claim of ${r.claimLimit} rows, in its transaction`, targeted: ['p50'] },
   { key: 'step', label: (r) => `step request end to end at ${r.stepRatePerSecond} req/s (server process)`, targeted: ['p50', 'p99'] },
   { key: 'statusCommand', label: () => '`npm run outbox -- status`, wall time', targeted: ['p50'] },
-  { key: 'statusCalls', label: () => '`outbox status` repository calls (counts by lane and state)', targeted: ['p50'] },
+  // Counts the whole delivered history by design (docs/deploying.md#how-far-one-postgres-goes; retention bounds it):
+  // the command's wall time above is what the operator meets, this explains it.
+  { key: 'statusCalls', label: () => '`outbox status` repository calls (counts by lane and state)', targeted: [] },
   { key: 'readyz', label: () => '`GET /readyz`', targeted: ['p50', 'p99'] },
   { key: 'heartbeatWrite', label: () => "readiness's heartbeat write", targeted: [] },
   { key: 'metrics', label: () => '`GET /metrics` (the same counts)', targeted: [] },

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { STEP_CYCLE } from './api-load';
-import pg from 'pg';
-import { benchPostgresUrl, percentile, round, runPool } from './bench-support';
-import { processCpuMs, productionLikeEnv, startServerProcess } from './bench-server-process';
+import { percentile, round, runPool } from './bench-support';
+import { productionLikeEnv, startServerProcess } from './bench-server-process';
 
 /*
  * The measurements of bench/scale.ts that go through a process, as an operator meets them: the server (the step
@@ -130,39 +129,6 @@ export async function statusCommandMs(databaseUrl: string): Promise<number> {
   });
   if (!output.includes('delivered')) throw new Error(`outbox status printed no counts: ${output}`);
   return performance.now() - started;
-}
-
-/**
- * CPU time so far of each Postgres backend serving `database` (its client connections), ms by process id: the
- * primary's own cost of a load, read from /proc as for the server (Postgres on this machine, as the benchmarks run it).
- */
-export async function postgresBackendsCpuMs(database: string): Promise<Map<number, number>> {
-  const client = new pg.Client({ connectionString: benchPostgresUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend'",
-      [database],
-    );
-    const cpu = new Map<number, number>();
-    for (const { pid } of rows) {
-      try {
-        cpu.set(pid, processCpuMs(pid));
-      } catch {
-        // A backend that ended meanwhile: its time is not counted.
-      }
-    }
-    return cpu;
-  } finally {
-    await client.end();
-  }
-}
-
-/** The CPU the backends used between two readings; one started in between counts from its start. */
-export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
-  return total;
 }
 
 export function latencyOf(samples: number[]): Latency {

@@ -7,18 +7,8 @@ import { claimDeliverable, nextDueAt, releaseLeases } from '../server/store/outb
 import { probeWrite } from '../server/store/health.repository';
 import { openStore, type Store } from '../server/store/store';
 import { createBenchDatabase, insertBenchTask, machine, round, spawnEmulator } from './bench-support';
-import { processCpuMs } from './bench-server-process';
-import {
-  cpuBetween,
-  latencyOf,
-  pacedGets,
-  pacedSteps,
-  postgresBackendsCpuMs,
-  startScaleServer,
-  statusCommandMs,
-  type Latency,
-  type ScaleServer,
-} from './scale-server';
+import { cpuBetween, postgresBackendsCpuMs, processCpuMs } from './bench-server-process';
+import { latencyOf, pacedGets, pacedSteps, startScaleServer, statusCommandMs, type Latency, type ScaleServer } from './scale-server';
 import { seedScale } from './seed-scale';
 
 /**
