@@ -216,13 +216,13 @@ function compileHintsForFirstScreens(): Plugin {
           const chunk = bundle[fileName];
           if (chunk?.type !== 'chunk') continue;
           chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
-          // The code moved down one line: its source map (with --sourcemap) gains an empty first line to match.
+          // The code moved down one line: its source map file (with --sourcemap), already in the bundle, gains an empty
+          // first line to match.
           const map = bundle[`${fileName}.map`];
           if (map?.type === 'asset') {
             const parsed = JSON.parse(String(map.source)) as { mappings: string };
             map.source = JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
           }
-          if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`;
           for (const [suffix, compress] of [
             ['.br', (code: string) => brotliCompressSync(code, brotliOptions)],
             ['.gz', (code: string) => gzipSync(code, gzipOptions)],
