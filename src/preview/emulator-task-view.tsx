@@ -7,6 +7,7 @@ import { DeliveryView } from './delivery-view';
 import { EventLog } from './event-log';
 import { FaultControls } from './fault-controls';
 import { PartnerBackendPanel } from './partner-backend-panel';
+import { ScreenHeading } from './screen-heading';
 import { TaskFrame, type FrameState } from './task-frame';
 import { TaskInfoPanel } from './task-info-panel';
 import { usePortalMessages } from './use-portal-messages';
@@ -67,7 +68,7 @@ function TaskViewLoaded({ controlPath, assignment }: { controlPath: string; assi
         <p className="pv-back">
           <Link to="/preview">← All tasks</Link>
         </p>
-        <h1 className="pv-title">{options.title}</h1>
+        <ScreenHeading>{options.title}</ScreenHeading>
         {options.estimatedCompletionTime !== undefined && <p className="pv-muted">Estimated time: {options.estimatedCompletionTime}</p>}
         <TaskFrame
           title={options.title}
