@@ -96,7 +96,12 @@ export function idempotentAnswers(deps: { db: StoreDb; log: FastifyBaseLogger })
   };
 }
 
-/** JSON with object keys sorted, so the same body sent with its fields in another order is the same request. */
+/**
+ * JSON with object keys sorted, so the same body sent with its fields in another order is the same request. Recursive,
+ * so its input nests at most MAX_DATA_DEPTH deep (partner-schemas.ts checks the body first). By hand, not
+ * `canonicalize` (RFC 8785): the hash never leaves this server, and the package's one version without recursion needs
+ * Node 22 while it throws, as the others do, on the lone surrogates and 1e400 that JSON.parse lets through.
+ */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
     inner !== null && typeof inner === 'object' && !Array.isArray(inner)

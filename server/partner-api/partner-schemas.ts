@@ -16,7 +16,30 @@ export const partnerStepParamsSchema = z.object({
   stepId: z.string().check(z.minLength(1), z.maxLength(100)),
 });
 
-export const partnerStepBodySchema = z.object({ data: z.unknown() });
+/**
+ * How deep a step's data may nest, in arrays and objects. Whatever walks it by recursion (the idempotency hash of
+ * idempotent-answer.ts, JSON.stringify when the data is saved) runs out of stack at a few thousand levels, which 10 KB
+ * of brackets reach, and would answer 500. 64, System.Text.Json's default: far deeper than any step's data.
+ */
+export const MAX_DATA_DEPTH = 64;
+
+/** Whether `value` nests more than `max` arrays and objects deep: walked with a stack of its own, never by recursion. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth === max) return true;
+    for (const inner of Object.values(next.value)) pending.push({ value: inner, depth: next.depth + 1 });
+  }
+  return false;
+}
+
+/** The step route's body; also the preview's, which hands it on (server/partner-backend/partner-backend-routes.ts). */
+export const partnerStepBodySchema = z.object({
+  data: z
+    .unknown()
+    .check(z.refine((value) => !nestsDeeperThan(value, MAX_DATA_DEPTH), `nests more than ${MAX_DATA_DEPTH} arrays and objects deep`)),
+});
 
 export const partnerStepResultSchema = z.object({ task: taskViewSchema });
 

@@ -5,6 +5,7 @@ import { awaitsPartner } from '../../src/contract/step-rules';
 import { findWorkflow } from '../../src/workflows/registry';
 import type { Clock } from '../clock';
 import { newPartnerKey } from '../partner-api/partner-key-secret';
+import { partnerStepBodySchema } from '../partner-api/partner-schemas';
 import type { Store } from '../store/store';
 import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.repository';
 import { findTaskByAssignedTaskUuid } from '../store/tasks.repository';
@@ -27,7 +28,6 @@ const resolveParamsSchema = z.object({
   assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
   stepId: z.string().check(z.minLength(1), z.maxLength(100)),
 });
-const resolveBodySchema = z.object({ data: z.unknown() });
 
 /**
  * Emulator mode's stand-in for the partner's own backend (docs/development.md#the-partner-backend-panel): the receiver
@@ -75,7 +75,7 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
 
   api.post(
     '/control/partner-backend/tasks/:assignedTaskUuid/steps/:stepId',
-    { schema: { params: resolveParamsSchema, body: resolveBodySchema } },
+    { schema: { params: resolveParamsSchema, body: partnerStepBodySchema } },
     async (request, reply) => {
       const { assignedTaskUuid, stepId } = request.params;
       const response = await fetch(

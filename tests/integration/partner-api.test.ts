@@ -123,6 +123,35 @@ describe.each(testDatabases)('the partner API on $name', (engine) => {
     expect(other.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('refuses data nested past 64 levels with 400 invalid_body, before anything walks it or stores an answer', async () => {
+    const session = await openSession(t.app);
+    const { key } = await createKey(t);
+    const post = (payload: string, idempotencyKey: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/partner/v1/tasks/${session.context.wxAssignedTaskUuid}/steps/welcome`,
+        payload,
+        headers: { ...bearer(key), 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      });
+    const nested = (depth: number, inner = '') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+
+    // 5,000 arrays in 10 KB: a recursive walk runs out of stack on them.
+    for (const [index, data] of [nested(5_000), `{"a":${nested(4_990)}}`, nested(65)].entries()) {
+      const refused = await post(`{"data":${data}}`, `deep-${index}`);
+      expect([refused.statusCode, refused.json()]).toEqual([
+        400,
+        { error: { code: 'invalid_body', message: 'data nests more than 64 arrays and objects deep', field: 'data' } },
+      ]);
+    }
+    expect(await t.database.store.db.selectFrom('partner_idempotency').selectAll().execute()).toEqual([]);
+    // 64 levels are data like any other: the route answers as for any data (this step does not await the partner).
+    const deepest = await post(`{"data":${nested(64)}}`, 'deepest');
+    expect([deepest.statusCode, errorCode(deepest)]).toEqual([409, 'step_not_awaiting_partner']);
+    // A field the body does not take is dropped unread, however deep.
+    const extra = await post(`{"data":{},"extra":${nested(5_000)}}`, 'extra');
+    expect([extra.statusCode, errorCode(extra)]).toEqual([409, 'step_not_awaiting_partner']);
+  });
+
   it('lists the partner routes in the OpenAPI document', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
       paths: Record<string, Record<string, unknown>>;

@@ -134,4 +134,17 @@ describe('the partner backend of emulator mode', () => {
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_step_data');
   });
+
+  it('refuses data nested past 64 levels as the partner API does, with 400 invalid_body', async () => {
+    const { context } = await consented();
+    const deep = await fetch(`${server.url}/emulator/control/partner-backend/tasks/${context.wxAssignedTaskUuid}/steps/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"data":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+    });
+    expect([deep.status, await deep.json()]).toEqual([
+      400,
+      { error: { code: 'invalid_body', message: 'data nests more than 64 arrays and objects deep', field: 'data' } },
+    ]);
+  });
 });
