@@ -31,7 +31,10 @@ export interface TaskApiOptions {
 
 const DEFAULT_PAGE_DIRECTORY = fileURLToPath(new URL('../../dist', import.meta.url));
 
-/** Smaller than the app-wide limit: a step's data is a few answers or a typed name. */
+/**
+ * Smaller than the app-wide limit: a step's data is a few answers or a typed name. The default of this scope's /api/
+ * routes: one that names its own `bodyLimit` (an upload, a tighter endpoint) keeps it.
+ */
 const API_BODY_LIMIT = 16 * 1024;
 
 /**
@@ -48,7 +51,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => setSecurityHeaders(config, request, reply));
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/')) route.bodyLimit = API_BODY_LIMIT;
+    if (route.url.startsWith('/api/')) route.bodyLimit ??= API_BODY_LIMIT;
   });
   await app.register(fastifySwagger, {
     openapi: {
