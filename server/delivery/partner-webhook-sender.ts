@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { OutboxUpdate } from '../store/outbox.table';
 import type { HttpTransport } from '../upstream/http-transport';
-import { bodyStart, classifyFetchError, parseRetryAfter, type UpdateOutcome } from '../upstream/upstream-outcome';
+import { BODY_START_BYTES, bodyStart, classifyFetchError, parseRetryAfter, type UpdateOutcome } from '../upstream/upstream-outcome';
 import type { UpdateSender } from './delivery-clients';
 import { signWebhook } from './webhook-signature';
 
@@ -39,8 +39,10 @@ export function partnerWebhookSender(
           },
           body,
           timeoutMs,
+          // Only a 4xx's body is used, its start in the detail: a receiver's answer is never read further, however long.
+          maxAnswerBytes: BODY_START_BYTES,
         });
-        return outcomeOf(reply.status, reply.headers.get('retry-after'), reply.text, clock.now());
+        return outcomeOf(reply.status, reply.headers.get('retry-after'), reply.text, clock.now(), reply.truncated);
       } catch (error) {
         return classifyFetchError(error, timeoutMs);
       }
@@ -61,10 +63,10 @@ export function webhookIdOf(row: Pick<OutboxUpdate, 'taskId' | 'id'>): string {
  * the platform's 404/403), and a 4xx there is most often a deployment or a secret being fixed. An event that keeps
  * failing ages into a dead letter after the retry policy's giveUpAfterMs (24 h).
  */
-export function outcomeOf(status: number, retryAfter: string | null, text: string, now: number): UpdateOutcome {
+export function outcomeOf(status: number, retryAfter: string | null, text: string, now: number, truncated = false): UpdateOutcome {
   if (status >= 200 && status < 300) return { kind: 'delivered', status };
   const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter, now) : undefined;
   const reason = status === 429 ? 'rate_limited' : status === 408 ? 'request_timeout' : status >= 500 ? 'server_error' : 'client_error';
-  const detail = status >= 400 && status < 500 && text !== '' ? `HTTP ${status}: ${bodyStart(text)}` : `HTTP ${status}`;
+  const detail = status >= 400 && status < 500 && text !== '' ? `HTTP ${status}: ${bodyStart(text, truncated)}` : `HTTP ${status}`;
   return { kind: 'retryable', reason, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), detail };
 }

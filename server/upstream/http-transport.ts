@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface HeaderReader {
   get(name: string): string | null;
@@ -8,15 +9,24 @@ export interface HeaderReader {
 export interface HttpReply {
   status: number;
   headers: HeaderReader;
+  /** The body, or only its first `maxAnswerBytes` when `truncated`. */
   text: string;
+  /** The body went on past `maxAnswerBytes`: the rest was never read, and the connection was closed. */
+  truncated: boolean;
 }
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
-  /** For the whole exchange: connecting, sending, and reading the answer to its end. */
+  /** For the whole exchange: connecting, sending, and reading the answer (as far as it is read). */
   timeoutMs: number;
+  /**
+   * The most of the answer's body read, decided by what the caller needs of it (a status and the start of an error
+   * message, or a JSON document of known size). The peer decides how much it sends: a body read whole, however
+   * large, once took the process down (a 560 MB answer is more than a string holds).
+   */
+  maxAnswerBytes: number;
 }
 
 export type HttpTransport = (url: string, request: HttpRequest) => Promise<HttpReply>;
@@ -52,16 +62,36 @@ export function createHttpTransport(options: { maxSockets?: number } = {}): { se
         },
         (incoming) => {
           const chunks: Buffer[] = [];
-          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('error', fail);
-          incoming.on('end', () => {
+          let length = 0;
+          let answered = false;
+          const answer = (truncated: boolean) => {
+            answered = true;
             clearTimeout(timer);
+            const bytes = Buffer.concat(chunks);
             resolve({
               status: incoming.statusCode ?? 0,
               headers: { get: (name) => headerValue(incoming.headers[name.toLowerCase()]) },
-              text: Buffer.concat(chunks).toString('utf8'),
+              // A cut may fall inside a character: the decoder keeps its first bytes back instead of a U+FFFD.
+              text: truncated ? new StringDecoder('utf8').write(bytes) : bytes.toString('utf8'),
+              truncated,
             });
+          };
+          incoming.on('data', (chunk: Buffer) => {
+            if (answered) return;
+            const room = request.maxAnswerBytes - length;
+            if (chunk.length <= room) {
+              chunks.push(chunk);
+              length += chunk.length;
+              return;
+            }
+            chunks.push(chunk.subarray(0, room));
+            answer(true);
+            // Reading the rest would take what the peer chooses to send; closing the connection ends it now (it is
+            // not reused: the rest of the answer is still on its way).
+            incoming.destroy();
           });
+          incoming.on('error', fail);
+          incoming.on('end', () => answer(false));
         },
       );
       const timer = setTimeout(() => outgoing.destroy(new HttpTimeoutError(`no answer within ${request.timeoutMs} ms`)), request.timeoutMs);

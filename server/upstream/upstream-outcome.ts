@@ -42,10 +42,13 @@ interface UnknownTaskFailure {
   detail: string;
 }
 
-/** The platform refused the request itself; sending it again cannot help. */
+/**
+ * The platform refused the request itself, or answered with more than any answer of its kind needs
+ * (`answer_too_large`, server/upstream/http-transport.ts): sending it again cannot help.
+ */
 interface PermanentFailure {
   kind: 'permanent';
-  reason: 'rejected' | 'invalid_record';
+  reason: 'rejected' | 'invalid_record' | 'answer_too_large';
   status?: number;
   /** The start of the response body (or the validation issues), kept for the operator. */
   detail: string;
@@ -71,8 +74,12 @@ export type WorkersOutcome = { kind: 'ok'; status: number; body: unknown } | Ups
 
 const BODY_START_LENGTH = 500;
 
-export function bodyStart(text: string): string {
-  return text.length > BODY_START_LENGTH ? `${text.slice(0, BODY_START_LENGTH)}…` : text;
+/** What to read of an answer whose body only `bodyStart` uses: BODY_START_LENGTH characters take at most 4 bytes each. */
+export const BODY_START_BYTES = BODY_START_LENGTH * 4;
+
+/** The start of an answer's body for an error message; `truncated`: the body went on past `text`. */
+export function bodyStart(text: string, truncated = false): string {
+  return text.length > BODY_START_LENGTH || truncated ? `${text.slice(0, BODY_START_LENGTH)}…` : text;
 }
 
 /**
@@ -89,7 +96,14 @@ export function parseRetryAfter(value: string | null, now: number): number | und
 }
 
 /** Classifies a non-2xx, non-401 answer (docs/platform.md#errors shows no error codes, so the HTTP status is all we rely on). */
-export function classifyFailureStatus(status: number, headers: HeaderReader, text: string, now: number): UpstreamFailure {
+export function classifyFailureStatus(
+  status: number,
+  headers: HeaderReader,
+  text: string,
+  now: number,
+  /** `text` is only the start of the body (http-transport.ts reads no more than it needs). */
+  truncated = false,
+): UpstreamFailure {
   if (status === 429 || status === 503) {
     const retryAfterMs = parseRetryAfter(headers.get('retry-after'), now);
     return {
@@ -102,9 +116,10 @@ export function classifyFailureStatus(status: number, headers: HeaderReader, tex
   }
   if (status === 408) return { kind: 'retryable', reason: 'request_timeout', status, detail: 'HTTP 408' };
   if (status >= 500) return { kind: 'retryable', reason: 'server_error', status, detail: `HTTP ${status}` };
-  if (status === 403) return { kind: 'forbidden', status, detail: bodyStart(text) };
-  if (status === 404) return { kind: 'unknown_task', status, detail: bodyStart(text) };
-  return { kind: 'permanent', reason: 'rejected', status, detail: bodyStart(text) };
+  const detail = bodyStart(text, truncated);
+  if (status === 403) return { kind: 'forbidden', status, detail };
+  if (status === 404) return { kind: 'unknown_task', status, detail };
+  return { kind: 'permanent', reason: 'rejected', status, detail };
 }
 
 /** Network-level failures: our timeout, a refused or dropped connection. All are worth retrying. */

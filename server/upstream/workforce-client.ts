@@ -5,6 +5,7 @@ import { createHttpTransport, type HttpReply, type HttpRequest } from './http-tr
 import { createTokenCache, type TokenCache, type TokenFetchResult } from './token-cache';
 import { readTokenResponse } from './token-response';
 import {
+  BODY_START_BYTES,
   bodyStart,
   classifyFailureStatus,
   classifyFetchError,
@@ -17,6 +18,14 @@ import {
 const TOKEN_PATH = '/api/servicesecurity/processes/apikey/oauth/token';
 const WORKERS_PATH = '/api/serviceworkforce/workers';
 const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks';
+
+/**
+ * The most read of a token response: its shape is not shown (docs/platform.md#token), but a token and a few fields,
+ * a JWT included, take a few kilobytes. A larger answer is refused as unrecognised, not read on.
+ */
+export const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
+/** The most read of the workers listing (docs/platform.md#workers: paging not shown), which only the doctor asks for. */
+export const WORKERS_ANSWER_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface WorkforceClient {
   /** docs/platform.md#workers: query parameters are passed through; the body is returned as parsed JSON (shape not shown). */
@@ -61,13 +70,18 @@ export function createWorkforceClient({ upstream, clock, onTokenRequest }: Workf
     const answer = await send(url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic, accept: 'application/json' },
+      maxAnswerBytes: TOKEN_ANSWER_MAX_BYTES,
     });
     if (!answer.ok) return answer;
-    const { status, headers, text } = answer;
+    const { status, headers, text, truncated } = answer;
     if (status < 200 || status > 299) {
-      const failure = classifyFailureStatus(status, headers, text, clock.now());
+      const failure = classifyFailureStatus(status, headers, text, clock.now(), truncated);
       if (failure.kind === 'retryable') return { ok: false, failure };
-      return { ok: false, failure: { kind: 'auth_failed', reason: 'credentials_rejected', status, detail: bodyStart(text) } };
+      return { ok: false, failure: { kind: 'auth_failed', reason: 'credentials_rejected', status, detail: bodyStart(text, truncated) } };
+    }
+    if (truncated) {
+      const detail = `the token response is larger than ${TOKEN_ANSWER_MAX_BYTES} bytes, more than any token needs; it was not read to its end`;
+      return { ok: false, failure: { kind: 'auth_failed', reason: 'unrecognized_token_response', status, detail } };
     }
     const token = readTokenResponse(parseJson(text), requestedAt);
     if (!token.ok) {
@@ -96,7 +110,7 @@ export function createWorkforceClient({ upstream, clock, onTokenRequest }: Workf
     if (!answer.ok || answer.status !== 401) return answer;
     tokenCache.invalidate(token.accessToken);
     if (!retried) return sendAuthorized(url, init, true);
-    return { ok: false, failure: { kind: 'token_rejected', status: 401, detail: bodyStart(answer.text) } };
+    return { ok: false, failure: { kind: 'token_rejected', status: 401, detail: bodyStart(answer.text, answer.truncated) } };
   }
 
   return {
@@ -113,10 +127,15 @@ export function createWorkforceClient({ upstream, clock, onTokenRequest }: Workf
       const answer = await sendAuthorized(`${upstream.baseUrl}${WORKERS_PATH}${search}`, {
         method: 'GET',
         headers: { accept: 'application/json' },
+        maxAnswerBytes: WORKERS_ANSWER_MAX_BYTES,
       });
       if (!answer.ok) return answer.failure;
       if (answer.status < 200 || answer.status > 299) {
-        return classifyFailureStatus(answer.status, answer.headers, answer.text, clock.now());
+        return classifyFailureStatus(answer.status, answer.headers, answer.text, clock.now(), answer.truncated);
+      }
+      if (answer.truncated) {
+        const detail = `the workers listing is larger than ${WORKERS_ANSWER_MAX_BYTES} bytes; it was not read to its end (narrow it with query parameters)`;
+        return { kind: 'permanent', reason: 'answer_too_large', status: answer.status, detail };
       }
       return { kind: 'ok', status: answer.status, body: parseJson(answer.text) };
     },
@@ -135,11 +154,13 @@ export function createWorkforceClient({ upstream, clock, onTokenRequest }: Workf
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(checkedRecord.data),
+        // docs/platform.md#the-update-endpoint: the success status and body are not shown, so any 2xx counts and its
+        // body is not used; of a failure only the start goes into the detail.
+        maxAnswerBytes: BODY_START_BYTES,
       });
       if (!answer.ok) return answer.failure;
-      // docs/platform.md#the-update-endpoint: the success status and body are not shown, so any 2xx counts and the body is not read.
       if (answer.status >= 200 && answer.status <= 299) return { kind: 'delivered', status: answer.status };
-      return classifyFailureStatus(answer.status, answer.headers, answer.text, clock.now());
+      return classifyFailureStatus(answer.status, answer.headers, answer.text, clock.now(), answer.truncated);
     },
   };
 }
