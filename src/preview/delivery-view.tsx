@@ -45,9 +45,9 @@ export function DeliveryView({
             {count('delivered')} delivered · {count('pending')} waiting · {count('dead')} dead letters
           </p>
           <ol className="pv-deliveries" aria-label="Updates, oldest first">
-            {list.map((update) => (
+            {list.map((update, index) => (
               <li key={update.id} data-state={deliveryState(update)}>
-                <DeliveryLine update={update} now={updates.dataUpdatedAt} />
+                <DeliveryLine update={update} position={index + 1} now={updates.dataUpdatedAt} />
               </li>
             ))}
           </ol>
@@ -63,8 +63,12 @@ function deliveryState(update: TaskUpdateView): 'delivered' | 'pending' | 'retry
   return state === 'pending' && attempts > 0 ? 'retrying' : state;
 }
 
-/** `now`: when the list was read, so "in 3 s" is relative to the data shown (render stays pure). */
-function DeliveryLine({ update, now }: { update: TaskUpdateView; now: number }) {
+/**
+ * `position`: the update's place in this task's list, from 1. Not its outbox id, which the task's events to the
+ * partner's backend share, so a task's updates would read #2, #3, #5; the id shows where it is needed, in the command
+ * that retries a dead letter. `now`: when the list was read, so "in 3 s" is relative to the data shown (render stays pure).
+ */
+function DeliveryLine({ update, position, now }: { update: TaskUpdateView; position: number; now: number }) {
   const { record, delivery } = update;
   const state = deliveryState(update);
   return (
@@ -77,7 +81,7 @@ function DeliveryLine({ update, now }: { update: TaskUpdateView; now: number }) 
         )}
       </span>
       <span className="pv-muted pv-small">
-        #{update.id} · sentAt <TimeStamp iso={record.sentAt} />
+        <span>Update {position}</span> · sentAt <TimeStamp iso={record.sentAt} />
         {state === 'delivered' && delivery.deliveredAt !== null && (
           <>
             {' '}

@@ -45,6 +45,10 @@ test('the backend reports passed: the open page moves on within 5 s, the platfor
     .toEqual(['Opened', 'Step 2 of 2 · Check', 'Completed']);
   await expect(eventLine(backend, 'task.completed')).toContainText('signature verified');
   await expect(backend.getByRole('listitem')).toHaveCount(3);
+  // The task's updates are numbered on their own, though its events to the backend sit in the same outbox.
+  await expect(preview.deliveries.getByTestId('delivery-summary')).toHaveText('3 delivered · 0 waiting · 0 dead letters');
+  const updates = preview.deliveries.getByRole('list', { name: 'Updates, oldest first' });
+  expect(await updates.getByText(/^Update \d+$/).allInnerTexts()).toEqual(['Update 1', 'Update 2', 'Update 3']);
   await expect(backend.getByText('signature not verified')).toHaveCount(0);
   await expect(backend.getByRole('heading', { name: /waits on your backend/ })).toHaveCount(0);
   // Each event's body is there to read, as the receiver got it.
