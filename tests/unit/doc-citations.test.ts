@@ -1,19 +1,24 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import GithubSlugger from 'github-slugger';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
  * Code comments cite the page that explains a rule (`docs/platform.md#statuses-and-transitions`, a file of
- * docs/decisions/), and the README and the docs link to each other. A citation that leads nowhere teaches nothing, so
- * every one is checked: the file must exist, and an `#anchor` must be a heading of it, slugged as GitHub does.
+ * docs/decisions/), and the markdown pages (the README, docs/, src/workflows/README.md, ...) link to each other. A
+ * citation that leads nowhere teaches nothing, so every one is checked: the file must exist, and an `#anchor` must be
+ * a heading of it, slugged as GitHub does (github-slugger, a port of GitHub's own rules).
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Where code comments are read: every TypeScript file of these folders. */
 const SOURCE_FOLDERS = ['src', 'server', 'tests', 'bench', 'scripts'];
+
+/** What installs, builds and test runs leave behind (.gitignore): their markdown is not the project's. */
+const NOT_OURS = new Set(['.git', 'node_modules', 'dist', 'build', 'data', 'test-results', 'playwright-report']);
 
 interface Citation {
   /** The citing file, relative to the project root. */
@@ -23,23 +28,28 @@ interface Citation {
   target: string;
   /** Without the `#`; undefined when the citation names no heading. */
   anchor: string | undefined;
+  /** A link whose text is a file name (`[docs/api.md](…)`): that name, which must be the file it leads to. */
+  named?: string;
 }
 
 /** A `docs/…` path in a comment, optionally relative to the citing file (`../../docs/api.md` here), and its `#anchor`. */
 const DOCS_PATH = /(?<![\w/.-])((?:\.{1,2}\/)*docs\/[\w./-]*)(#[\w-]+)?/g;
 
 /** An inline link or image `[text](target)` (the text may span lines), or a reference definition `[id]: target`. */
-const MARKDOWN_LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm;
+const MARKDOWN_LINK = /!?\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm;
 
-/** GitHub's heading ids: lower case, punctuation dropped (letters, digits, `_`, `-` and spaces kept), spaces to hyphens. */
-function githubSlug(heading: string): string {
+/** A link text that is a file's name or path, in backticks or not, with an `#anchor` or not: `docs/api.md#errors`. */
+const FILE_NAME_TEXT = /^`?((?:\.{1,2}\/)*(?:[\w.-]+\/)*[\w-][\w.-]*\.(?:md|tsx?|mjs|json|ya?ml))(?:#[\w-]+)?`?$/;
+
+/**
+ * The text GitHub slugs: a heading as rendered, so a link keeps its text and code its content. Inline markup is
+ * read here because github-slugger slugs plain text only.
+ */
+function headingText(heading: string): string {
   return heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]+>/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-    .replace(/ /g, '-');
+    .replace(/`/g, '');
 }
 
 /** The line (1-based) of a character offset. */
@@ -72,15 +82,11 @@ function withoutCodeFences(markdown: string): string {
 /** Every anchor a markdown page offers: its headings' slugs (`-1`, `-2` for repeats) and explicit `id`/`name`s. */
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
-  const seen = new Map<string, number>();
+  // One slugger per page: it numbers a repeated heading's slug as GitHub does.
+  const slugger = new GithubSlugger();
   for (const line of withoutCodeFences(markdown).split('\n')) {
     const heading = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line)?.[1];
-    if (heading !== undefined) {
-      const slug = githubSlug(heading.replace(/`/g, ''));
-      const count = seen.get(slug) ?? 0;
-      seen.set(slug, count + 1);
-      anchors.add(count === 0 ? slug : `${slug}-${count}`);
-    }
+    if (heading !== undefined) anchors.add(slugger.slug(headingText(heading)));
     for (const match of line.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(match[1]!);
   }
   return anchors;
@@ -125,15 +131,17 @@ function citationsInSource(file: string, text: string): Citation[] {
 function citationsInMarkdown(file: string, text: string): Citation[] {
   const prose = withoutCodeFences(text);
   return [...prose.matchAll(MARKDOWN_LINK)].flatMap((match) => {
-    const link = match[1] ?? match[2]!;
+    const link = match[2] ?? match[3]!;
     if (/^[a-z][a-z0-9+.-]*:/i.test(link)) return [];
     const [path = '', anchor] = link.split('#', 2);
+    const named = FILE_NAME_TEXT.exec(match[1]?.trim() ?? '')?.[1];
     return [
       {
         from: file,
         line: lineAt(text, match.index),
         target: path === '' ? file : posix.normalize(posix.join(posix.dirname(file), path)),
         anchor: anchor === '' ? undefined : anchor,
+        ...(named === undefined ? {} : { named: named.replace(/^(?:\.{1,2}\/)+/, '') }),
       },
     ];
   });
@@ -149,9 +157,11 @@ function resolveTarget(from: string, path: string): string {
 function brokenCitations(citations: readonly Citation[]): string[] {
   const anchors = new Map<string, Set<string>>();
   const problems: string[] = [];
-  for (const { from, line, target, anchor } of citations) {
+  for (const { from, line, target, anchor, named } of citations) {
     const cited = `${target}${anchor === undefined ? '' : `#${anchor}`}`;
     const at = `${from}:${line}: ${cited}`;
+    // The reader trusts the name they see: `[docs/api.md](connecting-your-backend.md)` sends them elsewhere.
+    if (named !== undefined && target !== named && !target.endsWith(`/${named}`)) problems.push(`${at}: the link's text names ${named}`);
     const path = join(root, ...target.split('/'));
     if (target.startsWith('..') || !existsSync(path)) {
       problems.push(`${at}: no such file`);
@@ -177,21 +187,37 @@ function filesUnder(folder: string, keep: (file: string) => boolean): string[] {
     .filter((file) => !file.includes('node_modules/') && keep(file) && statSync(join(root, file)).isFile());
 }
 
-function projectCitations(): Citation[] {
+/** Every markdown page of the project, at any depth, relative to the root: the folders of NOT_OURS are not entered. */
+function markdownPages(folder = ''): string[] {
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return NOT_OURS.has(entry.name) ? [] : markdownPages(path);
+    return entry.isFile() && entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+function projectCitations(): { citations: Citation[]; pages: string[] } {
   const sources = SOURCE_FOLDERS.flatMap((folder) => filesUnder(folder, (file) => /\.tsx?$/.test(file)));
-  const pages = ['README.md', ...filesUnder('docs', (file) => file.endsWith('.md'))];
+  const pages = markdownPages();
   const read = (file: string) => readFileSync(join(root, file), 'utf8');
-  return [
-    ...sources.flatMap((file) => citationsInSource(file, read(file))),
-    ...pages.filter((file) => existsSync(join(root, file))).flatMap((file) => citationsInMarkdown(file, read(file))),
-  ];
+  return {
+    citations: [
+      ...sources.flatMap((file) => citationsInSource(file, read(file))),
+      ...pages.flatMap((file) => citationsInMarkdown(file, read(file))),
+    ],
+    pages,
+  };
 }
 
 describe('citations of the documentation', () => {
   it('lead to an existing file, and to one of its headings when they name an anchor', () => {
-    const citations = projectCitations();
+    const { citations, pages } = projectCitations();
     // The README links the docs: an empty list would mean the reading is broken, not that all is well.
     expect(citations.length).toBeGreaterThan(0);
+    expect(pages).toEqual(
+      expect.arrayContaining(['README.md', 'docs/api.md', 'docs/decisions/010-walls-are-code.md', 'src/workflows/README.md']),
+    );
+    expect(pages.filter((page) => page.includes('node_modules/'))).toEqual([]);
     expect(brokenCitations(citations)).toEqual([]);
   });
 
@@ -218,11 +244,24 @@ describe('citations of the documentation', () => {
     ]);
   });
 
+  it('reports a link whose text names another file than the one it leads to', () => {
+    const page = [
+      'Events ([docs/api.md](connecting-your-backend.md#events-to-your-backend)), errors ([api.md](api.md#errors)),',
+      'the guide ([`src/workflows/README.md`](../src/workflows/README.md)), [the API](api.md).',
+    ].join('\n');
+    expect(brokenCitations(citationsInMarkdown('docs/example.md', page))).toEqual([
+      "docs/example.md:1: docs/connecting-your-backend.md#events-to-your-backend: the link's text names docs/api.md",
+    ]);
+  });
+
   it('slugs headings as GitHub does', () => {
-    expect(githubSlug('Status updates')).toBe('status-updates');
-    expect(githubSlug('The update endpoint')).toBe('the-update-endpoint');
-    expect(githubSlug('TRUST_PROXY, and who is believed?')).toBe('trust_proxy-and-who-is-believed');
-    expect(githubSlug('Walls: [lint](x.md) rules')).toBe('walls-lint-rules');
+    const anchorOf = (heading: string) => [...anchorsOf(`## ${heading}`)][0];
+    expect(anchorOf('Status updates')).toBe('status-updates');
+    expect(anchorOf('The update endpoint')).toBe('the-update-endpoint');
+    expect(anchorOf('TRUST_PROXY, and who is believed?')).toBe('trust_proxy-and-who-is-believed');
+    expect(anchorOf('Walls: [lint](x.md) rules')).toBe('walls-lint-rules');
+    expect(anchorOf('`POST /api/session`')).toBe('post-apisession');
+    expect(anchorOf('Step 2 · Policy — “Report passed”')).toBe('step-2--policy--report-passed');
     expect([...anchorsOf('# Page\n## Limits\n```\n## Not a heading\n```\n## Limits\n')]).toEqual(['page', 'limits', 'limits-1']);
   });
 });
