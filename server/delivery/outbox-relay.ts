@@ -2,10 +2,11 @@ import type { OutboxUpdate } from '../store/outbox.table';
 import { releaseLease, releaseLeases } from '../store/outbox.repository';
 import { AHEAD_MAX_WAIT_MS, ClaimedAhead } from './claimed-ahead';
 import { deliverUpdate, type DeliveryContext } from './deliver-update';
-import { RememberedTasks, settleAndClaimRows, untilDue, type ClaimContext, type ClaimedRow } from './relay-claims';
+import { RememberedTasks, settleAndClaimRows, untilDue, type ClaimContext, type Claimed } from './relay-claims';
 import { nextMove, type LastClaim, type RelayMove } from './relay-moves';
 import { relaySettingsOf, type OutboxRelayOptions } from './relay-options';
 import { circuitPolicyOf } from './retry-policy';
+import { SlotShares } from './slot-shares';
 import { NOTHING_TO_CLAIM, TenantCircuits, type ClaimPlan } from './tenant-circuits';
 import { WakeSignal } from './wake-signal';
 
@@ -23,10 +24,11 @@ export interface OutboxRelay {
  * `concurrency` deliveries under way beside it, each of a different task.
  */
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
-  const { store, clock, log, clients, concurrency, leaseMs, pollMs, claimIntervalMs, policy, workerId, refillBatch, lane } =
+  const { store, clock, log, clients, concurrency, leaseMs, pollMs, claimIntervalMs, policy, workerId, refillBatch, lane, shareSlots } =
     relaySettingsOf(options);
   const ahead = new ClaimedAhead(clock, concurrency, store.dialect);
   const circuits = new TenantCircuits(circuitPolicyOf(policy));
+  const shares = shareSlots ? new SlotShares(concurrency) : undefined;
   const signal = options.wakeSignal ?? new WakeSignal();
 
   const inFlight = new Set<Promise<void>>();
@@ -61,6 +63,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       .catch((error: unknown) => log.error({ err: error, updateId: update.id }, 'could not record a delivery outcome'))
       .finally(() => {
         inFlight.delete(job);
+        shares?.release(update.id);
         ahead.deliveryFinished();
         fillSlots();
         // The task's next update may now be claimable, and a slot is free.
@@ -80,6 +83,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const tenant = clients.route(update.companyUuid)?.tenant;
       const waitedMs = clock.now() - ((update.lockedUntil ?? 0) - leaseMs);
       if ((tenant !== undefined && circuits.of(tenant).isOpen) || waitedMs > AHEAD_MAX_WAIT_MS) {
+        shares?.release(update.id);
         void releaseLease(store.db, update.id, workerId).catch((error: unknown) => log.warn({ err: error }, 'could not release a lease'));
         continue;
       }
@@ -87,8 +91,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   }
 
+  /** A claimed row holds a slot of its tenant's share until its delivery ends (a company with no receiver: none). */
+  function holdSlot(update: OutboxUpdate): void {
+    const tenant = shares && clients.route(update.companyUuid)?.tenant;
+    if (tenant !== undefined) shares?.hold(update.id, tenant);
+  }
+
   /** Settles what was delivered and claims more, in one transaction; on failure the deliveries wait for the next. */
-  async function settleAndClaim(plan: ClaimPlan): Promise<ClaimedRow[]> {
+  async function settleAndClaim(plan: ClaimPlan): Promise<Claimed> {
     const batch = deliveredUnsettled;
     deliveredUnsettled = [];
     try {
@@ -102,14 +112,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function claim(plan: ClaimPlan): Promise<LastClaim> {
     lastClaimStartedAt = performance.now();
     try {
-      const rows = await settleAndClaim(plan);
+      const { rows, putBack } = await settleAndClaim(plan);
       for (const row of rows) {
+        holdSlot(row.update);
         if (row.probeOf !== undefined || inFlight.size < concurrency) startDelivery(row.update, row.probeOf);
         else ahead.add(row.update);
       }
       if (failedClaimsInRow > 0) log.info({ failedClaims: failedClaimsInRow }, 'the database answers again: claiming outbox rows');
       failedClaimsInRow = 0;
-      return { kind: 'claimed', rows: rows.length, roomAfter: ahead.room(inFlight.size), plan };
+      return { kind: 'claimed', rows: rows.length, roomAfter: ahead.room(inFlight.size), plan, putBack };
     } catch (error) {
       // Said once, not each second: the recovery is logged when a claim succeeds again.
       if (failedClaimsInRow === 0)
@@ -149,13 +160,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       fillSlots();
       const room = ahead.room(inFlight.size);
       const now = clock.now();
+      const plan = circuits.plan(now, room, clients.deliverableCompanies());
       const move = nextMove({
         last,
         inFlight: inFlight.size,
         room,
         concurrency,
         refillBatch,
-        plan: circuits.plan(now, room, clients.deliverableCompanies()),
+        plan: shares ? shares.narrow(plan, (tenant) => clients.companiesOf(tenant)) : plan,
         unsettled: deliveredUnsettled.length,
         now,
         msSinceLastClaim: performance.now() - lastClaimStartedAt,

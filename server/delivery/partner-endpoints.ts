@@ -24,6 +24,8 @@ export interface PartnerEndpoints {
   deliverableCompanies(): ReadonlySet<string> | undefined;
   /** The companies behind one endpoint's circuit; undefined: any. */
   companiesOf(key: string): ReadonlySet<string> | undefined;
+  /** Each company has an endpoint of its own: the lane's slots are shared among them (slot-shares.ts). */
+  readonly perCompany: boolean;
 }
 
 /** The key of the single endpoint's circuit: the relay's name for one circuit over every company (tenant-circuits.ts). */
@@ -32,12 +34,19 @@ const SINGLE_KEY = 'default';
 /** Every company's events to one URL, signed with one secret (PARTNER_WEBHOOK_URL, or emulator mode's receiver). */
 export function singleEndpoint(url: string, secret: string): PartnerEndpoints {
   const route: PartnerEndpointRoute = { key: SINGLE_KEY, url, secrets: () => [secret] };
-  return { tells: () => true, endpointFor: () => route, deliverableCompanies: () => undefined, companiesOf: () => undefined };
+  return {
+    tells: () => true,
+    endpointFor: () => route,
+    deliverableCompanies: () => undefined,
+    companiesOf: () => undefined,
+    perCompany: false,
+  };
 }
 
 /**
  * Tenant mode: each company with a webhook (`npm run tenants -- webhook`) has its own endpoint, secret and circuit, so
- * one company's endpoint down never holds another's events. What the directory read at its last refresh applies.
+ * one company's endpoint down never holds another's events, and its share of the lane's slots, so one slow never
+ * delays them (slot-shares.ts). What the directory read at its last refresh applies.
  */
 export function tenantEndpoints(webhooks: CompanyWebhooks, clock: Clock): PartnerEndpoints {
   return {
@@ -53,6 +62,7 @@ export function tenantEndpoints(webhooks: CompanyWebhooks, clock: Clock): Partne
     },
     deliverableCompanies: () => webhooks.partnerWebhookCompanies(),
     companiesOf: (key) => new Set([key]),
+    perCompany: true,
   };
 }
 

@@ -78,6 +78,7 @@ export function startPartnerLane(options: {
     wakeSignal: options.wakeSignal,
     lane: 'partner',
     concurrency: PARTNER_LANE_CONCURRENCY,
+    shareSlots: endpoints.perCompany,
     leaseMs: options.leaseMs,
     policy: options.policy,
     ...options.relay,

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { claimDeliverable, markManyDelivered, nextDueAt } from '../store/outbox.repository';
+import { claimDeliverable, markManyDelivered, nextDueAt, putBackClaims } from '../store/outbox.repository';
 import type { OutboxLane, OutboxUpdate } from '../store/outbox.table';
 import type { Store } from '../store/store';
 import { confirmTasks } from '../store/tasks.repository';
@@ -46,14 +46,21 @@ export interface ClaimedRow {
   probeOf?: string;
 }
 
+/** What one claim leased, and how many rows it put back in line past their tenant's share of the slots. */
+export interface Claimed {
+  rows: ClaimedRow[];
+  putBack: number;
+}
+
 /**
  * Settles `delivered` and claims up to the plan's limit more, in one transaction (one commit for many rows). A probe
  * is an update of a task the platform accepted before, the one that has waited longest for its next try, due or not:
  * each failed probe moves to the back, and an invented task (never accepted) never decides whether the platform is
  * back. Only when no such update waits does one of a task never accepted go (a new worker's `ready`), so nothing is
- * held for ever.
+ * held for ever. With the slots shared among tenants (`plan.roomOf`), rows past a tenant's room go back in line in the
+ * same transaction: the claim takes the oldest rows of any company, and one company's backlog would fill it.
  */
-export function settleAndClaimRows(context: ClaimContext, delivered: readonly OutboxUpdate[], plan: ClaimPlan): Promise<ClaimedRow[]> {
+export function settleAndClaimRows(context: ClaimContext, delivered: readonly OutboxUpdate[], plan: ClaimPlan): Promise<Claimed> {
   const { store, clients, leaseMs, workerId, log, lane } = context;
   const now = context.clock.now();
   let confirming: string[] = [];
@@ -78,17 +85,40 @@ export function settleAndClaimRows(context: ClaimContext, delivered: readonly Ou
       if (update) claimed.push({ update, probeOf: tenant });
     }
     const limit = plan.limit - claimed.length;
+    let putBack = 0;
     if (limit > 0 && plan.companies !== null) {
-      for (const update of await claimDeliverable(trx, { now, leaseMs, limit, workerId, companies: plan.companies, lane }))
-        claimed.push({ update });
+      const rows = await claimDeliverable(trx, { now, leaseMs, limit, workerId, companies: plan.companies, lane });
+      const { kept, over } = plan.roomOf ? withinRooms(rows, plan.roomOf, clients) : { kept: rows, over: [] };
+      const overIds = over.map((update) => update.id);
+      putBack = await putBackClaims(trx, overIds, workerId);
+      for (const update of kept) claimed.push({ update });
     }
-    return claimed;
+    return { rows: claimed, putBack };
   });
   // Remembered once committed: a transaction rolled back confirmed nothing.
   return claiming.then((claimed) => {
     context.confirmed.remember(confirming);
     return claimed;
   });
+}
+
+/** The rows (oldest first) each tenant has room for, and those past it. */
+function withinRooms(rows: readonly OutboxUpdate[], roomOf: (tenant: string) => number, clients: DeliveryClients) {
+  const taken = new Map<string, number>();
+  const kept: OutboxUpdate[] = [];
+  const over: OutboxUpdate[] = [];
+  for (const row of rows) {
+    // A company with no receiver now holds no slot: its delivery puts the row back at once (deliver-update.ts).
+    const tenant = clients.route(row.companyUuid)?.tenant;
+    const count = tenant === undefined ? 0 : (taken.get(tenant) ?? 0);
+    if (tenant !== undefined && count >= roomOf(tenant)) {
+      over.push(row);
+      continue;
+    }
+    if (tenant !== undefined) taken.set(tenant, count + 1);
+    kept.push(row);
+  }
+  return { kept, over };
 }
 
 /**

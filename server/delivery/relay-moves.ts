@@ -25,7 +25,11 @@ export type RelayMove =
   | { kind: 'wait-for-wake-or-due'; freeSlots: number; plan: ClaimPlan };
 
 /** How the previous turn's claim went, if the previous turn claimed. */
-export type LastClaim = { kind: 'none' } | { kind: 'failed' } | { kind: 'claimed'; rows: number; roomAfter: number; plan: ClaimPlan };
+export type LastClaim =
+  | { kind: 'none' }
+  | { kind: 'failed' }
+  /** `putBack`: rows claimed past their tenant's share of the slots (slot-shares.ts) and put back in line. */
+  | { kind: 'claimed'; rows: number; roomAfter: number; plan: ClaimPlan; putBack?: number };
 
 export interface RelayTurn {
   last: LastClaim;
@@ -54,8 +58,10 @@ export const CLAIM_RETRY_MS = 1_000;
 export function nextMove(turn: RelayTurn): RelayMove {
   const { last, plan, pollMs } = turn;
   if (last.kind === 'failed') return { kind: 'back-off', waitMs: Math.min(pollMs, CLAIM_RETRY_MS) };
-  // A full batch claimed: there may be more waiting, so go on at once; else nothing is deliverable until a wake.
-  if (last.kind === 'claimed' && !(last.rows > 0 && last.roomAfter === 0)) {
+  // A full batch claimed, or rows put back past their tenant's share (other tenants' rows may wait behind them, and
+  // that tenant is left out of the next claim): there may be more waiting, so go on at once; else nothing is
+  // deliverable until a wake.
+  if (last.kind === 'claimed' && !(last.rows > 0 && last.roomAfter === 0) && !((last.putBack ?? 0) > 0)) {
     return { kind: 'wait-for-wake-or-due', freeSlots: last.roomAfter, plan: last.plan };
   }
   if (turn.room < Math.min(turn.refillBatch, turn.concurrency) && turn.inFlight > 0) return { kind: 'wait-for-slot', waitMs: pollMs };

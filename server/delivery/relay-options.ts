@@ -40,6 +40,11 @@ export interface OutboxRelayOptions {
   lane?: OutboxLane;
   /** Platform lane: the companies whose rejected tasks are told to the partner's backend (`task.rejected`). */
   partnerEvents?: PartnerEventsGate;
+  /**
+   * Each tenant is a receiver of its own (tenant mode's partner endpoints): the slots are shared among them
+   * (slot-shares.ts), so one slow receiver never holds them all.
+   */
+  shareSlots?: boolean;
 }
 
 /** The options with their defaults filled in. */
@@ -57,6 +62,7 @@ export function relaySettingsOf(options: OutboxRelayOptions) {
     policy: options.policy ?? defaultRetryPolicy,
     workerId: options.workerId ?? `relay-${options.lane ?? 'platform'}-${randomUUID()}`,
     lane: options.lane ?? 'platform',
+    shareSlots: options.shareSlots ?? false,
     /** Below this many free slots, with deliveries under way, the relay waits for more before claiming again. */
     refillBatch: Math.max(1, Math.floor(concurrency / 4)),
   };

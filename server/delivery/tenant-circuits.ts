@@ -10,6 +10,8 @@ export interface ClaimPlan {
   companies: readonly string[] | undefined | null;
   /** The soonest probe of a tenant whose circuit is open and not due yet. */
   nextProbeAt: number;
+  /** With the slots shared among tenants (slot-shares.ts): how many more rows a tenant may hold; else no bound. */
+  roomOf?: (tenant: string) => number;
 }
 
 export const NOTHING_TO_CLAIM: ClaimPlan = { limit: 0, probes: [], companies: null, nextProbeAt: Number.POSITIVE_INFINITY };

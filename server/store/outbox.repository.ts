@@ -165,6 +165,16 @@ export async function releaseLease(db: StoreDb, id: number, workerId: string): P
 }
 
 /**
+ * Claimed rows put back in line unsent, no attempt counted: the relay took more of a tenant's rows than its share of
+ * the slots (server/delivery/slot-shares.ts). Returns how many this worker still held.
+ */
+export async function putBackClaims(db: StoreDb, ids: readonly number[], workerId: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await leasedRows(db, ids, workerId).set(LEASE_CLEARED).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
  * The platform is the only authority on task ids (docs/decisions/008-a-deputy-for-many-companies.md): a task it keeps refusing is marked rejected and
  * its undelivered updates become dead letters, so nothing more is sent for it. Only the holder of the refused row's
  * lease may do it. Returns false when the lease was lost meanwhile.

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreDb } from '../../server/store/database-schema';
-import { claimDeliverable, markDead, markDelivered, nextDueAt, releaseLeases, scheduleRetry } from '../../server/store/outbox.repository';
+import {
+  claimDeliverable,
+  markDead,
+  markDelivered,
+  nextDueAt,
+  putBackClaims,
+  releaseLeases,
+  scheduleRetry,
+} from '../../server/store/outbox.repository';
 import { enqueueUpdate } from '../../server/store/outbox-enqueue.repository';
 import { listDead, listUpdatesForTask, outboxStats, retryAllDead, retryDead } from '../../server/store/outbox-status.repository';
 import type { OutboxUpdate } from '../../server/store/outbox.table';
@@ -130,6 +138,21 @@ describe.each(testDatabases)('claiming outbox rows on $name', (engine) => {
     // relay-b's lease is untouched: its row is neither freed nor taken by relay-c.
     const [stillLeased] = await listUpdatesForTask(db, b!.taskId);
     expect(stillLeased).toMatchObject({ id: b!.id, lockedBy: 'relay-b', lockedUntil: t0 + lease.leaseMs });
+  });
+
+  it("putBackClaims puts back only this worker's claims among the ids, unsent and with no attempt counted", async () => {
+    const [a] = await addTaskWithUpdates(db, 1);
+    const [b] = await addTaskWithUpdates(db, 1);
+    await claimDeliverable(db, { ...lease, now: t0 });
+    const [c] = await addTaskWithUpdates(db, 1);
+    await claimDeliverable(db, { ...lease, now: t0, workerId: 'relay-b' });
+    expect(await putBackClaims(db, [a!.id, c!.id], 'relay-a')).toBe(1);
+    expect(await putBackClaims(db, [], 'relay-a')).toBe(0);
+    expect(await listUpdatesForTask(db, a!.taskId)).toEqual([expect.objectContaining({ attempts: 0, lockedBy: null, lockedUntil: null })]);
+    expect(ids(await claimDeliverable(db, { ...lease, now: t0 + 1, workerId: 'relay-c' }))).toEqual([a!.id]);
+    // b stays relay-a's, c relay-b's.
+    expect((await listUpdatesForTask(db, b!.taskId))[0]).toMatchObject({ lockedBy: 'relay-a' });
+    expect((await listUpdatesForTask(db, c!.taskId))[0]).toMatchObject({ lockedBy: 'relay-b' });
   });
 
   it('reports stats: pending count and age, delivered, dead', async () => {

@@ -57,4 +57,9 @@ describe('the relay loop: one named move per turn', () => {
     const full = { kind: 'claimed', rows: 16, roomAfter: 0, plan: open } as const;
     expect(nextMove({ ...quiet, last: full, room: 0, inFlight: 16 })).toEqual({ kind: 'wait-for-slot', waitMs: 5_000 });
   });
+
+  it("after a claim that put rows back past their tenant's share, claims again for the other tenants' rows", () => {
+    const trimmed = { kind: 'claimed', rows: 1, roomAfter: 40, plan: open, putBack: 23 } as const;
+    expect(nextMove({ ...quiet, last: trimmed, room: 40, inFlight: 9, msSinceLastClaim: 10 })).toEqual({ kind: 'claim', plan: open });
+  });
 });
