@@ -16,8 +16,9 @@ const usage = `Usage: npm run -s tasks -- <command>
             for it binds anew: for a worker locked out (409 context_mismatch) by someone who opened their task first,
             or for a task rejected by mistake. The server's security log names both contexts.
   export --worker <uuid>
-            prints everything stored about the worker as JSON: their tasks with context, step data and history, and
-            the updates to the platform and events to your backend with their delivery state.
+            prints everything stored about the worker as JSON: their tasks with context, step data and history, the
+            updates to the platform and events to your backend with their delivery state, and the partner API's
+            answers stored about them.
   erase --worker <uuid> [--by <name>]
             deletes everything stored about the worker, undelivered updates and events included, and says what was
             dropped; logs who erased (the OS user, or --by) and when, never whose data.`;
@@ -131,7 +132,7 @@ function describeErasure(worker: string, erasure: WorkerErasure): string {
     lines.push(`${partner} event(s) to your backend not yet delivered were dropped: they carried the worker's context and answers.`);
   if (dead > 0) lines.push(`${dead} dead letter(s) were deleted: they would have been sent only if retried.`);
   if (erasure.idempotencyAnswers > 0) {
-    lines.push(`${erasure.idempotencyAnswers} stored answer(s) of the partner API that named the worker were deleted.`);
+    lines.push(`${erasure.idempotencyAnswers} stored answer(s) of the partner API about their tasks were deleted.`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -30,6 +30,8 @@ export interface Answer {
 export interface IdempotentRequest {
   partnerKeyId: string;
   idempotencyKey: string;
+  /** The assigned task the request names, in lower case: erasing, releasing or purging the task deletes the answer. */
+  taskKey: string;
   /** What makes two requests the same: method, path and body. */
   request: unknown;
   now: number;
@@ -54,6 +56,7 @@ export function idempotentAnswers(deps: { db: StoreDb; log: FastifyBaseLogger })
     }
     const claimed = await claimIdempotencyKey(db, {
       ...id,
+      taskKey: input.taskKey,
       requestHash,
       now: input.now,
       expiresBefore: input.now - KEPT_MS,

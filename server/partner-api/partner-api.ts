@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { canonicalUuid } from '../../src/contract/task-context';
 import type { Clock } from '../clock';
 import { apiError } from '../api-error';
 import type { Store } from '../store/store';
@@ -94,11 +95,13 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
         );
       }
       const { assignedTaskUuid, stepId } = request.params;
+      const taskKey = canonicalUuid(assignedTaskUuid);
       const answer = await answerOnce(
         {
           partnerKeyId: key.id,
           idempotencyKey,
-          request: { method: 'POST', task: assignedTaskUuid.toLowerCase(), stepId, body: request.body },
+          taskKey,
+          request: { method: 'POST', task: taskKey, stepId, body: request.body },
           now: clock.now(),
         },
         async () => {

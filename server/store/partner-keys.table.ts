@@ -50,4 +50,10 @@ export interface PartnerIdempotencyTable {
   /** JSON text of the answer's body. */
   body: string | null;
   created_at: number;
+  /**
+   * The assigned task the request names, as `tasks.assigned_task_key` (lower case), written with the claim: erasing,
+   * releasing or purging the task deletes its answers by it (migrations/0015-partner-answers-by-task.ts). Null only
+   * in rows written by a version before it.
+   */
+  task_key: string | null;
 }

@@ -3,6 +3,7 @@ import type { StoreDb } from './database-schema';
 import { taskRowColumns, toTask } from './tasks.table';
 import type { NewTaskRow, Task, TaskRow } from './tasks.table';
 import { compileOnce } from './compiled-query';
+import { deleteAnswersAboutTasks, TASK_KEYS_PER_STATEMENT } from './partner-idempotency.repository';
 import { changeMarkerColumns, keepChangeFloor } from './task-changes.repository';
 import { canonicalUuid } from '../../src/contract/task-context';
 
@@ -74,8 +75,9 @@ export async function insertTaskIfAbsent(db: StoreDb, input: NewTask): Promise<{
 }
 
 /**
- * Forgets a task (its row, history and outbox rows), so the next session for its id binds anew. Undelivered updates
- * of the old binding are dropped with it: they reported another context's work. Returns what was bound, or undefined.
+ * Forgets a task (its row, history, outbox rows and the partner API's answers stored about it), so the next session
+ * for its id binds anew. Undelivered updates of the old binding are dropped with it: they reported another context's
+ * work; the stored answers repeat its step data, and a key sent again is answered for the new binding. Returns what was bound, or undefined.
  */
 export function releaseTask(
   db: StoreDb,
@@ -93,6 +95,7 @@ export function releaseTask(
     const pending = await trx.deleteFrom('outbox').where('task_id', '=', task.id).where('state', '=', 'pending').executeTakeFirst();
     await trx.deleteFrom('outbox').where('task_id', '=', task.id).execute();
     await trx.deleteFrom('task_history').where('task_id', '=', task.id).execute();
+    await deleteAnswersAboutTasks(trx, [task.assigned_task_key]);
     await trx.deleteFrom('tasks').where('id', '=', task.id).execute();
     return { workerUuid: task.worker_uuid, companyUuid: task.company_uuid, dropped: Number(pending.numDeletedRows) };
   });
@@ -107,7 +110,7 @@ export function purgeUnconfirmedTasks(db: StoreDb, before: number): Promise<numb
   return db.transaction().execute(async (trx) => {
     const doomed = await trx
       .selectFrom('tasks as t')
-      .select('t.id')
+      .select(['t.id', 't.assigned_task_key'])
       .where((eb) =>
         eb.or([
           eb('t.rejected_at', '<', before),
@@ -132,6 +135,11 @@ export function purgeUnconfirmedTasks(db: StoreDb, before: number): Promise<numb
     await keepChangeFloor(trx);
     await trx.deleteFrom('outbox').where('task_id', 'in', ids).execute();
     await trx.deleteFrom('task_history').where('task_id', 'in', ids).execute();
+    // The partner API's answers about them too, so a new binding of the same id shows none of this one's.
+    for (let start = 0; start < doomed.length; start += TASK_KEYS_PER_STATEMENT) {
+      const keys = doomed.slice(start, start + TASK_KEYS_PER_STATEMENT).map((row) => row.assigned_task_key);
+      await deleteAnswersAboutTasks(trx, keys);
+    }
     await trx.deleteFrom('tasks').where('id', 'in', ids).execute();
     return ids.length;
   });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { StoreDb } from './database-schema';
 import { toOutboxUpdate, type OutboxUpdate } from './outbox.table';
+import { deleteAnswersAboutTasks, listAnswersAboutTasks } from './partner-idempotency.repository';
 import { eraseInTransaction } from './secure-erasure';
 import { keepChangeFloor } from './task-changes.repository';
 import { toTaskHistoryEntry } from './task-history.table';
@@ -32,7 +33,10 @@ function deliveryOf(row: OutboxUpdate) {
 
 export type WorkerExport = Awaited<ReturnType<typeof exportWorkerData>>;
 
-/** The worker's tasks, oldest first, each with its context, step data, history, updates and events. */
+/**
+ * The worker's tasks, oldest first, each with its context, step data, history, updates and events, and the partner
+ * API's answers stored about it (kept 24 hours for their Idempotency-Key; the answers to a step hold the task's view).
+ */
 export async function exportWorkerData(db: StoreDb, workerUuid: string) {
   const rows = await db.selectFrom('tasks').selectAll().where(ofWorker(workerUuid)).orderBy('created_at').orderBy('id').execute();
   const tasks = [];
@@ -40,6 +44,7 @@ export async function exportWorkerData(db: StoreDb, workerUuid: string) {
     const task = toTask(row);
     const history = await db.selectFrom('task_history').selectAll().where('task_id', '=', task.id).orderBy('id').execute();
     const outbox = (await db.selectFrom('outbox').selectAll().where('task_id', '=', task.id).orderBy('id').execute()).map(toOutboxUpdate);
+    const partnerApiAnswers = await listAnswersAboutTasks(db, [row.assigned_task_key]);
     tasks.push({
       taskId: task.id,
       context: {
@@ -72,6 +77,11 @@ export async function exportWorkerData(db: StoreDb, workerUuid: string) {
       })),
       updates: outbox.filter((update) => update.lane === 'platform').map(deliveryOf),
       events: outbox.filter((update) => update.lane === 'partner').map(deliveryOf),
+      partnerApiAnswers: partnerApiAnswers.map((answer) => ({
+        status: answer.status,
+        body: answer.body,
+        createdAt: iso(answer.createdAt),
+      })),
     });
   }
   return { worker: workerUuid, tasks };
@@ -81,6 +91,12 @@ export async function exportWorkerData(db: StoreDb, workerUuid: string) {
 export async function workerTaskIds(db: StoreDb, workerUuid: string): Promise<string[]> {
   const rows = await db.selectFrom('tasks').select('id').where(ofWorker(workerUuid)).execute();
   return rows.map((row) => row.id);
+}
+
+/** The keys of the worker's tasks (`assigned_task_key`), which the partner API's stored answers name. */
+export async function workerTaskKeys(db: StoreDb, workerUuid: string): Promise<string[]> {
+  const rows = await db.selectFrom('tasks').select('assigned_task_key').where(ofWorker(workerUuid)).execute();
+  return rows.map((row) => row.assigned_task_key);
 }
 
 /** What of these tasks is not delivered: waiting, per lane, and dead letters of both lanes; what an erasure drops. */
@@ -123,31 +139,13 @@ export function eraseTasksStep(db: StoreDb, taskIds: readonly string[], limit: n
 }
 
 /**
- * The partner API's stored answers (kept 24 hours for its idempotency keys) that name the worker: they may repeat
- * the task's context and step data. Deleted with the erasure, by key.
+ * One step of an erasure: up to `limit` of the partner API's answers stored about these tasks (keys as
+ * `assigned_task_key`, at most TASK_KEYS_PER_STATEMENT), which repeat the tasks' context and step data, in its own
+ * short transaction. Returns how many, 0 once none is left.
  */
-export async function eraseIdempotencyAnswersNaming(db: StoreDb, workerUuid: string): Promise<number> {
-  const keys = await db
-    .selectFrom('partner_idempotency')
-    .select(['partner_key_id', 'idempotency_key'])
-    .where(sql<boolean>`lower(body) like ${`%${workerUuid.toLowerCase()}%`}`)
-    .execute();
-  let deleted = 0;
-  for (let start = 0; start < keys.length; start += 100) {
-    const chunk = keys.slice(start, start + 100);
-    deleted += await eraseInTransaction(db, async (trx) => {
-      const result = await trx
-        .deleteFrom('partner_idempotency')
-        .where((eb) =>
-          eb.or(
-            chunk.map((key) => eb.and([eb('partner_key_id', '=', key.partner_key_id), eb('idempotency_key', '=', key.idempotency_key)])),
-          ),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    });
-  }
-  return deleted;
+export function eraseAnswersAboutTasksStep(db: StoreDb, taskKeys: readonly string[], limit: number): Promise<number> {
+  if (taskKeys.length === 0) return Promise.resolve(0);
+  return eraseInTransaction(db, (trx) => deleteAnswersAboutTasks(trx, taskKeys, limit));
 }
 
 /** Who erased a worker's data and when; never whose, nor what. */
