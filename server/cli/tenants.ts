@@ -6,6 +6,7 @@ import { loadConfigOrExit, type Config } from '../config';
 import { openStore, type Store } from '../store/store';
 import {
   addTenant,
+  clearPending,
   listFlowWorkflows,
   listPending,
   listTenants,
@@ -25,7 +26,9 @@ const usage = `Usage: npm run -s tenants -- <command>
   rotate --company <uuid> --key <newKey> [--no-check]   a new credential (new Secret on standard input)
   remove --company <uuid>                          its undelivered updates are held until it is added again
   list                                             one line per tenant: company, key, metrics label, created, rotated
-  pending                                          companies refused for lack of a credential: count, last seen
+  pending                                          companies refused for lack of a credential: count, first and
+                                                   last seen; each kept 30 days after its last refusal
+  pending clear [--company <uuid>]                 empties the pending list, or removes one company from it
   map-flow --company <uuid> --flow <uuid> --workflow <id>   the workflow a flow runs when its link names none
   unmap-flow --company <uuid> --flow <uuid>
   flows                                            one line per mapped flow: company, flow, workflow
@@ -53,8 +56,11 @@ async function main(argv: string[]): Promise<number> {
       'no-check': { type: 'boolean', default: false },
     },
   });
-  const [command] = positionals;
+  const [command, subcommand] = positionals;
   if (command === undefined || !commands.includes(command)) return fail(usage, 2);
+  if (command === 'pending' && subcommand !== undefined && subcommand !== 'clear') {
+    return fail(`pending: expected nothing or clear, got ${JSON.stringify(subcommand)}\n${usage}`, 2);
+  }
   const config = loadConfigOrExit();
   if (config.tenancy.mode !== 'tenants') {
     return fail('tenants: tenant mode is off. Set CREDENTIALS_KEY (base64 of 32 random bytes) and unset WX_API_KEY.', 2);
@@ -64,6 +70,12 @@ async function main(argv: string[]): Promise<number> {
   if (['add', 'rotate', 'remove', 'map-flow', 'unmap-flow', 'webhook'].includes(command)) {
     const parsed = companySchema.safeParse(values.company?.trim());
     if (!parsed.success) return fail(`${command}: expected --company <uuid>, got ${JSON.stringify(values.company ?? '')}`, 2);
+    company = companyKey(parsed.data);
+  }
+  if (command === 'pending' && values.company !== undefined) {
+    if (subcommand !== 'clear') return fail('pending: --company goes with clear (pending clear --company <uuid>)', 2);
+    const parsed = companySchema.safeParse(values.company.trim());
+    if (!parsed.success) return fail(`pending clear: expected --company <uuid>, got ${JSON.stringify(values.company)}`, 2);
     company = companyKey(parsed.data);
   }
   let key: string | undefined;
@@ -123,6 +135,7 @@ async function main(argv: string[]): Promise<number> {
         print(`${mapping.companyUuid}  flow ${mapping.taskFlowUuid}  ${mapping.workflowId}`);
       return 0;
     }
+    if (command === 'pending' && subcommand === 'clear') return await clear(store, company);
     return await run(store, command, { company, key, secret, credentialsKey });
   } finally {
     await store.close();
@@ -178,6 +191,18 @@ async function run(
       return 0;
     }
   }
+}
+
+/** `pending clear`: a company that asks again after this is listed again. */
+async function clear(store: Store, company: string | undefined): Promise<number> {
+  const removed = await clearPending(store.db, company);
+  if (company === undefined) {
+    print(`cleared the pending list: ${removed} compan${removed === 1 ? 'y' : 'ies'} removed`);
+    return 0;
+  }
+  if (removed === 0) return fail(`pending clear: company ${company} is not in the pending list`, 1);
+  print(`removed company ${company} from the pending list`);
+  return 0;
 }
 
 /** One token request with the new credential (docs/platform.md#token): a wrong Secret is caught here, not at the first delivery. */

@@ -5,10 +5,18 @@ import { pruneDeliveredWindow } from '../store/outbox-retention.repository';
 import { outboxLanes } from '../store/outbox.table';
 import type { Store } from '../store/store';
 import { eraseAnswersOfFinishedTasks } from '../store/task-answers.repository';
+import { deletePendingSeenBefore } from '../store/tenants.repository';
 import { batchRows, inBatches, pacingFor, pauseAfter, type BatchPacing } from './batches';
 
 /** Finished tasks whose answers are erased per transaction: each brings its history and outbox rows, some tens. */
 const TASKS_PER_BATCH = 20;
+
+/**
+ * A company refused for lack of a credential leaves the pending list 30 days after its last refusal
+ * (docs/operations.md#tenants): as long as a delivered update is kept by default (OUTBOX_RETENTION_DAYS), long enough
+ * for an operator to see who asked, and an invented id is gone within a month.
+ */
+const PENDING_COMPANY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
 export interface RetentionOutcome {
   /** Delivered outbox rows deleted, both lanes. */
@@ -49,6 +57,8 @@ export async function runRetention(
     const finishedBefore = now - retention.taskDataMs;
     tasksErased = await inBatches(() => eraseAnswersOfFinishedTasks(store.db, { finishedBefore, now, limit: TASKS_PER_BATCH }), pacing);
   }
+  const lastSeenBefore = now - PENDING_COMPANY_RETENTION_MS;
+  await inBatches(() => deletePendingSeenBefore(store.db, { lastSeenBefore, limit }), pacing);
   // The erased values are still in the WAL's older frames until it is copied back and cut (SQLite).
   if (tasksErased > 0 || input.walOwed === true) walTruncated = await store.truncateWal();
   return { outboxRows, tasksErased, walTruncated };

@@ -62,7 +62,7 @@ function addressHash(address: string): string {
   return createHash('sha256').update(address).digest('base64url').slice(0, 16);
 }
 
-/** Companies refused for lack of a credential are counted up to this many; invented ids must not grow the table. */
+/** The pending list holds at most this many companies, the least recently refused dropped first: invented ids must not grow it. */
 const PENDING_COMPANIES_LIMIT = 10_000;
 
 /**
