@@ -84,6 +84,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     store: deps.store,
     onUpdateEnqueued: deps.onUpdateEnqueued,
     companies: deps.credentials ?? defaultGate(deps.config),
+    metrics: deps.metrics,
     ...deps.taskOptions,
   });
 

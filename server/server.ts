@@ -229,7 +229,8 @@ const TENANTS_REFRESH_MS = 5_000;
 function purgeEveryHour(store: Store, clock: Clock, retentionMs: number, log: Logger): () => void {
   const purge = async () => {
     let total = 0;
-    for (let purged = -1; purged !== 0; total += purged) purged = await purgeUnconfirmedTasks(store.db, clock.now() - retentionMs);
+    for (let purged = -1; purged !== 0; total += purged)
+      purged = await purgeUnconfirmedTasks(store.db, clock.now() - retentionMs, clock.now());
     if (total > 0) log.info({ tasks: total, retentionMs }, 'purged rejected and never-confirmed tasks past their retention');
   };
   const run = () =>

@@ -106,7 +106,7 @@ function parseCommand(argv: string[]): Command | string {
 
 async function release(store: Store, id: string): Promise<number> {
   // Exactly as received: task ids are kept as the platform sent them (docs/platform.md#the-update-endpoint).
-  const released = await releaseTask(store.db, id);
+  const released = await releaseTask(store.db, id, systemClock.now());
   if (!released) {
     process.stderr.write(`release: no task ${id} here\n`);
     return 1;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { canonicalUuid } from '../../src/contract/task-context';
 import type { Clock } from '../clock';
@@ -7,6 +8,8 @@ import type { Store } from '../store/store';
 import type { TaskServiceDeps } from '../task-progress/locked-task';
 import { resolvePartnerStep, type ResolvePartnerStep } from '../task-progress/partner-steps';
 import type { RateLimitCheck } from '../task-api/rate-limits';
+import { cursorSeal } from './changes-cursor';
+import { createFeedWatch } from './feed-watch';
 import { idempotentAnswers } from './idempotent-answer';
 import { companiesOf, partnerAuthentication } from './partner-auth';
 import {
@@ -27,6 +30,10 @@ export interface PartnerApiOptions {
   service: TaskServiceDeps;
   /** Per client address before the key is checked (guessing keys costs requests), then per key. */
   limits: { perAddress: RateLimitCheck; perKey: RateLimitCheck };
+  /** Seals the changes feed's cursors (changes-cursor.ts): the same secret on every instance. */
+  cursorSecret: string;
+  /** Where the changes feed's hold on Postgres is reported (feed-watch.ts); none in tests that need no metrics. */
+  metrics?: Registry | undefined;
   /** Tests may put another engine in; by default the one of server/task-progress/partner-steps.ts. */
   resolveStep?: ResolvePartnerStep;
 }
@@ -45,6 +52,8 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
   const api = app.withTypeProvider<ZodTypeProvider>();
   const authenticate = partnerAuthentication({ db: store.db, clock });
   const answerOnce = idempotentAnswers({ db: store.db, log: app.log });
+  const cursors = cursorSeal(options.cursorSecret);
+  const watch = createFeedWatch({ store, clock, log: app.log, metrics: options.metrics });
   app.decorateRequest('partnerKey', null);
 
   // Before the body is read, as on the task API: an unauthenticated caller learns nothing of what a route accepts.
@@ -70,6 +79,8 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
         updatedAfter: request.query.updatedAfter,
         limit: request.query.limit,
         companyUuid: keyOf(request).companyUuid ?? undefined,
+        cursors,
+        watch,
       }),
   );
 

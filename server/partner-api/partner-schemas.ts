@@ -91,11 +91,23 @@ const taskChangeSchema = z.object({
   updatedAt: isoDateTimeField,
 });
 
+const taskRemovalSchema = z.object({
+  id: z.string(),
+  assignedTaskUuid: z.string(),
+  companyUuid: z.string(),
+  /** `erased`: the worker's data was erased; `released`: an operator released the binding; `purged`: never confirmed. */
+  reason: z.enum(['erased', 'released', 'purged']),
+  removedAt: isoDateTimeField,
+});
+
 export const taskChangesSchema = z.object({
   /** Oldest change first; a task changed again since appears once, at its latest change. */
   tasks: z.array(taskChangeSchema),
-  /** Send it back as `updatedAfter`; the same cursor when nothing changed. */
+  /** Tasks deleted since the cursor: drop your copy. An assigned task is in `tasks` or here, never both in one page. */
+  removed: z.array(taskRemovalSchema),
+  /** Send it back as `updatedAfter`; the same cursor when nothing changed. Opaque and sealed. */
   nextCursor: z.string(),
+  /** Entries in `tasks` and `removed`: 0 when the feed is at its head. */
   count: nonNegativeInt,
 });
 export type TaskChanges = z.infer<typeof taskChangesSchema>;

@@ -4,7 +4,8 @@ import { listTaskChanges } from '../store/task-changes.repository';
 import type { Store } from '../store/store';
 import { workflowOf } from '../task-progress/locked-task';
 import { readPartnerTask } from '../task-progress/partner-task-access';
-import { decodeCursor, encodeCursor } from './changes-cursor';
+import type { CursorSeal } from './changes-cursor';
+import type { FeedWatch } from './feed-watch';
 import type { PartnerTask, TaskChanges } from './partner-schemas';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -58,27 +59,61 @@ export async function getPartnerTask(
   };
 }
 
-/** The changes feed: tasks changed after the cursor, oldest change first (task-changes.repository.ts says why none is skipped). */
+/**
+ * The changes feed: tasks changed or removed after the cursor, oldest change first (task-changes.repository.ts says
+ * why none is skipped). Within a page each assigned task appears once, at its latest change: as a task, or as a
+ * removal when its row was deleted since (or deleted, opened again and so listed as the new task).
+ */
 export async function listPartnerTaskChanges(
   store: Store,
-  input: { updatedAfter: string | undefined; limit: number; companyUuid: string | undefined },
+  input: { updatedAfter: string | undefined; limit: number; companyUuid: string | undefined; cursors: CursorSeal; watch?: FeedWatch },
 ): Promise<TaskChanges> {
-  const after = decodeCursor(input.updatedAfter);
+  const after = await input.cursors.open(input.updatedAfter);
   const changes = await listTaskChanges(store.db, { after, limit: input.limit, companyUuid: input.companyUuid });
-  const last = changes.at(-1)?.marker ?? after;
+  const last = changes.at(-1)?.marker;
+  if (changes.length < input.limit) await input.watch?.atHead({ after: last ?? after, companyUuid: input.companyUuid });
+  const latest = new Map<string, (typeof changes)[number]>();
+  for (const change of changes) {
+    const key = change.assignedTaskUuid.toLowerCase();
+    latest.delete(key); // re-inserted: the map keeps the order of each task's latest change
+    latest.set(key, change);
+  }
+  const kept = [...latest.values()];
+  const tasks = kept.flatMap(({ task, ...change }) =>
+    task === null
+      ? []
+      : [
+          {
+            id: change.taskId,
+            assignedTaskUuid: change.assignedTaskUuid,
+            companyUuid: change.companyUuid,
+            workflowId: task.workflowId,
+            status: task.status,
+            attempt: task.attempt,
+            currentStep: task.currentStep,
+            rejected: task.rejectedAt !== null,
+            updatedAt: iso(task.updatedAt)!,
+          },
+        ],
+  );
+  const removed = kept.flatMap(({ removal, ...change }) =>
+    removal === null
+      ? []
+      : [
+          {
+            id: change.taskId,
+            assignedTaskUuid: change.assignedTaskUuid,
+            companyUuid: change.companyUuid,
+            reason: removal.reason,
+            removedAt: iso(removal.removedAt)!,
+          },
+        ],
+  );
   return {
-    tasks: changes.map(({ task }) => ({
-      id: task.id,
-      assignedTaskUuid: task.assignedTaskUuid,
-      companyUuid: task.companyUuid,
-      workflowId: task.workflowId,
-      status: task.status,
-      attempt: task.attempt,
-      currentStep: task.currentStep,
-      rejected: task.rejectedAt !== null,
-      updatedAt: iso(task.updatedAt)!,
-    })),
-    nextCursor: encodeCursor(last),
-    count: changes.length,
+    tasks,
+    removed,
+    // The cursor a partner sent comes back as it was when nothing changed.
+    nextCursor: last === undefined && input.updatedAfter ? input.updatedAfter : await input.cursors.seal(last ?? after),
+    count: tasks.length + removed.length,
   };
 }

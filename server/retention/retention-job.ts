@@ -5,6 +5,7 @@ import { pruneDeliveredWindow } from '../store/outbox-retention.repository';
 import { outboxLanes } from '../store/outbox.table';
 import type { Store } from '../store/store';
 import { eraseAnswersOfFinishedTasks } from '../store/task-answers.repository';
+import { purgeRemovals, REMOVALS_KEPT_MS } from '../store/task-changes.repository';
 import { deletePendingSeenBefore } from '../store/tenants.repository';
 import { batchRows, inBatches, pacingFor, pauseAfter, type BatchPacing } from './batches';
 
@@ -57,6 +58,8 @@ export async function runRetention(
     const finishedBefore = now - retention.taskDataMs;
     tasksErased = await inBatches(() => eraseAnswersOfFinishedTasks(store.db, { finishedBefore, now, limit: TASKS_PER_BATCH }), pacing);
   }
+  // The changes feed's removals are ids only; a partner that syncs less often than they are kept starts over.
+  await inBatches(() => purgeRemovals(store.db, { before: now - REMOVALS_KEPT_MS, limit }), pacing);
   const lastSeenBefore = now - PENDING_COMPANY_RETENTION_MS;
   await inBatches(() => deletePendingSeenBefore(store.db, { lastSeenBefore, limit }), pacing);
   // The erased values are still in the WAL's older frames until it is copied back and cut (SQLite).

@@ -40,7 +40,7 @@ export async function eraseWorker(
   let deleted = 0;
   for (let start = 0; start < taskIds.length; start += limit) {
     const chunk = taskIds.slice(start, start + limit);
-    deleted += await inBatches(() => eraseTasksStep(store.db, chunk, limit), pacing);
+    deleted += await inBatches(() => eraseTasksStep(store.db, chunk, limit, input.now), pacing);
   }
   // After the tasks: a partner API request about them claimed before this deletes with its answer, and one claimed
   // after finds no task (partner-idempotency.repository.ts, claimIdempotencyKey).

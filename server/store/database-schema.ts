@@ -3,7 +3,7 @@ import type { OutboxTable } from './outbox.table';
 import type { PartnerIdempotencyTable, PartnerKeysTable } from './partner-keys.table';
 import type { PartnerWebhooksTable } from './partner-webhooks.table';
 import type { TaskHistoryTable } from './task-history.table';
-import type { TasksTable } from './tasks.table';
+import type { TaskRemovalsTable, TasksTable } from './tasks.table';
 import type { PendingCompaniesTable, TenantsTable } from './tenants.table';
 
 /** Every table of the store, as Kysely sees it: snake_case stays here and in SQL (docs/architecture.md#one-row-conversion). */
@@ -23,6 +23,8 @@ export interface DatabaseSchema {
   partner_webhooks: PartnerWebhooksTable;
   /** SQLite only: the largest change marker ever given, so a deleted task's marker is never given again. */
   task_change_floor: { id: string; seq: number };
+  /** Tasks deleted, for the changes feed (migrations/0014-task-removals.ts): no worker data. */
+  task_removals: TaskRemovalsTable;
   /** Who erased a worker's data and when, never whose (`npm run tasks -- erase`). */
   erasure_log: { erased_at: number; erased_by: string };
 }

@@ -13,6 +13,7 @@ import { partnerWebhooks } from './migrations/0010-partner-webhooks';
 import { laneLedOutboxIndexes } from './migrations/0011-lane-led-outbox-indexes';
 import { dataRetention } from './migrations/0012-data-retention';
 import { pendingIndexPerLane } from './migrations/0013-pending-index-per-lane';
+import { taskRemovals } from './migrations/0014-task-removals';
 import { partnerAnswersByTask } from './migrations/0015-partner-answers-by-task';
 
 /**
@@ -34,6 +35,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0011_lane_led_outbox_indexes': laneLedOutboxIndexes(dialect),
     '0012_data_retention': dataRetention,
     '0013_pending_index_per_lane': pendingIndexPerLane(dialect),
+    '0014_task_removals': taskRemovals(dialect),
     '0015_partner_answers_by_task': partnerAnswersByTask(dialect),
   };
   return { getMigrations: async () => migrations };

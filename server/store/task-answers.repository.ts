@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { StoreDb } from './database-schema';
 import { outboxLanes, type OutboxLane } from './outbox.table';
 import { eraseInTransaction } from './secure-erasure';
+import { moveTasksInFeed } from './task-changes.repository';
 
 /*
  * TASK_DATA_RETENTION_DAYS (docs/operations.md#retention): a finished task's answers are erased, its row stays with
@@ -60,8 +61,7 @@ export function eraseAnswersOfFinishedTasks(db: StoreDb, input: { finishedBefore
     if (candidates.length === 0) return 0;
     const erased = await trx
       .updateTable('tasks')
-      // Not a write of the task's own: its change marker stays, and marks the version whose answers are gone.
-      .set((eb) => ({ step_data: '{}', answers_erased_at: now, answers_erased_change: eb.ref('change_seq') }))
+      .set({ step_data: '{}', answers_erased_at: now })
       .where(
         'id',
         'in',
@@ -73,6 +73,14 @@ export function eraseAnswersOfFinishedTasks(db: StoreDb, input: { finishedBefore
       .execute();
     const ids = erased.map((row) => row.id);
     if (ids.length === 0) return 0;
+    // The partner API shows the answers gone: the tasks move in the changes feed, so a partner that syncs re-reads
+    // them. The new marker also marks the version whose answers are gone (a later write gives another, and answers).
+    await moveTasksInFeed(trx, ids);
+    await trx
+      .updateTable('tasks')
+      .set((eb) => ({ answers_erased_change: eb.ref('change_seq') }))
+      .where('id', 'in', ids)
+      .execute();
     await trx.updateTable('task_history').set({ detail: null }).where('task_id', 'in', ids).where('detail', 'is not', null).execute();
     const rows = await trx.selectFrom('outbox').select(['id', 'lane', 'payload']).where('task_id', 'in', ids).execute();
     for (const row of rows) {

@@ -4,7 +4,7 @@ import { taskRowColumns, toTask } from './tasks.table';
 import type { NewTaskRow, Task, TaskRow } from './tasks.table';
 import { compileOnce } from './compiled-query';
 import { deleteAnswersAboutTasks, TASK_KEYS_PER_STATEMENT } from './partner-idempotency.repository';
-import { changeMarkerColumns, keepChangeFloor } from './task-changes.repository';
+import { changeMarkerColumns, keepChangeFloor, recordRemovals } from './task-changes.repository';
 import { canonicalUuid } from '../../src/contract/task-context';
 
 export interface NewTask {
@@ -82,6 +82,7 @@ export async function insertTaskIfAbsent(db: StoreDb, input: NewTask): Promise<{
 export function releaseTask(
   db: StoreDb,
   assignedTaskUuid: string,
+  now: number,
 ): Promise<{ workerUuid: string; companyUuid: string; dropped: number } | undefined> {
   return db.transaction().execute(async (trx) => {
     const task = await trx
@@ -91,6 +92,7 @@ export function releaseTask(
       .forUpdate()
       .executeTakeFirst();
     if (!task) return undefined;
+    await recordRemovals(trx, { taskIds: [task.id], reason: 'released', now });
     await keepChangeFloor(trx);
     const pending = await trx.deleteFrom('outbox').where('task_id', '=', task.id).where('state', '=', 'pending').executeTakeFirst();
     await trx.deleteFrom('outbox').where('task_id', '=', task.id).execute();
@@ -106,7 +108,7 @@ export function releaseTask(
  * with no update ever delivered and none still waiting (every one a dead letter). A task with an update delivered or
  * pending is kept, whatever its age. Returns how many tasks went.
  */
-export function purgeUnconfirmedTasks(db: StoreDb, before: number): Promise<number> {
+export function purgeUnconfirmedTasks(db: StoreDb, before: number, now: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const doomed = await trx
       .selectFrom('tasks as t')
@@ -132,6 +134,7 @@ export function purgeUnconfirmedTasks(db: StoreDb, before: number): Promise<numb
       .execute();
     const ids = doomed.map((row) => row.id);
     if (ids.length === 0) return 0;
+    await recordRemovals(trx, { taskIds: ids, reason: 'purged', now });
     await keepChangeFloor(trx);
     await trx.deleteFrom('outbox').where('task_id', 'in', ids).execute();
     await trx.deleteFrom('task_history').where('task_id', 'in', ids).execute();

@@ -40,6 +40,20 @@ export interface TasksTable {
 
 export type TaskRow = Selectable<TasksTable>;
 
+/** Why a task's row was deleted: its worker's data erased, its binding released, or purged unconfirmed. */
+export type TaskRemovalReason = 'erased' | 'released' | 'purged';
+
+/** A deleted task, as the changes feed tells it (migrations/0014-task-removals.ts): ids only, nothing of the worker. */
+export interface TaskRemovalsTable {
+  task_id: string;
+  assigned_task_uuid: string;
+  company_uuid: string;
+  reason: TaskRemovalReason;
+  removed_at: number;
+  change_xid: number;
+  change_seq: number;
+}
+
 /**
  * Every column, by name, for the statements prepared on Postgres (prepared-statements.ts): a prepared `select *`
  * fails once a migration adds a column ("cached plan must not change result type"), and the old code still runs

@@ -3,7 +3,7 @@ import type { StoreDb } from './database-schema';
 import { toOutboxUpdate, type OutboxUpdate } from './outbox.table';
 import { deleteAnswersAboutTasks, listAnswersAboutTasks } from './partner-idempotency.repository';
 import { eraseInTransaction } from './secure-erasure';
-import { keepChangeFloor } from './task-changes.repository';
+import { keepChangeFloor, recordRemovals } from './task-changes.repository';
 import { toTaskHistoryEntry } from './task-history.table';
 import { toTask } from './tasks.table';
 
@@ -122,7 +122,7 @@ export async function countUndelivered(
  * history entries, else up to `limit` of the tasks themselves (the foreign keys would cascade, but in one statement
  * of unbounded size). Returns the rows deleted, 0 once nothing of them is left.
  */
-export function eraseTasksStep(db: StoreDb, taskIds: readonly string[], limit: number): Promise<number> {
+export function eraseTasksStep(db: StoreDb, taskIds: readonly string[], limit: number, now: number): Promise<number> {
   if (taskIds.length === 0) return Promise.resolve(0);
   return eraseInTransaction(db, async (trx) => {
     for (const table of ['outbox', 'task_history'] as const) {
@@ -132,8 +132,11 @@ export function eraseTasksStep(db: StoreDb, taskIds: readonly string[], limit: n
         .executeTakeFirst();
       if (result.numDeletedRows > 0n) return Number(result.numDeletedRows);
     }
+    const doomed = taskIds.slice(0, limit);
+    // The partner's backend hears of the erasure in the changes feed, by ids only, and drops its copy.
+    await recordRemovals(trx, { taskIds: doomed, reason: 'erased', now });
     await keepChangeFloor(trx);
-    const result = await trx.deleteFrom('tasks').where('id', 'in', taskIds.slice(0, limit)).executeTakeFirst();
+    const result = await trx.deleteFrom('tasks').where('id', 'in', doomed).executeTakeFirst();
     return Number(result.numDeletedRows);
   });
 }

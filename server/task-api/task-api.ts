@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -25,6 +26,8 @@ export interface TaskApiOptions {
   sessionSecret?: string;
   /** Default: the configured limits; false turns limits off (a test sending thousands of requests). */
   rateLimits?: RateLimitSettings | false;
+  /** Where the changes feed reports its hold on Postgres (docs/operations.md#metrics). */
+  metrics?: Registry;
   /** Where the built page is; default dist/ at the project root. False serves no page. */
   pageDirectory?: string | false;
 }
@@ -36,6 +39,9 @@ const DEFAULT_PAGE_DIRECTORY = fileURLToPath(new URL('../../dist', import.meta.u
  * routes: one that names its own `bodyLimit` (an upload, a tighter endpoint) keeps it.
  */
 const API_BODY_LIMIT = 16 * 1024;
+
+/** The feed cursors' secret when no SESSION_SECRET is set (emulator mode only: it is required elsewhere). */
+const EMULATOR_CURSOR_SECRET = 'emulator mode: a single company, whose cursors hide nothing';
 
 /**
  * The page side of the product: the task API of docs/api.md (documented at /api/openapi.json from the same zod schemas
@@ -76,7 +82,15 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   registerTaskRoutes(app, { config, clock, sessionSecret, limits, service });
   // A partner key is limited as a session is (RATE_LIMIT_PER_TASK), and its address as any client's.
   const perKey = limits.limiter(rateLimits === false ? 0 : rateLimits.perTask);
-  await app.register(partnerApi, { store, clock, service, limits: { perAddress: limits.perAddress, perKey } });
+  await app.register(partnerApi, {
+    store,
+    clock,
+    service,
+    limits: { perAddress: limits.perAddress, perKey },
+    // Emulator mode without SESSION_SECRET: one company, nothing to hide, and cursors that outlive a restart.
+    cursorSecret: config.sessionSecret ?? options.sessionSecret ?? EMULATOR_CURSOR_SECRET,
+    metrics: options.metrics,
+  });
   if (config.previewEnabled) registerPreviewRoutes(app, { config, perAddress: limits.perAddress });
 
   const pageDirectory = options.pageDirectory ?? DEFAULT_PAGE_DIRECTORY;

@@ -55,6 +55,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0011_lane_led_outbox_indexes',
       '0012_data_retention',
       '0013_pending_index_per_lane',
+      '0014_task_removals',
       '0015_partner_answers_by_task',
     ]);
   });

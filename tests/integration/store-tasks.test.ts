@@ -143,8 +143,8 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
     const waiting = await make(['dead', 'pending']);
     const rejectedLater = await make(['dead'], t0 + 10, t0 + 5);
 
-    expect(await purgeUnconfirmedTasks(db, t0)).toBe(0);
-    expect(await purgeUnconfirmedTasks(db, t0 + 1)).toBe(2);
+    expect(await purgeUnconfirmedTasks(db, t0, t0)).toBe(0);
+    expect(await purgeUnconfirmedTasks(db, t0 + 1, t0 + 1)).toBe(2);
     const left = (await db.selectFrom('tasks').select('id').execute()).map((row) => row.id).sort();
     expect(left).toEqual([confirmed, waiting, rejectedLater].sort());
     for (const gone of [rejected, allDead]) {
