@@ -5,7 +5,7 @@ import type { PartnerEventsGate } from '../store/partner-events.repository';
 import type { Store } from '../store/store';
 import { isTaskConfirmed, lastConfirmationAt } from '../store/tasks.repository';
 import type { UpdateOutcome } from '../upstream/upstream-outcome';
-import { failureName, reportOpened } from './circuit-reports';
+import { failureName, reportOpened, reportResumed } from './circuit-reports';
 import type { CircuitChange } from './delivery-circuit';
 import type { DeliveryClients } from './delivery-clients';
 import type { DeliveryMetrics } from './delivery-metrics';
@@ -96,14 +96,11 @@ async function reactToCircuit(context: DeliveryContext, tenant: string, change: 
   if (change.kind === 'unchanged') return;
   metrics?.circuit(tenant, circuits.of(tenant).openCause);
   if (change.kind === 'opened') {
-    reportOpened(log, tenant, change.cause, policy.probeMaxMs);
+    reportOpened(log, context.lane, tenant, change.cause, policy.probeMaxMs);
     return;
   }
   // The platform answers again: rows backing off from the outage are due at once (bounded by the concurrency).
   const forward = await bringRetriesForward(store.db, now, clients.companiesOf(tenant), context.lane);
-  log.info(
-    { tenant, updates: forward, pausedForMs: change.openForMs, failure: failureName(change.cause) },
-    'delivery resumed: the platform answers again; sending the held updates now',
-  );
+  reportResumed(log, context.lane, tenant, { broughtForward: forward, pausedForMs: change.openForMs, cause: change.cause });
   context.wake();
 }

@@ -3,6 +3,7 @@ import type { OutboxUpdate } from '../store/outbox.table';
 import { markDead, rejectTask, scheduleRetry } from '../store/outbox.repository';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
 import type { PartnerEventsGate } from '../store/partner-events.repository';
+import { tenantLabelOf } from './circuit-reports';
 import type { DeliveryMetrics } from './delivery-metrics';
 import { decideRetry, type RetryPolicy } from './retry-policy';
 
@@ -53,7 +54,7 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
     metrics?.taskRejected();
     // The context values are not signed (docs/platform.md#partner-task-configuration): a task the platform does not know may have been invented.
     log.warn(
-      { tenant, taskId: update.taskId, assignedTaskUuid: update.assignedTaskUuid, reason: decision.reason },
+      { tenant: tenantLabelOf(tenant), taskId: update.taskId, assignedTaskUuid: update.assignedTaskUuid, reason: decision.reason },
       "task rejected: the platform refuses it and never accepted it, while it accepts the credential's other updates; nothing more is sent for it",
     );
     return;
@@ -61,7 +62,10 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
   if (decision.kind === 'dead') {
     await markDead(store.db, update.id, { workerId, now, reason: decision.reason });
     metrics?.deadLettered();
-    log.error({ updateId: update.id, taskId: update.taskId, reason: decision.reason }, 'update moved to dead letters');
+    log.error(
+      { tenant: tenantLabelOf(tenant), updateId: update.id, taskId: update.taskId, reason: decision.reason },
+      'update moved to dead letters',
+    );
     return;
   }
   await scheduleRetry(store.db, update.id, {
@@ -72,7 +76,14 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
     ...(decision.refused ? { refused: true } : {}),
   });
   log.warn(
-    { tenant, updateId: update.id, taskId: update.taskId, failure: failure.kind, detail: failure.detail, retryInMs: decision.delayMs },
+    {
+      tenant: tenantLabelOf(tenant),
+      updateId: update.id,
+      taskId: update.taskId,
+      failure: failure.kind,
+      detail: failure.detail,
+      retryInMs: decision.delayMs,
+    },
     'delivery failed; will retry',
   );
 }

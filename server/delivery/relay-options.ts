@@ -53,7 +53,7 @@ export function relaySettingsOf(options: OutboxRelayOptions) {
   return {
     store: options.store,
     clock: options.clock,
-    log: options.log,
+    log: withLane(options.log, options.lane ?? 'platform'),
     clients: 'route' in options.client ? options.client : oneClient(options.client),
     concurrency,
     leaseMs: options.leaseMs ?? 60_000,
@@ -65,5 +65,17 @@ export function relaySettingsOf(options: OutboxRelayOptions) {
     shareSlots: options.shareSlots ?? false,
     /** Below this many free slots, with deliveries under way, the relay waits for more before claiming again. */
     refillBatch: Math.max(1, Math.floor(concurrency / 4)),
+  };
+}
+
+/**
+ * Every line of a relay names its lane: the two relays' lines read alike otherwise, and in single-credential mode both
+ * name the tenant `default` (docs/operations.md#logs).
+ */
+function withLane(log: RelayLogger, lane: OutboxLane): RelayLogger {
+  return {
+    info: (object, message) => log.info({ lane, ...object }, message),
+    warn: (object, message) => log.warn({ lane, ...object }, message),
+    error: (object, message) => log.error({ lane, ...object }, message),
   };
 }
