@@ -19,6 +19,7 @@ export function registerPreviewRoutes(app: FastifyInstance, deps: { config: Conf
       emulatorControlPath: config.emulatorMode ? `${EMULATOR_PREFIX}/control` : null,
       workflows: listWorkflows().map((workflow) => ({
         id: workflow.id,
+        title: workflow.title,
         steps: workflow.steps.length,
         estimatedMinutes: workflow.estimatedMinutes,
       })),

@@ -12,9 +12,11 @@ export const previewConfigSchema = z.object({
   emulatorControlPath: z.nullable(z.string()),
   /**
    * The workflows this server offers, for the launch form's choice: a link names one with the designer variable
-   * `workflow=<id>` (docs/platform.md#partner-task-configuration); without it a new task runs `defaultWorkflow`.
+   * `workflow=<id>` (docs/platform.md#partner-task-configuration); without it a new task runs `defaultWorkflow`. The
+   * title is the definition's, the launch form's default for a new assignment: the server has every definition, and
+   * the page takes none (src/workflows/registry.views.ts).
    */
-  workflows: z.array(z.object({ id: z.string(), steps: z.number(), estimatedMinutes: z.number() })),
+  workflows: z.array(z.object({ id: z.string(), title: z.string(), steps: z.number(), estimatedMinutes: z.number() })),
   defaultWorkflow: z.string(),
   /** The companies the server acts for (WX_COMPANY_UUIDS), for the launch form; null when any company is served. */
   companies: z.nullable(z.array(z.string())),

@@ -1,5 +1,4 @@
 import type { PreviewConfig } from '../contract/preview-config';
-import { findWorkflow } from '../workflows/registry';
 import type { AssignmentOptions } from './api/assignment-schema';
 import { workflowOfUrl } from './workflow-choice';
 
@@ -11,14 +10,14 @@ export type FollowedField = keyof FollowedFields;
 
 /**
  * The title and estimate an admin would give an assignment of `workflowId` (docs/platform.md#partner-task-configuration): the definition's title and the
- * estimate the server reports; undefined for a workflow this server does not offer, which has neither.
+ * estimate, as the server reports them; undefined for a workflow this server does not offer, which has neither.
  */
 export function workflowDefaults(config: Offered, workflowId: string): Required<FollowedFields> | undefined {
   const offered = config.workflows.find((workflow) => workflow.id === workflowId);
   if (!offered) return undefined;
   const minutes = offered.estimatedMinutes;
   return {
-    title: findWorkflow(workflowId)?.definition.title ?? workflowId,
+    title: offered.title,
     estimatedCompletionTime: `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`,
   };
 }

@@ -85,14 +85,14 @@ describe('npm run new-workflow -- sample-form', () => {
     const script = `
       const { listWorkflows } = await import('./src/workflows/registry.ts');
       const { workflowDefaults } = await import('./src/preview/assignment-defaults.ts');
-      const workflows = listWorkflows().map((w) => ({ id: w.id, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
+      const workflows = listWorkflows().map((w) => ({ id: w.id, title: w.title, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
       const defaults = workflowDefaults({ workflows, defaultWorkflow: 'safety-training' }, 'sample-form');
       console.log(JSON.stringify({ workflows, defaults }));`;
     const listed = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], 30_000);
     expect(listed.code, listed.output).toBe(0);
     const { workflows, defaults } = JSON.parse(listed.output) as { workflows: { id: string }[]; defaults: unknown };
     expect(workflows.map((workflow) => workflow.id).slice(0, 2)).toEqual(['safety-training', 'availability']);
-    expect(workflows.at(-1)).toEqual({ id: 'sample-form', steps: 1, estimatedMinutes: 2 });
+    expect(workflows.at(-1)).toEqual({ id: 'sample-form', title: 'Sample form', steps: 1, estimatedMinutes: 2 });
     expect(defaults).toEqual({ title: 'Sample form', estimatedCompletionTime: '2 minutes' });
   }, 60_000);
 });

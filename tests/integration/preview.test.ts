@@ -46,6 +46,7 @@ describe('the preview portal switch', () => {
       // Every registered workflow, so that adding one (npm run new-workflow) needs no change here.
       workflows: listWorkflows().map((workflow) => ({
         id: workflow.id,
+        title: workflow.title,
         steps: workflow.steps.length,
         estimatedMinutes: workflow.estimatedMinutes,
       })),
@@ -55,8 +56,8 @@ describe('the preview portal switch', () => {
     });
     expect(config.workflows).toEqual(
       expect.arrayContaining([
-        { id: 'safety-training', steps: 4, estimatedMinutes: 10 },
-        { id: 'availability', steps: 3, estimatedMinutes: 3 },
+        { id: 'safety-training', title: 'Workplace safety training', steps: 4, estimatedMinutes: 10 },
+        { id: 'availability', title: 'Availability and preferences', steps: 3, estimatedMinutes: 3 },
       ]),
     );
     expect((await app.inject({ method: 'GET', url: '/emulator/control/assignments' })).statusCode).toBe(404);

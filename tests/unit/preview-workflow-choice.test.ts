@@ -29,8 +29,8 @@ describe('the launch form’s title and estimate, which follow the chosen workfl
   const config = {
     defaultWorkflow: 'safety-training',
     workflows: [
-      { id: 'safety-training', steps: 4, estimatedMinutes: 10 },
-      { id: 'availability', steps: 1, estimatedMinutes: 1 },
+      { id: 'safety-training', title: 'Workplace safety training', steps: 4, estimatedMinutes: 10 },
+      { id: 'availability', title: 'Availability and preferences', steps: 1, estimatedMinutes: 1 },
     ],
   };
   const options = {
