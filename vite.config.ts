@@ -31,14 +31,25 @@ function refuseServerModules(): Plugin {
   };
 }
 
+/** The shell's chunk: src/app-root.tsx, imported dynamically by src/main.tsx, and what it runs (shellChunk). */
+const appModule = /[\\/]src[\\/]app-root\.tsx$/;
+/** The table of every workflow's screens (src/workflows/registry.views.ts), a chunk of its own. */
+const screensTableModule = /[\\/]src[\\/]workflows[\\/]registry\.views\.ts$/;
+
 /**
- * The app chunk, imported dynamically by src/main.tsx once the session request is sent, is preloaded from index.html
- * with its static imports: otherwise the browser would learn of it only when main.tsx runs, one more round trip on a
- * slow network (bench/page.ts). The workflows' screens are not preloaded here: fetched when the app starts
- * (registry.views.ts), they still arrive before the session's answer is rendered, and preloading them competed with
- * the app chunk for bandwidth (measured LCP 1,436 ms with, 1,408 ms without).
+ * index.html preloads the app chunk with its static imports: otherwise the browser would learn of it only when
+ * main.tsx runs, one more round trip on a slow network (bench/page.ts). And the table of the workflows' screens, which
+ * a link whose workflow has no prerendered page needs to know which screens to fetch, as the app starts. The
+ * workflows' screens are not preloaded here: fetched when the app starts (src/workflows/workflow-views.ts), they still
+ * arrive before the session's answer is rendered, and preloading them competed with the app chunk for bandwidth
+ * (measured LCP 1,436 ms with, 1,408 ms without). A prerendered first page leaves the table out (prerenderFirstScreens).
  */
-const preloadedDynamicImports = [/[\\/]src[\\/]app-root\.tsx$/];
+const preloadedModules = [appModule, screensTableModule];
+
+/** Whether the chunk holds a module whose id `pattern` matches (a chunk of the shell has no facade module). */
+function holds(chunk: Rolldown.OutputChunk, pattern: RegExp): boolean {
+  return chunk.moduleIds.some((id) => pattern.test(id));
+}
 
 function preloadTaskPageChunks(): Plugin {
   return {
@@ -47,9 +58,7 @@ function preloadTaskPageChunks(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
-        const files = dynamicEntryChunks(context.bundle ?? {}, (chunk) =>
-          preloadedDynamicImports.some((pattern) => pattern.test(chunk.facadeModuleId ?? '')),
-        );
+        const files = chunksWithImports(context.bundle ?? {}, (chunk) => preloadedModules.some((pattern) => holds(chunk, pattern)));
         return files
           .filter((fileName) => !html.includes(`/${fileName}"`))
           .map((fileName) => ({
@@ -68,7 +77,10 @@ function preloadTaskPageChunks(): Plugin {
  * (server/page/first-screen-file.ts). The step is painted once the HTML is in, its styles inlined, before any script
  * has run: bench/page.ts measured the first step's paint waiting on the app chunk, the session's answer and the
  * step's chunk, one after the other. Each such page also preloads its workflow's screens and its language's texts of
- * them, which hydrating the step needs, and nothing the first step does not. Emitted in generateBundle, so compressPage writes their .br and .gz like index.html's.
+ * them, which hydrating the step needs, and nothing the first step does not: #root names the file of the screens,
+ * which the page imports by that name (src/workflows/workflow-views.ts), so it leaves out the table of every
+ * workflow's screens that index.html preloads, and a workflow added weighs nothing on the links of the others.
+ * Emitted in generateBundle, so compressPage writes their .br and .gz like index.html's.
  */
 function prerenderFirstScreens(): Plugin {
   let root = process.cwd();
@@ -83,13 +95,27 @@ function prerenderFirstScreens(): Plugin {
       const page = bundle['index.html'];
       // A build of another entry (tests/helpers/page-build.ts input) has no page to prerender into.
       if (page?.type !== 'asset' || typeof page.source !== 'string') return;
-      const template = page.source;
+      const app = new Set(chunksWithImports(bundle, (chunk) => chunk.isEntry || holds(chunk, appModule)));
+      const table = chunksWithImports(bundle, (chunk) => holds(chunk, screensTableModule)).filter((fileName) => !app.has(fileName));
+      const template = table.reduce(
+        (html, fileName) => html.replace(new RegExp(`<link rel="modulepreload"[^>]*href="/${escapeRegExp(fileName)}"[^>]*>`), ''),
+        page.source,
+      );
       // Through tsx with the page's tsconfig (its JSX setting): the screens are page modules, not part of this config.
       const prerender = (await tsImport(pathToFileURL(join(root, 'src/task/prerender-first-screen.tsx')).href, {
         parentURL: import.meta.url,
         tsconfig: join(root, 'tsconfig.page.json'),
       })) as typeof FirstScreenPrerender;
-      for (const screen of await prerender.prerenderFirstScreens()) {
+      const screensFile = (workflowId: string) => {
+        const [file, ...others] = workflowScreenChunks(bundle, workflowId);
+        if (file === undefined || others.length > 0)
+          this.error(`the screens of ${workflowId} are in ${others.length + (file ? 1 : 0)} chunks, not one`);
+        const chunk = bundle[file];
+        // Imported by its file name, not through Vite's code, the chunk must keep the name the workflow exports it by.
+        if (chunk?.type !== 'chunk' || !chunk.exports.includes('screens')) this.error(`${file} exports no \`screens\``);
+        return `/${file}`;
+      };
+      for (const screen of await prerender.prerenderFirstScreens(screensFile)) {
         const preloads = [...workflowChunks(bundle, screen.workflowId), ...textsChunks(bundle, screen.workflowId, screen.locale)]
           .filter((fileName) => !template.includes(`/${fileName}"`))
           .map((fileName) => `<link rel="modulepreload" crossorigin href="/${fileName}">`);
@@ -122,18 +148,24 @@ function inlineStylesheets(html: string, bundle: Rolldown.OutputBundle): string 
   });
 }
 
-/**
- * The chunk of a workflow's screens (its dynamic import in registry.views.ts) and the chunks it imports statically.
- * Not the chunks the screens import dynamically themselves (the steps after the first, src/workflows/lazy-screen.tsx; their texts, textsChunks):
- * they download once the first step is shown, after what the first screen needs.
- */
-function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): string[] {
+/** The chunk of a workflow's screens: its dynamic import in registry.views.ts. */
+function workflowScreenChunks(bundle: Rolldown.OutputBundle, workflowId: string): string[] {
   const folder = `/src/workflows/${workflowId}/`;
   const screens = workflowScreenImports(bundle);
-  return dynamicEntryChunks(
-    bundle,
-    (chunk) => screens.has(chunk.fileName) && (chunk.facadeModuleId ?? '').replaceAll('\\', '/').includes(folder),
-  );
+  return [...screens].filter((fileName) => {
+    const chunk = bundle[fileName];
+    return chunk?.type === 'chunk' && (chunk.facadeModuleId ?? '').replaceAll('\\', '/').includes(folder);
+  });
+}
+
+/**
+ * The chunk of a workflow's screens and the chunks it imports statically. Not the chunks the screens import
+ * dynamically themselves (the steps after the first, src/workflows/lazy-screen.tsx; their texts, textsChunks): they
+ * download once the first step is shown, after what the first screen needs.
+ */
+function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): string[] {
+  const screens = new Set(workflowScreenChunks(bundle, workflowId));
+  return chunksWithImports(bundle, (chunk) => screens.has(chunk.fileName));
 }
 
 /**
@@ -142,18 +174,13 @@ function workflowChunks(bundle: Rolldown.OutputBundle, workflowId: string): stri
  */
 function textsChunks(bundle: Rolldown.OutputBundle, workflowId: string, locale: string): string[] {
   const file = `/src/workflows/${workflowId}/texts.${locale}.ts`;
-  return dynamicEntryChunks(bundle, (chunk) => (chunk.facadeModuleId ?? '').replaceAll('\\', '/').endsWith(file));
+  return chunksWithImports(bundle, (chunk) => chunk.isDynamicEntry && (chunk.facadeModuleId ?? '').replaceAll('\\', '/').endsWith(file));
 }
 
 /**
- * The chunks of the dynamic imports whose module `wanted` picks, with their static imports: otherwise those are found
- * only when the chunk itself has arrived, one more round trip.
+ * The chunks `wanted` picks and every chunk they import statically, followed transitively: a page preloads them all,
+ * as otherwise those are found only when the chunk itself has arrived, one more round trip.
  */
-function dynamicEntryChunks(bundle: Rolldown.OutputBundle, wanted: (chunk: Rolldown.OutputChunk) => boolean): string[] {
-  return chunksWithImports(bundle, (chunk) => chunk.isDynamicEntry && wanted(chunk));
-}
-
-/** The chunks `wanted` picks and every chunk they import statically, followed transitively. */
 function chunksWithImports(bundle: Rolldown.OutputBundle, wanted: (chunk: Rolldown.OutputChunk) => boolean): string[] {
   const files = new Set<string>();
   const add = (fileName: string) => {
@@ -168,14 +195,14 @@ function chunksWithImports(bundle: Rolldown.OutputBundle, wanted: (chunk: Rolldo
   return [...files];
 }
 
-/** What the chunk holding registry.views.ts imports dynamically: the workflows' screens, among others. */
+/** What the chunk holding registry.views.ts imports dynamically: the workflows' screens. */
 function workflowScreenImports(bundle: Rolldown.OutputBundle): Set<string> {
-  const views = Object.values(bundle).find(
-    (item) =>
-      item.type === 'chunk' &&
-      Object.keys(item.modules).some((id) => id.replaceAll('\\', '/').endsWith('/src/workflows/registry.views.ts')),
-  );
+  const views = Object.values(bundle).find((item) => item.type === 'chunk' && holds(item, screensTableModule));
   return new Set(views?.type === 'chunk' ? views.dynamicImports : []);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
@@ -237,9 +264,10 @@ function compileHintsForFirstScreens(): Plugin {
 }
 
 /**
- * What a link's first screen runs: the entry with its static imports, the app chunk, the shell's texts, each workflow's
- * screens and their texts in each language (the first screens preload them, prerenderFirstScreens). Not the preview's chunks, nor
- * the later steps, which load after the first step is shown and call few of their functions at once.
+ * What a link's first screen runs: the entry with its static imports, the app chunk, the table of the workflows'
+ * screens (index.html), the shell's texts, each workflow's screens and their texts in each language (the first screens
+ * preload them, prerenderFirstScreens). Not the preview's chunks, nor the later steps, which load after the first step
+ * is shown and call few of their functions at once.
  */
 function firstScreenChunks(bundle: Rolldown.OutputBundle): string[] {
   const screens = workflowScreenImports(bundle);
@@ -247,16 +275,55 @@ function firstScreenChunks(bundle: Rolldown.OutputBundle): string[] {
     const facade = (chunk.facadeModuleId ?? '').replaceAll('\\', '/');
     return (
       chunk.isEntry ||
-      preloadedDynamicImports.some((pattern) => pattern.test(facade)) ||
-      (screens.has(chunk.fileName) && facade.includes('/src/workflows/')) ||
+      preloadedModules.some((pattern) => holds(chunk, pattern)) ||
+      screens.has(chunk.fileName) ||
       /\/src\/(workflows\/[^/]+\/texts|ui\/i18n\/shell-texts)\.[a-z]+\.ts$/.test(facade)
     );
   });
 }
 
+/**
+ * The shell in one chunk, the app chunk: every module src/app-root.tsx runs that the entry (src/main.tsx) has not
+ * already loaded. Rolldown would otherwise move a module of the shell that two lazily loaded chunks share (a
+ * workflow's screen that reads the task with the API client, which the preview uses too) into a chunk of its own,
+ * which the app chunk then imports and so every page preloads: one more file, and the query client split from the
+ * shell, 1.6 KB gzip more on every link for a screen of one workflow (tests/integration/page-build.test.ts). The
+ * group's modules are known once the module graph is (buildEnd), before the chunks are made.
+ */
+function shellChunk(): { plugin: Plugin; group: Rolldown.CodeSplittingGroup } {
+  const shell = new Set<string>();
+  const plugin: Plugin = {
+    name: 'shell-chunk',
+    apply: 'build',
+    buildEnd() {
+      shell.clear();
+      const staticClosure = (start: string | undefined) => {
+        const found = new Set<string>();
+        const visit = (id: string) => {
+          if (found.has(id)) return;
+          found.add(id);
+          for (const imported of this.getModuleInfo(id)?.importedIds ?? []) visit(imported);
+        };
+        if (start !== undefined) visit(start);
+        return found;
+      };
+      const ids = [...this.getModuleIds()];
+      const entry = staticClosure(ids.find((id) => /[\\/]src[\\/]main\.tsx$/.test(id)));
+      // A build of another entry (tests/helpers/page-build.ts input) has no shell.
+      if (entry.size === 0) return;
+      for (const id of staticClosure(ids.find((id) => appModule.test(id)))) if (!entry.has(id)) shell.add(id);
+    },
+  };
+  // Its modules only: what they import beyond them is the entry's, already loaded before the app chunk.
+  return { plugin, group: { name: 'app-root', test: (id) => shell.has(id), includeDependenciesRecursively: false } };
+}
+
+const shell = shellChunk();
+
 export default defineConfig({
   plugins: [
     react(),
+    shell.plugin,
     refuseServerModules(),
     preloadTaskPageChunks(),
     prerenderFirstScreens(),
@@ -272,6 +339,7 @@ export default defineConfig({
     // only loads a little later. The polyfill was 1.6 KB of the entry chunk, run before the session request.
     modulePreload: { polyfill: false },
     sourcemap: false,
+    rolldownOptions: { output: { codeSplitting: { groups: [shell.group] } } },
   },
   server: {
     port: 5173,

@@ -136,7 +136,7 @@ export const ${camel}Texts${suffix}: ${pascal}Texts = ${JSON.stringify({ stepTit
 export function stepSwitchFile({ title, camel, pascal, step }: WorkflowNames): string {
   const screen = `${stepPascal(step)}Step`;
   return `import type { Locale } from '../../ui/i18n/locale';
-import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
+import { MissingStepScreenError, type StepViewProps, type WorkflowScreens } from '../step-view-props';
 import { ${screen} } from './${step}-step';
 import type { ${pascal}Texts } from './texts';
 import { ${camel}TextsEn } from './texts.en';
@@ -155,6 +155,9 @@ export function ${pascal}Step(props: StepViewProps) {
       throw new MissingStepScreenError(props.stepId);
   }
 }
+
+/** What registry.views.ts loads, by this name in every workflow. */
+export const screens: WorkflowScreens = { view: ${pascal}Step };
 `;
 }
 

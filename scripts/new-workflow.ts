@@ -67,7 +67,7 @@ function withObjectEntry(source: string, file: string, opening: string, entry: s
 }
 
 function registryEdits(names: WorkflowNames, sources: { registry: string; views: string; server: string }) {
-  const { id, camel, pascal } = names;
+  const { id, camel } = names;
   const definitionImport = `import { ${camel}Workflow } from './${id}/definition';`;
   // After the last import of a workflow definition, so the imports stay one per workflow in one block.
   const imports = [...sources.registry.matchAll(/^import .* from '\.\/[^']+\/definition';$/gm)];
@@ -90,7 +90,7 @@ function registryEdits(names: WorkflowNames, sources: { registry: string; views:
     sources.views,
     'src/workflows/registry.views.ts',
     'const loaders = {',
-    `'${id}': () => import('./${id}/${id}-step').then((module) => ({ default: module.${pascal}Step }))`,
+    `'${id}': () => import('./${id}/${id}-step')`,
   );
   // Nothing graded, so nothing secret: the line says so, and the type check wants one per workflow.
   const server = withObjectEntry(sources.server, 'src/workflows/registry.server.ts', 'const serverModules = {', `'${id}': undefined`);

@@ -7,7 +7,7 @@ import { FirstScreenProvider, readFirstScreen } from './task/first-screen';
 import type { Locale } from './ui/i18n/locale';
 import { LocaleProvider } from './ui/i18n/locale-context';
 import type { ShellTexts } from './ui/i18n/shell-texts';
-import { preloadWorkflowViews } from './workflows/registry.views';
+import { preloadWorkflowViews } from './workflows/workflow-views';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -54,7 +54,9 @@ export function renderApp(root: HTMLElement, locale: Locale, texts: ShellTexts):
     // The step's screens first (the page preloads them): rendered with its screens already in, the step has no Suspense
     // boundary, as in the HTML (src/workflows/lazy-screen.tsx), and hydrates in one pass. Screens that could not be
     // fetched would render a boundary the HTML does not have: the page is rendered anew, and says so where they go.
-    void preloadWorkflowViews(firstScreen.workflow.id).then((fetched) => (fetched ? hydrateRoot(root, app) : renderAnew(root, app)));
+    void preloadWorkflowViews(firstScreen.workflow.id, firstScreen.screens).then((fetched) =>
+      fetched ? hydrateRoot(root, app) : renderAnew(root, app),
+    );
     return;
   }
   renderAnew(root, app);

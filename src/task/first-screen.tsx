@@ -11,7 +11,15 @@ import { locales } from '../ui/i18n/locale';
  */
 export const FIRST_SCREEN_ATTRIBUTE = 'data-first-screen';
 
-const firstScreenSchema = z.object({ locale: z.enum(locales), workflow: taskViewSchema.shape.workflow });
+const firstScreenSchema = z.object({
+  locale: z.enum(locales),
+  workflow: taskViewSchema.shape.workflow,
+  /**
+   * The file of the workflow's screens, which the page preloads and imports by this name, so it needs no table of
+   * every workflow's screens (src/workflows/workflow-views.ts). A path of this origin, nothing else.
+   */
+  screens: z.optional(z.string().check(z.regex(/^\/(?!\/)[\w./-]+\.js$/))),
+});
 export type FirstScreen = z.infer<typeof firstScreenSchema>;
 
 /** What #root says it was prerendered with, or undefined when it holds no prerendered screen. */

@@ -9,7 +9,8 @@ import { shellTextsEn } from '../ui/i18n/shell-texts.en';
 import { shellTextsEs } from '../ui/i18n/shell-texts.es';
 import type { ShellTexts } from '../ui/i18n/shell-texts';
 import { findWorkflow } from '../workflows/registry';
-import { preloadWorkflowViews, prerenderedWorkflows } from '../workflows/registry.views';
+import { prerenderedWorkflows } from '../workflows/registry.views';
+import { preloadWorkflowViews } from '../workflows/workflow-views';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen';
 import { taskScreen } from './task-screen';
 
@@ -36,15 +37,16 @@ const noContext: TaskContext = {
 /**
  * Build time (vite.config.ts): the first step of each prerendered workflow in each language, as the task page renders
  * it for a new task before its session has answered (task-session.tsx): the step itself, its screens fetched first.
+ * `screensFile` names the built file of a workflow's screens, which #root names for the page to import.
  */
-export async function prerenderFirstScreens(): Promise<PrerenderedFirstScreen[]> {
+export async function prerenderFirstScreens(screensFile: (workflowId: string) => string): Promise<PrerenderedFirstScreen[]> {
   const screens: PrerenderedFirstScreen[] = [];
   for (const id of prerenderedWorkflows) {
     const definition = findWorkflow(id)?.definition;
     if (!definition) throw new Error(`prerenderedWorkflows names ${id}, which registry.ts does not register`);
     const workflow = { id, estimatedMinutes: definition.estimatedMinutes, steps: definition.steps.map((step) => ({ id: step.id })) };
     for (const locale of locales) {
-      const firstScreen = { locale, workflow };
+      const firstScreen: FirstScreen = { locale, workflow, screens: screensFile(id) };
       screens.push({
         fileName: firstScreenFile(id, locale),
         workflowId: id,

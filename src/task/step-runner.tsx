@@ -3,7 +3,7 @@ import { currentStepOf } from '../contract/step-rules';
 import type { EndEvent } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
 import { MissingStepScreenError } from '../workflows/step-view-props';
-import { workflowViews } from '../workflows/registry.views';
+import { WorkflowStepView } from '../workflows/workflow-views';
 import { Button } from '../ui/button';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context';
 import { Notice } from '../ui/notice';
@@ -35,10 +35,9 @@ export function StepRunner({
 
   const stepId = currentStepOf({ currentStep: task.currentStep, steps: task.workflow.steps }) ?? '';
   const index = task.workflow.steps.findIndex((step) => step.id === stepId);
-  const StepView = workflowViews[task.workflow.id];
   const { save, saving, grading, waiting, retry, problem } = useStepSave(stepId, { onMoved: () => setFocusHeading(true), onEnded });
 
-  if (index === -1 || !StepView) {
+  if (index === -1) {
     return <UnknownStepScreen workflowId={task.workflow.id} stepId={stepId} started={task.started} />;
   }
 
@@ -62,7 +61,7 @@ export function StepRunner({
         }
       >
         {/* Waits on its screens' download, when they are not in yet, with a loading line (src/workflows/lazy-screen.tsx). */}
-        <StepView
+        <WorkflowStepView
           key={`${task.attempt}:${stepId}`}
           task={task}
           stepId={stepId}

@@ -14,7 +14,7 @@ import { FocusHeading } from '../ui/focus-heading';
 import { useShellTexts } from '../ui/i18n/locale-context';
 import { Notice } from '../ui/notice';
 import { PageShell } from '../ui/page-shell';
-import { preloadWorkflowViews } from '../workflows/registry.views';
+import { preloadWorkflowViews } from '../workflows/workflow-views';
 import { errorKind } from './error-text';
 import { unopenedTaskView, useFirstScreen } from './first-screen';
 import { taskScreen } from './task-screen';

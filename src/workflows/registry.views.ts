@@ -1,85 +1,24 @@
-import type { ComponentType } from 'react';
-import { locales, pickLocale, type Locale } from '../ui/i18n/locale';
-import { lazyScreen } from './lazy-screen';
 import type { WorkflowId } from './registry';
-import type { StepViewProps } from './step-view-props';
+import type { WorkflowScreens } from './step-view-props';
 
 /**
- * A workflow's screens; `loadTexts` when its texts come one chunk per language (lazy-screen.tsx), which are then in
- * before the screens count as loaded.
- */
-type ScreensModule = { default: ComponentType<StepViewProps>; loadTexts?: (locale: Locale) => Promise<unknown> };
-
-/**
- * How each workflow's screens load: one line per id of `registry.ts` (a missing or misspelt one fails the type check).
- * Only the type comes from there, so the definitions stay out of the page's initial JavaScript.
+ * How each workflow's screens load: one line per id of `registry.ts` (a missing or misspelt one fails the type check),
+ * each the step switch that exports its `screens`. Only the type comes from registry.ts, so the definitions stay out
+ * of the page's JavaScript.
+ *
+ * Page only, and a chunk of its own that no link's prerendered first page loads: that page names its own workflow's
+ * screens by their file (src/workflows/workflow-views.ts), so a workflow added here adds nothing to the links of the
+ * others. The plain index.html preloads it (vite.config.ts): a link whose workflow has no prerendered page learns
+ * which screens to fetch here.
  */
 const loaders = {
-  'safety-training': () =>
-    import('./safety-training/safety-training-step').then((module) => ({
-      default: module.SafetyTrainingStep,
-      loadTexts: module.loadSafetyTrainingTexts,
-    })),
-  availability: () =>
-    import('./availability/availability-step').then((module) => ({
-      default: module.AvailabilityStep,
-      loadTexts: module.loadAvailabilityTexts,
-    })),
-  'background-check': () =>
-    import('./background-check/background-check-step').then((module) => ({
-      default: module.BackgroundCheckStep,
-      loadTexts: module.loadBackgroundCheckTexts,
-    })),
-} satisfies Record<WorkflowId, () => Promise<ScreensModule>>;
+  'safety-training': () => import('./safety-training/safety-training-step'),
+  availability: () => import('./availability/availability-step'),
+  'background-check': () => import('./background-check/background-check-step'),
+} satisfies Record<WorkflowId, () => Promise<{ screens: WorkflowScreens }>>;
 
-/**
- * The languages whose texts the screens need: the page's own (main.tsx sets it on <html> before the app loads, as
- * useLocale() reads it), or every one at build time, which renders each (src/task/prerender-first-screen.tsx).
- */
-function pageLocales(): readonly Locale[] {
-  return typeof document === 'undefined' ? locales : [pickLocale([document.documentElement.lang])];
-}
-
-const screens = Object.fromEntries(
-  Object.entries(loaders).map(([id, load]) => [
-    id,
-    lazyScreen<StepViewProps>(async () => {
-      const module: ScreensModule = await load();
-      await Promise.all(pageLocales().map((locale) => module.loadTexts?.(locale)));
-      return module;
-    }),
-  ]),
-);
-
-/**
- * Page only: the screens of each workflow, loaded on demand so a workflow's components and texts are not part of
- * the task page's initial JavaScript (at most 100 KB gzip, docs/development.md#benchmarks).
- */
-export const workflowViews: Record<string, ComponentType<StepViewProps>> = Object.fromEntries(
-  Object.entries(screens).map(([id, { view }]) => [id, view]),
-);
-
-/**
- * Starts fetching the screens while the session opens instead of after it (bench/page.ts: the step chunk was requested
- * only once /api/session had answered, one more round trip before the first step could paint). The link's
- * `workflow` variable names the likely one (a task opened before keeps its stored workflow, which the lazy component
- * then fetches); without it every registered workflow is fetched, since which one is the default is known only to
- * registry.ts, whose definitions stay out of the page's initial JavaScript. Settles when they are in, true, or failed,
- * false (the lazy component asks again, and its failure is shown where it renders).
- */
-export async function preloadWorkflowViews(requested: string | undefined): Promise<boolean> {
-  // A name this page does not know, the server refuses too (unknown_workflow): nothing to fetch.
-  const loads = requested === undefined ? Object.values(screens) : Object.hasOwn(screens, requested) ? [screens[requested]!] : [];
-  const fetched = await Promise.all(
-    loads.map(({ fetch }) =>
-      fetch().then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
-  return fetched.every(Boolean);
-}
+/** Looked up by the id a task has stored, which is a plain string. */
+export const screenLoaders: Readonly<Record<string, () => Promise<{ screens: WorkflowScreens }>>> = loaders;
 
 /**
  * The workflows whose first screen the build renders into the HTML (src/task/prerender-first-screen.tsx), so the

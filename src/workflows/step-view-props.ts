@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { GradingResult } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
 import type { Locale } from '../ui/i18n/locale';
@@ -18,6 +19,17 @@ export interface StepViewProps {
   /** Whether the heading takes focus when the step appears after a save moved here (FocusHeading itself takes it after a restart). */
   focusHeading: boolean;
   onSubmit(data: unknown): void;
+}
+
+/**
+ * What a workflow's step switch exports as `screens`, under that one name in every workflow: registry.views.ts loads it
+ * by the workflow's id, and a link's prerendered first page by the file its HTML names (src/workflows/workflow-views.ts).
+ */
+export interface WorkflowScreens {
+  /** The step switch: the screen of each step id. */
+  view: ComponentType<StepViewProps>;
+  /** Fetches the texts of one language when they come one chunk per language (workflowTexts in lazy-screen.tsx). */
+  loadTexts?: (locale: Locale) => Promise<unknown>;
 }
 
 /**

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { locales, type Locale } from '../../src/ui/i18n/locale';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { backgroundCheckWorkflow, checkResultSchema, consentDataSchema } from '../../src/workflows/background-check/definition';
-import { BackgroundCheckStep, loadBackgroundCheckTexts } from '../../src/workflows/background-check/background-check-step';
+import { BackgroundCheckStep, screens } from '../../src/workflows/background-check/background-check-step';
 import { MissingStepScreenError } from '../../src/workflows/step-view-props';
 import { readyTaskView } from '../helpers/page-fixtures';
 
@@ -65,8 +65,8 @@ describe('the background-check workflow in the registry and on screen', () => {
     expect(listWorkflows()).toContain(backgroundCheckWorkflow);
   });
 
-  // The page has them in before the screens count as loaded (src/workflows/registry.views.ts).
-  beforeAll(() => Promise.all(locales.map(loadBackgroundCheckTexts)));
+  // The page has them in before the screens count as loaded (src/workflows/workflow-views.tsx).
+  beforeAll(() => Promise.all(locales.map((locale) => screens.loadTexts?.(locale))));
 
   const render = (stepId: string, locale: Locale) =>
     renderToStaticMarkup(

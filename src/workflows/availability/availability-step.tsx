@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { lazyScreen, workflowTexts } from '../lazy-screen';
-import type { StepViewProps } from '../step-view-props';
+import type { StepViewProps, WorkflowScreens } from '../step-view-props';
 import { StartStep } from './start-step';
 import type { AvailabilityTexts } from './texts';
 
@@ -10,7 +10,6 @@ const texts = workflowTexts<AvailabilityTexts>({
   en: () => import('./texts.en').then((module) => module.availabilityTextsEn),
   es: () => import('./texts.es').then((module) => module.availabilityTextsEs),
 });
-export const loadAvailabilityTexts = texts.load;
 
 /** The steps after the first, in a chunk of their own, as in the safety training (its safety-training-step.tsx). */
 const laterSteps = lazyScreen<StepViewProps & { texts: AvailabilityTexts }>(() =>
@@ -25,3 +24,5 @@ export function AvailabilityStep(props: StepViewProps) {
   if (props.stepId === 'start') return <StartStep {...props} texts={localeTexts} />;
   return <laterSteps.view {...props} texts={localeTexts} />;
 }
+
+export const screens: WorkflowScreens = { view: AvailabilityStep, loadTexts: texts.load };

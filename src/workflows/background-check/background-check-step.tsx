@@ -1,5 +1,5 @@
 import { workflowTexts } from '../lazy-screen';
-import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
+import { MissingStepScreenError, type StepViewProps, type WorkflowScreens } from '../step-view-props';
 import { CheckStep } from './check-step';
 import { ConsentStep } from './consent-step';
 import type { BackgroundCheckTexts } from './texts';
@@ -10,7 +10,6 @@ const texts = workflowTexts<BackgroundCheckTexts>({
   en: () => import('./texts.en').then((module) => module.backgroundCheckTextsEn),
   es: () => import('./texts.es').then((module) => module.backgroundCheckTextsEs),
 });
-export const loadBackgroundCheckTexts = texts.load;
 
 /** The screens of Background check, one per step id of `definition.ts`. Loaded lazily (registry.views.ts). */
 export function BackgroundCheckStep(props: StepViewProps) {
@@ -24,3 +23,5 @@ export function BackgroundCheckStep(props: StepViewProps) {
       throw new MissingStepScreenError(props.stepId);
   }
 }
+
+export const screens: WorkflowScreens = { view: BackgroundCheckStep, loadTexts: texts.load };

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { lazyScreen, workflowTexts } from '../lazy-screen';
-import type { StepViewProps } from '../step-view-props';
+import type { StepViewProps, WorkflowScreens } from '../step-view-props';
 import type { SafetyTrainingTexts } from './texts';
 import { WelcomeStep } from './welcome-step';
 
@@ -10,7 +10,6 @@ const texts = workflowTexts<SafetyTrainingTexts>({
   en: () => import('./texts.en').then((module) => module.safetyTrainingTextsEn),
   es: () => import('./texts.es').then((module) => module.safetyTrainingTextsEs),
 });
-export const loadSafetyTrainingTexts = texts.load;
 
 /**
  * The steps after the first, in a chunk of their own: a link's page preloads this file's chunk, and the first step
@@ -29,3 +28,5 @@ export function SafetyTrainingStep(props: StepViewProps) {
   if (props.stepId === 'welcome') return <WelcomeStep {...props} texts={localeTexts} />;
   return <laterSteps.view {...props} texts={localeTexts} />;
 }
+
+export const screens: WorkflowScreens = { view: SafetyTrainingStep, loadTexts: texts.load };
