@@ -1,25 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import { apiErrorStatus, type ErrorBody } from '../../src/contract/api-errors';
 import { ApiError, apiError } from '../api-error';
 import type { StoreDb } from '../store/database-schema';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
-  deleteIdempotencyRecordsBefore,
   findIdempotencyRecord,
+  IDEMPOTENCY_KEPT_MS,
   releaseIdempotencyKey,
 } from '../store/partner-idempotency.repository';
-
-/** docs/api.md, "Partner API": an Idempotency-Key and its answer are kept 24 hours. */
-const KEPT_MS = 24 * 60 * 60_000;
 /**
  * A key claimed this long ago without an answer belongs to a request that died (a crash between the step's commit and
  * storing its answer): a retry may take it over. The step itself refuses to be resolved twice.
  */
 const ABANDONED_MS = 60_000;
-/** Every this many claims, records past their 24 hours are deleted. */
-const SWEEP_EVERY = 200;
 
 export interface Answer {
   status: number;
@@ -41,25 +35,20 @@ export interface IdempotentRequest {
  * Answers a request once per Idempotency-Key (scoped to the partner key): the same key with the same request gets the
  * stored answer, status and body, without doing anything again; with another request, 409 `idempotency_key_reused`.
  * Answers the caller could act on are kept, successes and refusals alike; a 429 or a fault of ours (5xx) is not, so
- * the same key may be tried again.
+ * the same key may be tried again. Records past their 24 hours are taken over by a new claim, and deleted by the
+ * retention job (docs/operations.md#retention).
  */
-export function idempotentAnswers(deps: { db: StoreDb; log: FastifyBaseLogger }) {
-  let claims = 0;
+export function idempotentAnswers(deps: { db: StoreDb }) {
   return async (input: IdempotentRequest, work: () => Promise<unknown>): Promise<Answer> => {
     const { db } = deps;
     const id = { partnerKeyId: input.partnerKeyId, idempotencyKey: input.idempotencyKey };
     const requestHash = createHash('sha256').update(canonicalJson(input.request)).digest('hex');
-    if (++claims % SWEEP_EVERY === 0) {
-      void deleteIdempotencyRecordsBefore(db, input.now - KEPT_MS).catch((error: unknown) =>
-        deps.log.warn({ err: error }, 'idempotency sweep failed'),
-      );
-    }
     const claimed = await claimIdempotencyKey(db, {
       ...id,
       taskKey: input.taskKey,
       requestHash,
       now: input.now,
-      expiresBefore: input.now - KEPT_MS,
+      expiresBefore: input.now - IDEMPOTENCY_KEPT_MS,
       abandonedBefore: input.now - ABANDONED_MS,
     });
     if (!claimed) {

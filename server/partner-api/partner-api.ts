@@ -51,7 +51,7 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
   const resolveStep = options.resolveStep ?? resolvePartnerStep;
   const api = app.withTypeProvider<ZodTypeProvider>();
   const authenticate = partnerAuthentication({ db: store.db, clock });
-  const answerOnce = idempotentAnswers({ db: store.db, log: app.log });
+  const answerOnce = idempotentAnswers({ db: store.db });
   const cursors = cursorSeal(options.cursorSecret);
   const watch = createFeedWatch({ store, clock, log: app.log, metrics: options.metrics });
   app.decorateRequest('partnerKey', null);

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { pruneDeliveredWindow } from '../store/outbox-retention.repository';
 import { outboxLanes } from '../store/outbox.table';
+import { deleteExpiredIdempotencyRecords, IDEMPOTENCY_KEPT_MS } from '../store/partner-idempotency.repository';
 import type { Store } from '../store/store';
 import { eraseAnswersOfFinishedTasks } from '../store/task-answers.repository';
 import { purgeRemovals, REMOVALS_KEPT_MS } from '../store/task-changes.repository';
@@ -20,6 +21,8 @@ const TASKS_PER_BATCH = 20;
 const PENDING_COMPANY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
 export interface RetentionOutcome {
+  /** The partner API's answers stored for an Idempotency-Key, deleted past their 24 hours. */
+  idempotencyAnswers: number;
   /** Delivered outbox rows deleted, both lanes. */
   outboxRows: number;
   /** Finished tasks whose answers were erased. */
@@ -29,8 +32,9 @@ export interface RetentionOutcome {
 }
 
 /**
- * One run of docs/operations.md#retention: delivered outbox rows past OUTBOX_RETENTION_DAYS, then, with
- * TASK_DATA_RETENTION_DAYS, the answers of tasks finished before it. Dead letters and undelivered rows stay.
+ * One run of docs/operations.md#retention: the partner API's stored answers past their 24 hours, delivered outbox rows
+ * past OUTBOX_RETENTION_DAYS, then, with TASK_DATA_RETENTION_DAYS, the answers of tasks finished before it. Dead
+ * letters and undelivered rows stay.
  */
 export async function runRetention(
   store: Store,
@@ -39,6 +43,12 @@ export async function runRetention(
 ): Promise<RetentionOutcome> {
   const { now, retention } = input;
   const limit = batchRows(store.dialect);
+  // First, so that none outlives the answers of a task erased below: an answer's record is claimed before its step
+  // writes the task, and TASK_DATA_RETENTION_DAYS is a day at least.
+  const idempotencyAnswers = await inBatches(
+    () => deleteExpiredIdempotencyRecords(store.db, { before: now - IDEMPOTENCY_KEPT_MS, limit }),
+    pacing,
+  );
   let outboxRows = 0;
   for (const lane of outboxLanes) {
     let afterId = 0;
@@ -64,7 +74,7 @@ export async function runRetention(
   await inBatches(() => deletePendingSeenBefore(store.db, { lastSeenBefore, limit }), pacing);
   // The erased values are still in the WAL's older frames until it is copied back and cut (SQLite).
   if (tasksErased > 0 || input.walOwed === true) walTruncated = await store.truncateWal();
-  return { outboxRows, tasksErased, walTruncated };
+  return { idempotencyAnswers, outboxRows, tasksErased, walTruncated };
 }
 
 /**
@@ -83,8 +93,10 @@ export function startRetention(deps: { store: Store; clock: Clock; log: Logger; 
     const pacing = { ...pacingFor(store.dialect), stopped: () => stopped };
     running = runRetention(store, { now: clock.now(), retention, walOwed }, pacing)
       .then((outcome) => {
-        const { outboxRows, tasksErased } = outcome;
-        if (outboxRows > 0 || tasksErased > 0) log.info({ outboxRows, tasksErased }, 'retention: deleted what was past its time');
+        const { idempotencyAnswers, outboxRows, tasksErased } = outcome;
+        if (idempotencyAnswers > 0 || outboxRows > 0 || tasksErased > 0) {
+          log.info({ idempotencyAnswers, outboxRows, tasksErased }, 'retention: deleted what was past its time');
+        }
         walOwed = !outcome.walTruncated;
         if (walOwed) log.warn('retention: the SQLite WAL stayed busy and still holds erased answers; the next run empties it');
       })

@@ -1,6 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DatabaseSchema, StoreDb } from './database-schema';
 
+/** docs/api.md, "Partner API": an Idempotency-Key and its answer are kept 24 hours. */
+export const IDEMPOTENCY_KEPT_MS = 24 * 60 * 60_000;
+
 export interface IdempotencyRecord {
   requestHash: string;
   /** Null while the first request is still being answered. */
@@ -83,8 +86,26 @@ export async function releaseIdempotencyKey(db: StoreDb, id: IdempotencyId): Pro
     .execute();
 }
 
-export async function deleteIdempotencyRecordsBefore(db: StoreDb, before: number): Promise<number> {
-  const result = await db.deleteFrom('partner_idempotency').where('created_at', '<', before).executeTakeFirst();
+/**
+ * Up to `limit` records older than `before` (past their 24 hours: a claim takes them over as new), for the retention
+ * job (docs/operations.md#retention), in the order of the index partner_idempotency_created. Returns how many.
+ */
+export async function deleteExpiredIdempotencyRecords(db: StoreDb, input: { before: number; limit: number }): Promise<number> {
+  const result = await db
+    .deleteFrom('partner_idempotency')
+    .where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple('partner_key_id', 'idempotency_key'),
+        'in',
+        selectFrom('partner_idempotency')
+          .select(['partner_key_id', 'idempotency_key'])
+          .where('created_at', '<', input.before)
+          .orderBy('created_at')
+          .limit(input.limit)
+          .$asTuple('partner_key_id', 'idempotency_key'),
+      ),
+    )
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

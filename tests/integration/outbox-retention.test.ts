@@ -94,7 +94,7 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
     const outcome = await runRetention(store, { now, retention }, noPause);
 
     expect(await remainingIds(store)).toEqual([a2, aRecentEvent, b2, c1, cDead, cDeadEvent, d2, b3, bEvent].sort((x, y) => x - y));
-    expect(outcome).toEqual({ outboxRows: [a1, aEvent, b1, d1].length, tasksErased: 0, walTruncated: true });
+    expect(outcome).toEqual({ idempotencyAnswers: 0, outboxRows: [a1, aEvent, b1, d1].length, tasksErased: 0, walTruncated: true });
     // A second run finds nothing more: what it kept, it keeps.
     expect((await runRetention(store, { now, retention }, noPause)).outboxRows).toBe(0);
   });

@@ -8,10 +8,11 @@ import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newPartnerKey } from '../../server/partner-api/partner-key-secret';
+import { runRetention } from '../../server/retention/retention-job';
 import { eraseWorker } from '../../server/retention/worker-erasure';
 import type { DatabaseSchema, StoreDb, StoreDialect } from '../../server/store/database-schema';
 import { storeMigrations } from '../../server/store/migrations';
-import { deleteAnswersAboutTasks } from '../../server/store/partner-idempotency.repository';
+import { deleteAnswersAboutTasks, deleteExpiredIdempotencyRecords } from '../../server/store/partner-idempotency.repository';
 import { insertPartnerKey } from '../../server/store/partner-keys.repository';
 import type { Store } from '../../server/store/store';
 import { purgeUnconfirmedTasks } from '../../server/store/tasks.repository';
@@ -21,8 +22,9 @@ import { tableAccesses } from '../helpers/query-plans';
 import { runNodeScript } from '../helpers/run-command';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
-import { rowsAsText } from '../helpers/worker-answers';
+import { deliverEverything, rowsAsText } from '../helpers/worker-answers';
 
+const HOUR = 60 * 60_000;
 const noPause = { minPauseMs: 0, pausePerBusy: 0 };
 
 /** The DATABASE_URL of a test database, as the command reads it: the SQLite file, or Postgres with the test's schema. */
@@ -168,7 +170,29 @@ describe.each(testDatabases)("the partner API's stored answers on $name", (engin
     expect(await rowsAsText(store)).not.toContain('Philippa');
   });
 
-  it('are deleted in batches of the limit, through the index of their task', async () => {
+  it('are deleted past their 24 hours by the retention job, whatever the process that stored them', async () => {
+    const key = await createKey(t);
+    const early = await consented(t, 'Evangeline Day-Old');
+    expect((await resolveCheck(t, key, early.wxAssignedTaskUuid, 'early')).statusCode).toBe(200);
+    t.clock.advance(2 * HOUR);
+    const late = await consented(t, 'Lavinia Still-Fresh');
+    expect((await resolveCheck(t, key, late.wxAssignedTaskUuid, 'late')).statusCode).toBe(200);
+    await deliverEverything(store, t.clock.now());
+    t.clock.advance(22 * HOUR + 1);
+
+    // A restart: another store on the same database, whose retention job runs as it starts, with
+    // TASK_DATA_RETENTION_DAYS=1 (the early task's answers go too).
+    const restarted = await t.database.openAnother();
+    const retention = { outboxMs: 365 * 24 * HOUR, taskDataMs: 24 * HOUR };
+    const outcome = await runRetention(restarted, { now: t.clock.now(), retention }, noPause);
+
+    expect(outcome).toMatchObject({ idempotencyAnswers: 1, tasksErased: 1 });
+    expect(await storedKeys(store.db)).toEqual([['late', late.wxAssignedTaskUuid]]);
+    expect(await rowsAsText(store)).not.toContain('Evangeline');
+    expect(await rowsAsText(store)).toContain('Lavinia');
+  });
+
+  it('are deleted in batches of the limit, through the indexes of their time and of their task', async () => {
     await store.db
       .insertInto('partner_idempotency')
       .values(
@@ -178,15 +202,20 @@ describe.each(testDatabases)("the partner API's stored answers on $name", (engin
         })),
       )
       .execute();
+    expect(await deleteExpiredIdempotencyRecords(store.db, { before: 10, limit: 2 })).toBe(2);
+    expect((await storedKeys(store.db)).map(([idempotencyKey]) => idempotencyKey)).toEqual(['old-2', 'old-3', 'old-4']);
     expect(await deleteAnswersAboutTasks(store.db, ['task-3', 'task-4'], 1)).toBe(1);
-    expect(await storedKeys(store.db)).toHaveLength(4);
+    expect(await storedKeys(store.db)).toHaveLength(2);
 
     if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
     const scans = async (run: (db: StoreDb) => Promise<unknown>) =>
       (await tableAccesses(store, 'partner_idempotency', run)).filter((access) => access.index === undefined && !access.byId);
     const indexes = async (run: (db: StoreDb) => Promise<unknown>) =>
       new Set((await tableAccesses(store, 'partner_idempotency', run)).map((access) => access.index).filter(Boolean));
+    const expired = (db: StoreDb) => deleteExpiredIdempotencyRecords(db, { before: 10, limit: 100 });
     const aboutTasks = (db: StoreDb) => deleteAnswersAboutTasks(db, ['task-4'], 100);
+    expect(await scans(expired)).toEqual([]);
+    expect(await indexes(expired)).toContain('partner_idempotency_created');
     expect(await scans(aboutTasks)).toEqual([]);
     expect(await indexes(aboutTasks)).toContain('partner_idempotency_task');
   });

@@ -50,7 +50,7 @@ describe.each(testDatabases)('task data retention on $name', (engine) => {
     await deliverEverything(store, clock.now());
     expect(await rowsAsText(store)).toContain('Ottoline Quaver-Vane');
 
-    expect(await retainAt(clock.now() + DAY)).toEqual({ outboxRows: 0, tasksErased: 1, walTruncated: true });
+    expect(await retainAt(clock.now() + DAY)).toEqual({ idempotencyAnswers: 0, outboxRows: 0, tasksErased: 1, walTruncated: true });
 
     const after = await exported(store, finishedLongAgo);
     expect(await rowsAsText(store)).not.toContain('Ottoline Quaver-Vane');
