@@ -31,12 +31,13 @@ const requestHandlers = [
 /**
  * The part of src/ compiled into both the page and the server: the HTTP contract and the workflow definitions (steps,
  * schemas, grading, labels; `.server.ts` for what only the server may hold; `definition.<part>.ts` for a part of a
- * definition the first screen imports without the rest). Screens, their texts, step props and registry.views.ts are
+ * definition the first screen imports without the rest; workflow-path.ts, the path through a workflow's steps;
+ * sensitive.ts, the mark of a sensitive field). Screens, their texts, step props and registry.views.ts are
  * page code. tsconfig.server.json lists the same files: keep the two in step.
  */
 const isomorphicFiles = [
   'src/contract/**',
-  'src/workflows/{registry,registry.server,workflow-definition}.ts',
+  'src/workflows/{registry,registry.server,workflow-definition,workflow-path,sensitive}.ts',
   'src/workflows/*/definition{,.*}.ts',
 ];
 /** `except` of import-x/no-restricted-paths must be globs when `from` is one, and they match absolute paths. */
@@ -63,7 +64,7 @@ const wallZones = [
     except: isomorphicFiles.map(absolute),
     message:
       'server/ imports from src/ only the contract (src/contract/) and the workflow definitions (registry.ts, ' +
-      'registry.server.ts, workflow-definition.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
+      'registry.server.ts, workflow-definition.ts, workflow-path.ts, sensitive.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
       'the rest of src/ is React screens, texts and browser code. Move what both sides need into one of those.',
   },
   {

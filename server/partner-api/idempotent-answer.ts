@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonical-json';
 import { apiErrorStatus, type ErrorBody } from '../../src/contract/api-errors';
 import { ApiError, apiError } from '../api-error';
 import type { StoreDb } from '../store/database-schema';
@@ -86,18 +87,4 @@ export function idempotentAnswers(deps: { db: StoreDb }) {
     await completeIdempotencyKey(db, { ...id, ...answer });
     return { ...answer, replayed: false };
   };
-}
-
-/**
- * JSON with object keys sorted, so the same body sent with its fields in another order is the same request. Recursive,
- * so its input nests at most MAX_DATA_DEPTH deep (partner-schemas.ts checks the body first). By hand, not
- * `canonicalize` (RFC 8785): the hash never leaves this server, and the package's one version without recursion needs
- * Node 22 while it throws, as the others do, on the lone surrogates and 1e400 that JSON.parse lets through.
- */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
 }

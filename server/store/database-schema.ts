@@ -3,6 +3,7 @@ import type { OutboxTable } from './outbox.table';
 import type { PartnerIdempotencyTable, PartnerKeysTable } from './partner-keys.table';
 import type { PartnerWebhooksTable } from './partner-webhooks.table';
 import type { TaskHistoryTable } from './task-history.table';
+import type { TaskOffersTable } from './task-offers.table';
 import type { TaskRemovalsTable, TasksTable } from './tasks.table';
 import type { PendingCompaniesTable, TenantsTable } from './tenants.table';
 
@@ -25,6 +26,8 @@ export interface DatabaseSchema {
   task_change_floor: { id: string; seq: number };
   /** Tasks deleted, for the changes feed (migrations/0014-task-removals.ts): no worker data. */
   task_removals: TaskRemovalsTable;
+  /** The offer of a task's step, from the partner's backend (migrations/0016-task-offers.ts). */
+  task_offers: TaskOffersTable;
   /** Who erased a worker's data and when, never whose (`npm run tasks -- erase`). */
   erasure_log: { erased_at: number; erased_by: string };
 }

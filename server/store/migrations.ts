@@ -15,6 +15,7 @@ import { dataRetention } from './migrations/0012-data-retention';
 import { pendingIndexPerLane } from './migrations/0013-pending-index-per-lane';
 import { taskRemovals } from './migrations/0014-task-removals';
 import { partnerAnswersByTask } from './migrations/0015-partner-answers-by-task';
+import { taskOffers } from './migrations/0016-task-offers';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -37,6 +38,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0013_pending_index_per_lane': pendingIndexPerLane(dialect),
     '0014_task_removals': taskRemovals(dialect),
     '0015_partner_answers_by_task': partnerAnswersByTask(dialect),
+    '0016_task_offers': taskOffers,
   };
   return { getMigrations: async () => migrations };
 }

@@ -212,10 +212,6 @@ function markerOf(row: { change_xid: number | string; change_seq: number | strin
   return { xid: Number(row.change_xid), seq: Number(row.change_seq) };
 }
 
-export function compareMarkers(a: ChangeMarker, b: ChangeMarker): number {
-  return a.xid - b.xid || a.seq - b.seq;
-}
-
 /** Removals older than this are deleted by retention: a partner that syncs less often walks the feed from its start. */
 export const REMOVALS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 

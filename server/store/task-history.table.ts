@@ -1,7 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 
 /** What happened to a task, for the audit trail the page and the preview portal show. */
-export type TaskHistoryKind = 'opened' | 'started' | 'step_saved' | 'quiz_failed' | 'completed' | 'failed' | 'restarted';
+export type TaskHistoryKind = 'opened' | 'started' | 'step_saved' | 'went_back' | 'quiz_failed' | 'completed' | 'failed' | 'restarted';
 
 export interface TaskHistoryTable {
   id: Generated<number>;

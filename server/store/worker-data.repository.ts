@@ -3,6 +3,7 @@ import type { StoreDb } from './database-schema';
 import { toOutboxUpdate, type OutboxUpdate } from './outbox.table';
 import { deleteAnswersAboutTasks, listAnswersAboutTasks } from './partner-idempotency.repository';
 import { eraseInTransaction } from './secure-erasure';
+import { deleteOffersOf } from './task-offers.repository';
 import { keepChangeFloor, recordRemovals } from './task-changes.repository';
 import { toTaskHistoryEntry } from './task-history.table';
 import { toTask } from './tasks.table';
@@ -135,6 +136,7 @@ export function eraseTasksStep(db: StoreDb, taskIds: readonly string[], limit: n
     const doomed = taskIds.slice(0, limit);
     // The partner's backend hears of the erasure in the changes feed, by ids only, and drops its copy.
     await recordRemovals(trx, { taskIds: doomed, reason: 'erased', now });
+    await deleteOffersOf(trx, doomed);
     await keepChangeFloor(trx);
     const result = await trx.deleteFrom('tasks').where('id', 'in', doomed).executeTakeFirst();
     return Number(result.numDeletedRows);

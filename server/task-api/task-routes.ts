@@ -7,12 +7,12 @@ import { apiError } from '../api-error';
 import { resolvePortalOrigins } from '../page/portal-origins';
 import { authenticate } from '../session/authenticate';
 import { SESSION_TTL_MS, signSessionToken } from '../session/session-token';
-import { submitStep } from '../task-progress/step.service';
+import { goBack, submitStep } from '../task-progress/step.service';
 import { getTask, listTaskUpdates, openTask, restartTask, startTask } from '../task-progress/task.service';
 import type { TaskServiceDeps } from '../task-progress/locked-task';
 import type { TaskContext } from '../../src/contract/task-context';
 import { sessionRequestSchema, sessionResponseSchema } from '../../src/contract/session';
-import { emptyBodySchema, stepResultSchema, stepSubmissionSchema } from '../../src/contract/step-submission';
+import { backRequestSchema, emptyBodySchema, stepResultSchema, stepSubmissionSchema } from '../../src/contract/step-submission';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
 import { stepIdSchema, taskViewSchema } from '../../src/contract/task-view';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
@@ -117,6 +117,12 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
         ...(outcome.completed ? { endEvent: endEventOf(request) } : {}),
       };
     },
+  );
+
+  api.post(
+    '/api/task/back',
+    { schema: { body: backRequestSchema, response: { 200: taskViewSchema } }, onRequest: sessionHooks },
+    (request) => goBack(service, contextOf(request), request.body.from),
   );
 
   api.post(

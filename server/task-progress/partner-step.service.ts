@@ -1,5 +1,6 @@
 import { canonicalUuid } from '../../src/contract/task-context';
 import type { TaskView } from '../../src/contract/task-view';
+import { answersBefore, nextStepId, stepById } from '../../src/workflows/workflow-path';
 import { apiError } from '../api-error';
 import type { Task } from '../store/tasks.table';
 import { withTaskLocked, type TaskServiceDeps } from './locked-task';
@@ -38,8 +39,7 @@ export function resolveAwaitedStep(deps: TaskServiceDeps, input: PartnerStepInpu
   return withTaskLocked(deps, { assignedTaskUuid: input.assignedTaskUuid, missing: taskNotFound, admit }, async (locked) => {
     const { workflow, target } = locked;
     let task = locked.task;
-    const index = workflow.steps.findIndex((step) => step.id === stepId);
-    const step = workflow.steps[index];
+    const step = stepById(workflow, stepId);
     const awaiting = task.status === 'inProgress' && task.currentStep === stepId && step?.completedBy === 'partner';
     if (!step || !awaiting) {
       // A restart cancels the wait: the old attempt's step is no longer awaited, whatever the partner found.
@@ -53,6 +53,7 @@ export function resolveAwaitedStep(deps: TaskServiceDeps, input: PartnerStepInpu
     }
     const report = step.report(parsed.data, undefined);
     const stepData = { ...task.stepData, [step.id]: parsed.data };
+    const next = nextStepId(workflow, step, { ...answersBefore(workflow, task.stepData, stepId), [step.id]: parsed.data });
     const attempt = task.attempt;
     if (report.failed) {
       const failedReason = formatFailure({ reason: 'partner_failed', stepId });
@@ -60,14 +61,14 @@ export function resolveAwaitedStep(deps: TaskServiceDeps, input: PartnerStepInpu
       await locked.enqueue(partnerFailedUpdate(target, step.shortName, report));
       await locked.record({ attempt, kind: 'step_saved', stepId });
       await locked.record({ attempt, kind: 'failed', stepId });
-    } else if (index === workflow.steps.length - 1) {
+    } else if (next === null) {
       task = await locked.save(task, { stepData, status: 'completed', currentStep: null });
       await locked.enqueue(completedUpdate(target, report));
       await locked.record({ attempt, kind: 'step_saved', stepId });
       await locked.record({ attempt, kind: 'completed' });
     } else {
-      task = await locked.save(task, { stepData, currentStep: workflow.steps[index + 1]!.id });
-      await locked.enqueue(stepSavedUpdate(target, workflow, index + 1, report));
+      task = await locked.save(task, { stepData, currentStep: next });
+      await locked.enqueue(stepSavedUpdate(target, workflow, { stepData, nextStepId: next }, report));
       await locked.record({ attempt, kind: 'step_saved', stepId });
     }
     return { task: await locked.view(task), ended: task.status !== 'inProgress' };

@@ -1,7 +1,8 @@
 import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import type { PartnerStatusColor } from '../../src/contract/partner-task-update';
 import { updateKinds, updateLabels, type StepPosition, type UpdateKind } from '../../src/contract/status-updates';
-import type { Grade, StepReport, WorkflowDefinition } from '../../src/workflows/workflow-definition';
+import type { Answers, Grade, StepReport, WorkflowDefinition } from '../../src/workflows/workflow-definition';
+import { progressOf, stepById } from '../../src/workflows/workflow-path';
 
 /**
  * The docs/platform.md#partner-task-update-record record of each moment in `updateKinds` (the contract). Texts are in English, for the admin's back
@@ -31,8 +32,10 @@ function record(
   };
 }
 
-function positionOf(workflow: WorkflowDefinition, index: number): StepPosition {
-  return { index, count: workflow.steps.length, name: workflow.steps[index]?.shortName ?? '' };
+/** "Step 3 of 6": the step's place on the task's path and the longest the path may be (workflow-path.ts). */
+function positionOf(workflow: WorkflowDefinition, stepData: Answers, stepId: string): StepPosition {
+  const { position, total } = progressOf(workflow, stepData, stepId);
+  return { index: position - 1, count: total, name: stepById(workflow, stepId)?.shortName ?? '' };
 }
 
 export function openedUpdate(target: UpdateTarget): PartnerTaskUpdateRecord {
@@ -41,7 +44,7 @@ export function openedUpdate(target: UpdateTarget): PartnerTaskUpdateRecord {
 
 export function startedUpdate(target: UpdateTarget, workflow: WorkflowDefinition, attempt: number): PartnerTaskUpdateRecord {
   const details = attempt === 1 ? 'The worker started the task.' : `The worker started attempt ${attempt}.`;
-  return record(target, 'started', updateLabels.started(positionOf(workflow, 0)), details);
+  return record(target, 'started', updateLabels.started(positionOf(workflow, {}, workflow.steps[0]?.id ?? '')), details);
 }
 
 /**
@@ -52,13 +55,14 @@ export function startedUpdate(target: UpdateTarget, workflow: WorkflowDefinition
 export function stepSavedUpdate(
   target: UpdateTarget,
   workflow: WorkflowDefinition,
-  nextIndex: number,
+  move: { stepData: Answers; nextStepId: string },
   report: StepReport,
 ): PartnerTaskUpdateRecord {
-  const next = positionOf(workflow, nextIndex);
+  const next = positionOf(workflow, move.stepData, move.nextStepId);
+  const nextStep = stepById(workflow, move.nextStepId);
   const now = `Now on step ${next.index + 1} of ${next.count}${next.name ? ` (${next.name})` : ''}`;
   // A step the partner completes: the panel says what the partner is doing, in the colour that step reports for it.
-  const awaiting = workflow.steps[nextIndex]?.completedBy === 'partner' ? workflow.steps[nextIndex]?.awaiting : undefined;
+  const awaiting = nextStep?.completedBy === 'partner' ? nextStep.awaiting : undefined;
   if (awaiting)
     return record(target, 'stepSaved', updateLabels.stepSaved(next), `${report.details} ${now}: ${awaiting.details}`, awaiting.color);
   return record(target, 'stepSaved', updateLabels.stepSaved(next), `${report.details} ${now}.`, report.color);
@@ -77,11 +81,11 @@ export function completedUpdate(target: UpdateTarget, report: StepReport): Partn
 export function gradedRetryUpdate(
   target: UpdateTarget,
   workflow: WorkflowDefinition,
-  stepIndex: number,
+  at: { stepData: Answers; stepId: string },
   grade: Grade,
   attempt: { used: number; max: number; passMark: number },
 ): PartnerTaskUpdateRecord {
-  const step = positionOf(workflow, stepIndex);
+  const step = positionOf(workflow, at.stepData, at.stepId);
   const details = `${step.name || 'Graded step'} attempt ${attempt.used} of ${attempt.max} scored ${grade.score}/${grade.total} (pass mark ${attempt.passMark}); the worker may try again.`;
   return record(target, 'retry', updateLabels.retry(step), details);
 }
@@ -97,6 +101,17 @@ export function failedUpdate(
     `The worker did not pass the ${stepName.toLowerCase()} in ${rules.maxAttempts} attempts (scores ${listed}; pass mark ${rules.passMark}). ` +
     'Reset the task, or ask the worker to choose "Start again", to allow a new attempt.';
   return record(target, 'failed', updateLabels.failed(stepName), details);
+}
+
+/** "Back": the worker returned to an earlier step to change its answer; the panel follows them there. */
+export function wentBackUpdate(
+  target: UpdateTarget,
+  workflow: WorkflowDefinition,
+  at: { stepData: Answers; stepId: string },
+): PartnerTaskUpdateRecord {
+  const step = positionOf(workflow, at.stepData, at.stepId);
+  const details = `The worker went back to step ${step.index + 1} of ${step.count}${step.name ? ` (${step.name})` : ''} to change an answer.`;
+  return record(target, 'stepSaved', updateLabels.stepSaved(step), details);
 }
 
 export function restartedUpdate(target: UpdateTarget, attempt: number): PartnerTaskUpdateRecord {

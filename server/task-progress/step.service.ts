@@ -2,8 +2,10 @@ import type { TaskContext } from '../../src/contract/task-context';
 import type { GradingResult } from '../../src/contract/step-submission';
 import type { TaskView } from '../../src/contract/task-view';
 import { workflowServerModules } from '../../src/workflows/registry.server';
-import { decideStepSubmission, type GradedOutcome } from './step-decision';
-import { completedUpdate, failedUpdate, gradedRetryUpdate, stepSavedUpdate } from './status-updates';
+import { stepById } from '../../src/workflows/workflow-path';
+import { currentOffer } from '../offers/offer-basis';
+import { decideBack, decideStepSubmission, type GradedOutcome } from './step-decision';
+import { completedUpdate, failedUpdate, gradedRetryUpdate, stepSavedUpdate, wentBackUpdate } from './status-updates';
 import { withLockedTask, type TaskServiceDeps } from './locked-task';
 import { failedTries, formatFailure } from './task-view';
 
@@ -23,6 +25,8 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
     const { workflow, target } = locked;
     let task = locked.task;
     const history = await locked.history();
+    const step = stepById(workflow, stepId);
+    const offer = step ? await currentOffer(locked.trx, { workflow, task, step }) : undefined;
     const decision = decideStepSubmission({
       workflow,
       server: workflowServerModules[workflow.id],
@@ -30,6 +34,8 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       stepId,
       data,
       earlierFailures: failedTries(history, task.attempt, stepId),
+      today: new Date(locked.now).toISOString().slice(0, 10),
+      offer: offer?.offer,
     });
     // A step saved before `start` is still the attempt's first interaction (docs/platform.md#statuses-and-transitions: ready -> inProgress). The step's
     // own update below says so: every one has taskStatus inProgress or the end state it reached, which docs/platform.md#statuses-and-transitions accepts
@@ -40,9 +46,8 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
     let grading: GradingResult | undefined;
     switch (decision.kind) {
       case 'advanced': {
-        const nextStep = workflow.steps[decision.nextIndex]?.id ?? null;
-        task = await locked.save(task, { stepData: decision.stepData, currentStep: nextStep });
-        await locked.enqueue(stepSavedUpdate(target, workflow, decision.nextIndex, decision.report));
+        task = await locked.save(task, { stepData: decision.stepData, currentStep: decision.nextStepId });
+        await locked.enqueue(stepSavedUpdate(target, workflow, decision, decision.report));
         await locked.record({ attempt, kind: 'step_saved', stepId, ...scoreDetail(decision.grade) });
         grading = decision.grade && toGradingResult(decision.grade);
         break;
@@ -59,7 +64,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         const { grade } = decision;
         task = await locked.save(task, { stepData: decision.stepData });
         const rules = { used: grade.used, max: grade.rules.maxAttempts, passMark: grade.rules.passMark };
-        await locked.enqueue(gradedRetryUpdate(target, workflow, decision.stepIndex, grade, rules));
+        await locked.enqueue(gradedRetryUpdate(target, workflow, { stepData: decision.stepData, stepId }, grade, rules));
         await locked.record({ attempt, kind: 'quiz_failed', stepId, ...scoreDetail(grade) });
         grading = toGradingResult(grade);
         break;
@@ -69,7 +74,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         const failure = formatFailure({ reason: 'attempts_exhausted', stepId });
         task = await locked.save(task, { stepData: decision.stepData, status: 'error', failedReason: failure });
         const scores = [...failedTries(history, attempt, stepId), grade];
-        const stepName = workflow.steps[decision.stepIndex]?.shortName ?? stepId;
+        const stepName = stepById(workflow, stepId)?.shortName ?? stepId;
         await locked.enqueue(failedUpdate(target, stepName, scores, grade.rules));
         await locked.record({ attempt, kind: 'quiz_failed', stepId, ...scoreDetail(grade) });
         await locked.record({ attempt, kind: 'failed', stepId });
@@ -78,6 +83,21 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       }
     }
     return { task: await locked.view(task), completed: decision.kind === 'completed', ...(grading ? { grading } : {}) };
+  });
+}
+
+/**
+ * "Back" (docs/api.md#post-apitaskback): the task moves to the step before on its path, with every answer kept; the
+ * platform's panel follows the worker there (one update), and the partner hears nothing (no answer changed).
+ */
+export function goBack(deps: TaskServiceDeps, context: TaskContext, from: string): Promise<TaskView> {
+  return withLockedTask(deps, context, async (locked) => {
+    const { workflow, target } = locked;
+    const { previousStepId } = decideBack({ workflow, task: locked.task, from });
+    const task = await locked.save(locked.task, { currentStep: previousStepId });
+    await locked.enqueue(wentBackUpdate(target, workflow, { stepData: task.stepData, stepId: previousStepId }));
+    await locked.record({ attempt: task.attempt, kind: 'went_back', stepId: previousStepId });
+    return locked.view(task);
   });
 }
 

@@ -2,12 +2,16 @@ import { isClosed } from '../../src/contract/task-status';
 import { currentStepOf } from '../../src/contract/step-rules';
 import type { TaskFailure, TaskView } from '../../src/contract/task-view';
 import type { Grade, WorkflowDefinition } from '../../src/workflows/workflow-definition';
+import { longestPathOf, previousStepId, progressOf, stepById } from '../../src/workflows/workflow-path';
+import { maskSealed } from '../sensitive/sensitive-values';
 import type { TaskHistoryFact } from '../store/task-history.table';
 import type { Task } from '../store/tasks.table';
 
 /** The one conversion from a stored task to what the page sees (docs/architecture.md#one-row-conversion). Nothing secret is in a Task row. */
 export function toTaskView(task: Task, history: readonly TaskHistoryFact[], workflow: WorkflowDefinition): TaskView {
   const over = isClosed(task.status);
+  const current = over ? undefined : currentStepOf({ currentStep: task.currentStep, steps: workflow.steps });
+  const step = current === undefined ? undefined : stepById(workflow, current);
   const gradedAttempts: TaskView['gradedAttempts'] = {};
   for (const step of workflow.steps) {
     if (step.grading) gradedAttempts[step.id] = { used: failedTries(history, task.attempt, step.id).length, max: step.grading.maxAttempts };
@@ -21,12 +25,16 @@ export function toTaskView(task: Task, history: readonly TaskHistoryFact[], work
       steps: workflow.steps.map((step) =>
         step.completedBy === 'partner' ? { id: step.id, completedBy: 'partner' as const } : { id: step.id },
       ),
+      longestPath: longestPathOf(workflow),
     },
     status: task.status,
     attempt: task.attempt,
     started: task.attemptStartedAt !== null,
-    currentStep: over ? null : (currentStepOf({ currentStep: task.currentStep, steps: workflow.steps }) ?? null),
-    stepData: task.stepData,
+    currentStep: current ?? null,
+    progress: current === undefined ? null : progressOf(workflow, task.stepData, current),
+    canGoBack: current !== undefined && step?.completedBy !== 'partner' && previousStepId(workflow, task.stepData, current) !== undefined,
+    canRestart: !(step?.completedBy === 'partner' && step.restartWhileAwaiting === false && task.status === 'inProgress'),
+    stepData: maskSealed(task.stepData),
     gradedAttempts,
     failure: parseFailure(task.failedReason),
     history: history.map((entry) => ({

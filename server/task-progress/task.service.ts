@@ -22,6 +22,7 @@ import {
   type TaskServiceDeps,
 } from './locked-task';
 import { openedUpdate, restartedUpdate } from './status-updates';
+import { stepById } from '../../src/workflows/workflow-path';
 import { toTaskView } from './task-view';
 
 const HOUR_MS = 60 * 60_000;
@@ -174,6 +175,11 @@ export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promis
     const { task } = locked;
     if (task.status === 'ready' && task.attemptStartedAt === null) {
       throw apiError('nothing_to_restart', 'This attempt has not started yet; there is nothing to restart.');
+    }
+    // A partner step may hold the worker while the partner works on what they sent (docs/connecting-your-backend.md#steps-your-backend-completes).
+    const awaited = task.status === 'inProgress' && task.currentStep !== null ? stepById(locked.workflow, task.currentStep) : undefined;
+    if (awaited?.completedBy === 'partner' && awaited.restartWhileAwaiting === false) {
+      throw apiError('restart_not_allowed', 'The partner is checking what you sent: you can start again once they answer.');
     }
     const attempt = task.attempt + 1;
     const restarted = await locked.save(task, {

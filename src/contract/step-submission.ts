@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { nonNegativeInt, positiveInt } from './contract-fields';
-import { endEventSchema, taskViewSchema } from './task-view';
+import { endEventSchema, stepIdSchema, taskViewSchema } from './task-view';
 
 /** `POST /api/task/steps/:stepId` body. `data` is checked against the step's own schema by the server. */
 export const stepSubmissionSchema = z.strictObject({
@@ -29,3 +29,6 @@ export type StepResult = z.infer<typeof stepResultSchema>;
 
 /** `POST /api/task/start` and `POST /api/task/restart` take no input; an empty object or no body is accepted. */
 export const emptyBodySchema = z.nullish(z.strictObject({}));
+
+/** `POST /api/task/back`: the step the page shows, so a stale page (another tab moved on) cannot move the task. */
+export const backRequestSchema = z.strictObject({ from: stepIdSchema });

@@ -4,7 +4,7 @@ import { isoDateTimeField, nonNegativeInt, positiveInt, taskStatusField } from '
 /** Step ids appear in URLs (`POST /api/task/steps/:stepId`): short, lower-case, kebab-case. */
 export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a step id such as "policy"'));
 
-const historyKinds = ['opened', 'started', 'step_saved', 'quiz_failed', 'completed', 'failed', 'restarted'] as const;
+const historyKinds = ['opened', 'started', 'step_saved', 'went_back', 'quiz_failed', 'completed', 'failed', 'restarted'] as const;
 
 /** Why an attempt ended in `error` (docs/platform.md#statuses-and-transitions: irrevocably problematic until restarted). */
 const taskFailureSchema = z.object({
@@ -35,6 +35,8 @@ export const taskViewSchema = z.object({
     estimatedMinutes: positiveInt,
     /** `completedBy: 'partner'`: the partner's backend completes the step; the worker waits (a waiting screen). */
     steps: z.array(z.object({ id: stepIdSchema, completedBy: z.optional(z.literal('partner')) })),
+    /** Steps on the workflow's longest path: "Step 1 of N" before any answer (its branches may make a path shorter). */
+    longestPath: z.optional(positiveInt),
   }),
   status: taskStatusField,
   attempt: positiveInt,
@@ -42,7 +44,16 @@ export const taskViewSchema = z.object({
   started: z.boolean(),
   /** The step to show; null once the attempt is over (completed or error). */
   currentStep: z.nullable(stepIdSchema),
-  /** Data saved for each step during this attempt, to resume with the worker's answers. */
+  /**
+   * "Step 3 of 6" for the current step: its place on the task's path, and the longest the path may be from there (a
+   * branch ahead not yet decided counts at its longest). Null once the attempt is over.
+   */
+  progress: z.nullable(z.object({ position: positiveInt, total: positiveInt })),
+  /** The current step offers "Back" (`POST /api/task/back`): not the first, not one the partner completes. */
+  canGoBack: z.boolean(),
+  /** "Start again" is offered: false while a partner step that forbids it (`restartWhileAwaiting: false`) awaits. */
+  canRestart: z.boolean(),
+  /** Data saved for each step during this attempt, to resume with the worker's answers (a sensitive value masked). */
   stepData: z.record(z.string(), z.unknown()),
   /** For graded steps: tries used in this task attempt and how many are allowed. */
   gradedAttempts: z.record(z.string(), z.object({ used: nonNegativeInt, max: positiveInt })),

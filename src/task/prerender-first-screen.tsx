@@ -13,6 +13,7 @@ import { prerenderedWorkflows } from '../workflows/registry.views';
 import { preloadWorkflowViews } from '../workflows/workflow-views';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen';
 import { taskScreen } from './task-screen';
+import { longestPathOf } from '../workflows/workflow-path';
 
 export interface PrerenderedFirstScreen {
   /** Where in the build it goes; the server looks for it there (server/page/first-screen-file.ts). */
@@ -44,7 +45,12 @@ export async function prerenderFirstScreens(screensFile: (workflowId: string) =>
   for (const id of prerenderedWorkflows) {
     const definition = findWorkflow(id)?.definition;
     if (!definition) throw new Error(`prerenderedWorkflows names ${id}, which registry.ts does not register`);
-    const workflow = { id, estimatedMinutes: definition.estimatedMinutes, steps: definition.steps.map((step) => ({ id: step.id })) };
+    const workflow = {
+      id,
+      estimatedMinutes: definition.estimatedMinutes,
+      steps: definition.steps.map((step) => ({ id: step.id })),
+      longestPath: longestPathOf(definition),
+    };
     for (const locale of locales) {
       const firstScreen: FirstScreen = { locale, workflow, screens: screensFile(id) };
       screens.push({

@@ -1,4 +1,4 @@
-import type { ZodMiniType } from 'zod/mini';
+import type { z, ZodMiniType } from 'zod/mini';
 import type { PartnerStatusColor } from '../contract/partner-task-update';
 
 /** A graded step's outcome, computed on the server only (the answer key never reaches the browser). */
@@ -20,6 +20,46 @@ export interface StepReport {
   details: string;
   /** The result fails the task (a partner's check that did not pass): the attempt ends in `error`. */
   failed?: boolean;
+}
+
+/** The answers saved on the path so far, by step id (workflow-path.ts). */
+export type Answers = Readonly<Record<string, unknown>>;
+
+/**
+ * Where the path goes after a step (workflow-path.ts): a step id, `null` for the end, or candidates tried in order,
+ * the first whose condition holds on the answers so far. Absent: the next step in the list, or the end after the last.
+ */
+export type NextStep<StepId extends string = string, StepAnswers = Answers> =
+  StepId | null | { readonly [Id in StepId]?: (answers: StepAnswers) => boolean };
+
+/** A field of a step's data that is wrong, and why, in the worker's terms: 400 invalid_step_data names it. */
+export interface StepIssue {
+  path: readonly (string | number)[];
+  message: string;
+}
+
+/** What a step's check sees besides its data: the earlier answers on the path, and today's date on the server (UTC). */
+export interface CheckContext<StepAnswers = Answers> {
+  answers: StepAnswers;
+  /** YYYY-MM-DD. */
+  today: string;
+}
+
+/**
+ * Data the server loads from the partner's backend when the step is reached, and the page shows: slots, prices, a
+ * contract text (docs/connecting-your-backend.md#offers). Kept with the task; a change in the answers it depends on
+ * loads a new one.
+ */
+export interface OfferDefinition<Data = unknown, Offer = unknown, StepAnswers = Answers> {
+  schema: ZodMiniType<Offer>;
+  /** The steps whose answers it depends on; absent: every earlier answer on the path. Sensitive answers are never sent. */
+  dependsOn?: readonly string[];
+  /** The worker's answer against the offer shown: an issue when it is not one of it. */
+  check(data: Data, offer: Offer): StepIssue | undefined;
+  /** Nothing to choose from: the page says so and offers to go back. */
+  isEmpty(offer: Offer): boolean;
+  /** What the emulator's stand-in of the partner's backend answers (the preview), from the answers sent. */
+  sample(answers: StepAnswers): Offer;
 }
 
 /**
@@ -46,6 +86,14 @@ export interface StepDefinition<Data = unknown> {
    * as your backend would send it. Only for the preview; the schema alone decides what the API accepts.
    */
   previewResults?: readonly { label: string; data: Data }[];
+  /** A partner step: false when the worker may not start over while the partner works (default true). */
+  restartWhileAwaiting?: boolean;
+  /** Where the path goes after this step (NextStep). */
+  next?: NextStep;
+  /** Checks the data against the earlier answers (or today's date), on the server and on the page alike. */
+  check?(data: Data, context: CheckContext): StepIssue | undefined;
+  offer?: OfferDefinition<Data>;
+  /** What the platform is told of the step (never a sensitive value: the data is masked first). */
   report(data: Data, grade: Grade | undefined): StepReport;
 }
 
@@ -69,6 +117,31 @@ export interface WorkflowDefinition<Id extends string = string> {
 /** Keeps each step's data type while listing it among the others. */
 export function defineStep<Data>(step: StepDefinition<Data>): StepDefinition {
   return step as StepDefinition;
+}
+
+/** Each step's answer, by id, typed from the steps' schemas; a step not answered yet is absent. */
+export type AnswersOf<Schemas extends Record<string, ZodMiniType>> = { readonly [Id in keyof Schemas]?: z.infer<Schemas[Id]> };
+
+/** A step of `stepsOf`: its id and schema are given by the workflow's schemas, its `next` and `check` are typed by them. */
+export type TypedStep<Schemas extends Record<string, ZodMiniType>, Id extends keyof Schemas & string, Offer> = Omit<
+  StepDefinition<z.infer<Schemas[Id]>>,
+  'id' | 'schema' | 'next' | 'check' | 'offer'
+> & {
+  next?: NextStep<keyof Schemas & string, AnswersOf<Schemas>>;
+  check?(data: z.infer<Schemas[Id]>, context: CheckContext<AnswersOf<Schemas>>): StepIssue | undefined;
+  offer?: OfferDefinition<z.infer<Schemas[Id]>, Offer, AnswersOf<Schemas>>;
+};
+
+/**
+ * The steps of a workflow that branches, typed from its schemas: a `next` naming a step that does not exist, or a
+ * condition reading an answer as another type, fails the type check.
+ *
+ *   const step = stepsOf({ citizenship: citizenshipSchema, 'national-id': nationalIdSchema, document: documentSchema });
+ *   step('citizenship', { shortName: 'Citizenship', next: { 'national-id': (a) => a.citizenship?.citizen === true, document: () => true }, ... })
+ */
+export function stepsOf<const Schemas extends Record<string, ZodMiniType>>(schemas: Schemas) {
+  return <Id extends keyof Schemas & string, Offer = never>(id: Id, step: TypedStep<Schemas, Id, Offer>): StepDefinition =>
+    ({ ...step, id, schema: schemas[id] }) as unknown as StepDefinition;
 }
 
 /** The server-only half of a workflow (`definition.server.ts`): graders that hold the secrets. */

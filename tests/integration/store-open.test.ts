@@ -57,6 +57,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0013_pending_index_per_lane',
       '0014_task_removals',
       '0015_partner_answers_by_task',
+      '0016_task_offers',
     ]);
   });
 

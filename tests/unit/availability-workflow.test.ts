@@ -124,11 +124,15 @@ describe('the availability workflow: what it reports (spec 2.6, 8)', () => {
   it('labels every step within 32 characters', () => {
     expect(startedUpdate(target, availability, 1).partnerStatus?.label).toBe('Step 1 of 3 · Start date');
     for (const index of availability.steps.keys()) {
-      const record = stepSavedUpdate(target, availability, index, { color: 'neutral', details: 'x' });
+      const record = stepSavedUpdate(target, availability, onStep(index), { color: 'neutral', details: 'x' });
       expect(labelLength(record.partnerStatus?.label ?? '')).toBeLessThanOrEqual(PARTNER_LABEL_MAX);
     }
-    expect(stepSavedUpdate(target, availability, 1, { color: 'neutral', details: 'x' }).partnerStatus?.label).toBe('Step 2 of 3 · Shifts');
-    expect(stepSavedUpdate(target, availability, 2, { color: 'neutral', details: 'x' }).partnerStatus?.label).toBe('Step 3 of 3 · Hours');
+    expect(stepSavedUpdate(target, availability, onStep(1), { color: 'neutral', details: 'x' }).partnerStatus?.label).toBe(
+      'Step 2 of 3 · Shifts',
+    );
+    expect(stepSavedUpdate(target, availability, onStep(2), { color: 'neutral', details: 'x' }).partnerStatus?.label).toBe(
+      'Step 3 of 3 · Hours',
+    );
   });
 
   it('says what the worker answered, in valid update records', () => {
@@ -179,3 +183,9 @@ describe('the workflow registry', () => {
     expect(findWorkflow('toString')).toBeUndefined();
   });
 });
+
+/** The task on step `index` of the workflow: every step before it answered. */
+function onStep(index: number) {
+  const stepData = Object.fromEntries(availability.steps.slice(0, index).map((step) => [step.id, {}]));
+  return { stepData, nextStepId: availability.steps[index]!.id };
+}

@@ -58,9 +58,9 @@ describe('status labels (spec 8: at most 32 characters)', () => {
           const records = [
             openedUpdate(target),
             startedUpdate(target, workflow, attempt),
-            ...names.map((_, index) => stepSavedUpdate(target, workflow, index, report)),
+            ...names.map((_, index) => stepSavedUpdate(target, workflow, onStep(workflow, index), report)),
             ...names.map((_, index) =>
-              gradedRetryUpdate(target, workflow, index, { score: 1, total: 5 }, { used: 1, max: 3, passMark: 4 }),
+              gradedRetryUpdate(target, workflow, onStep(workflow, index), { score: 1, total: 5 }, { used: 1, max: 3, passMark: 4 }),
             ),
             failedUpdate(target, names[0]!, [{ score: 0, total: 5 }], { passMark: 4, maxAttempts: 3 }),
             restartedUpdate(target, attempt),
@@ -74,3 +74,10 @@ describe('status labels (spec 8: at most 32 characters)', () => {
     );
   });
 });
+
+/** The task on step `index` of a workflow without branches: every step before it answered. */
+function onStep(workflow: WorkflowDefinition, index: number) {
+  const stepData = Object.fromEntries(workflow.steps.slice(0, index).map((step) => [step.id, {}]));
+  const stepId = workflow.steps[index]!.id;
+  return { stepData, stepId, nextStepId: stepId };
+}

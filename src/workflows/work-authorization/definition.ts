@@ -1,0 +1,130 @@
+import { z } from 'zod/mini';
+import { sensitive } from '../sensitive';
+import { stepsOf, type WorkflowDefinition } from '../workflow-definition';
+
+/**
+ * Work authorization: citizens give a national ID, others a document and its expiry date; then a postcode, an
+ * appointment among the slots the partner's backend offers for it, and the partner's verification. It teaches the
+ * engine's branches, "Back", answers checked against earlier ones (or today), offers and sensitive values
+ * (src/workflows/README.md). Imported by the page and by the server, so nothing here may be secret.
+ */
+const WORKFLOW_ID = 'work-authorization';
+
+export const documentTypes = ['passport', 'residence-permit', 'work-visa'] as const;
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+export const workAuthorizationSchemas = {
+  citizenship: z.strictObject({ citizen: z.boolean({ error: 'choose yes or no' }) }),
+  'national-id': z.strictObject({
+    nationalId: sensitive(z.string().check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z0-9]{6,12}$/, 'must be 6 to 12 letters or digits'))),
+  }),
+  document: z.strictObject({
+    documentType: z.enum(documentTypes, { error: 'choose a document type' }),
+    expiryDate: z.string().check(
+      z.regex(isoDate, 'must be a date, YYYY-MM-DD'),
+      z.refine(
+        (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+        {
+          error: 'must be a real date',
+        },
+      ),
+    ),
+  }),
+  postcode: z.strictObject({
+    postcode: z.string().check(z.trim(), z.regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be 3 to 10 letters, digits, spaces or hyphens')),
+  }),
+  appointment: z.strictObject({ slotId: z.string().check(z.minLength(1, 'choose a slot'), z.maxLength(100)) }),
+  verification: z.strictObject({
+    result: z.enum(['passed', 'failed'], { error: 'must be "passed" or "failed"' }),
+    details: z.optional(z.string().check(z.maxLength(500, 'must be at most 500 characters'))),
+  }),
+};
+
+/** The partner's backend answers an offer request for the appointment step with this (docs/connecting-your-backend.md#offers). */
+export const slotsOfferSchema = z.strictObject({
+  slots: z
+    .array(
+      z.strictObject({
+        id: z.string().check(z.minLength(1), z.maxLength(100)),
+        startsAt: z.iso.datetime({ offset: true }),
+        place: z.string().check(z.minLength(1), z.maxLength(200)),
+      }),
+    )
+    .check(z.maxLength(50)),
+});
+export type SlotsOffer = z.infer<typeof slotsOfferSchema>;
+
+export type WorkAuthorizationStepId = keyof typeof workAuthorizationSchemas;
+
+const step = stepsOf(workAuthorizationSchemas);
+
+export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
+  id: WORKFLOW_ID,
+  title: 'Work authorization',
+  estimatedMinutes: 5,
+  steps: [
+    step('citizenship', {
+      shortName: 'Citizenship',
+      next: { 'national-id': (answers) => answers.citizenship?.citizen === true, document: () => true },
+      report: (data) => ({ color: 'neutral', details: data.citizen ? 'The worker is a citizen.' : 'The worker is not a citizen.' }),
+    }),
+    step('national-id', {
+      shortName: 'National ID',
+      next: 'postcode',
+      // The value is masked before it reaches a report: it never goes to the platform.
+      report: () => ({ color: 'neutral', details: 'The worker gave their national ID number.' }),
+    }),
+    step('document', {
+      shortName: 'Document',
+      check: (data, { today }) => (data.expiryDate > today ? undefined : { path: ['expiryDate'], message: 'must be after today' }),
+      report: (data) => ({
+        color: 'neutral',
+        details: `The worker gave a ${data.documentType.replace('-', ' ')} valid until ${data.expiryDate}.`,
+      }),
+    }),
+    step('postcode', {
+      shortName: 'Postcode',
+      report: () => ({ color: 'neutral', details: 'The worker gave their postcode.' }),
+    }),
+    step<'appointment', SlotsOffer>('appointment', {
+      shortName: 'Appointment',
+      offer: {
+        schema: slotsOfferSchema,
+        dependsOn: ['postcode'],
+        check: (data, offer) =>
+          offer.slots.some((slot) => slot.id === data.slotId)
+            ? undefined
+            : { path: ['slotId'], message: 'must be one of the slots offered' },
+        isEmpty: (offer) => offer.slots.length === 0,
+        sample: (answers) => {
+          const place = `Verification centre, ${answers.postcode?.postcode ?? 'your area'}`;
+          const day = (days: number, hour: number) => new Date(Date.UTC(2030, 0, days, hour)).toISOString();
+          return {
+            slots: [
+              { id: 'slot-1', startsAt: day(7, 9), place },
+              { id: 'slot-2', startsAt: day(8, 14), place },
+            ],
+          };
+        },
+      },
+      report: () => ({ color: 'neutral', details: 'The worker booked a verification appointment.' }),
+    }),
+    step('verification', {
+      shortName: 'Verification',
+      completedBy: 'partner',
+      restartWhileAwaiting: false,
+      awaiting: { color: 'warning', details: 'the partner is verifying the work authorization.' },
+      previewResults: [
+        { label: 'Passed', data: { result: 'passed' } },
+        { label: 'Failed', data: { result: 'failed', details: 'The document could not be verified.' } },
+      ],
+      report: (data) => {
+        const details = data.details === undefined ? '' : ` ${data.details}`;
+        return data.result === 'passed'
+          ? { color: 'success', details: `The work authorization was verified.${details}` }
+          : { color: 'danger', details: `The work authorization could not be verified.${details}`, failed: true };
+      },
+    }),
+  ],
+};
