@@ -41,7 +41,7 @@ export class RememberedTasks {
 }
 
 /** A leased row, and the tenant whose open circuit it probes, if it is a probe. */
-export interface ClaimedRow {
+interface ClaimedRow {
   update: OutboxUpdate;
   probeOf?: string;
 }

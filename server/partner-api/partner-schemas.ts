@@ -21,10 +21,10 @@ export const partnerStepParamsSchema = z.object({
  * idempotent-answer.ts, JSON.stringify when the data is saved) runs out of stack at a few thousand levels, which 10 KB
  * of brackets reach, and would answer 500. 64, System.Text.Json's default: far deeper than any step's data.
  */
-export const MAX_DATA_DEPTH = 64;
+const MAX_DATA_DEPTH = 64;
 
 /** Whether `value` nests more than `max` arrays and objects deep: walked with a stack of its own, never by recursion. */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
+function nestsDeeperThan(value: unknown, max: number): boolean {
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (next.value === null || typeof next.value !== 'object') continue;

@@ -23,9 +23,9 @@ const PARTNER_TASK_PATH = '/api/servicetodo/processes/partnerTasks';
  * The most read of a token response: its shape is not shown (docs/platform.md#token), but a token and a few fields,
  * a JWT included, take a few kilobytes. A larger answer is refused as unrecognised, not read on.
  */
-export const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
+const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
 /** The most read of the workers listing (docs/platform.md#workers: paging not shown), which only the doctor asks for. */
-export const WORKERS_ANSWER_MAX_BYTES = 8 * 1024 * 1024;
+const WORKERS_ANSWER_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface WorkforceClient {
   /** docs/platform.md#workers: query parameters are passed through; the body is returned as parsed JSON (shape not shown). */

@@ -19,7 +19,7 @@ export function nextStepId(workflow: WorkflowDefinition, step: StepDefinition, a
 }
 
 /** Every step the path may take after `step`, whatever the answers: the edges of the workflow's graph. */
-export function possibleNextIds(workflow: WorkflowDefinition, step: StepDefinition): (string | null)[] {
+function possibleNextIds(workflow: WorkflowDefinition, step: StepDefinition): (string | null)[] {
   const { next } = step;
   if (next === undefined) return [followingInList(workflow, step)];
   if (next === null || typeof next === 'string') return [next];
