@@ -127,6 +127,7 @@ describe('the production build of the page', () => {
         id: 'safety-training',
         estimatedMinutes: 10,
         steps: [{ id: 'welcome' }, { id: 'policy' }, { id: 'quiz' }, { id: 'signature' }],
+        longestPath: 4,
       },
       screens: screens![1],
     });
