@@ -30,9 +30,11 @@ export interface AppDependencies {
   emulatorClock?: EmulatorClock;
   log?: Logger;
   /** In emulator mode, the stand-in of the partner's backend: its event receiver and the preview's panel. */
-  partnerBackend?: Pick<PartnerBackendOptions, 'receiver' | 'selfUrl'>;
+  partnerBackend?: Pick<PartnerBackendOptions, 'receiver' | 'selfUrl' | 'offerStandIn' | 'offerTimeoutMs'>;
   /** Overrides for the task API (tests turn rate limits off, point at another page build, fix the session secret). */
   taskOptions?: Partial<Pick<TaskApiOptions, 'rateLimits' | 'pageDirectory' | 'sessionSecret'>>;
+  /** Emulator mode's stand-in of the partner's backend for offers (server.ts makes it); else PARTNER_BACKEND_URL's. */
+  offerBackend?: TaskApiOptions['offerBackend'];
   /**
    * The listener the app is built onto, already listening (server/http/public-listener.ts): it sets the timeouts
    * below on its node:http server and answers by itself before the app serves and while the server closes.
@@ -85,6 +87,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     onUpdateEnqueued: deps.onUpdateEnqueued,
     companies: deps.credentials ?? defaultGate(deps.config),
     metrics: deps.metrics,
+    ...(deps.offerBackend ? { offerBackend: deps.offerBackend } : {}),
     ...deps.taskOptions,
   });
 

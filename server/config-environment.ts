@@ -94,6 +94,8 @@ export const environmentSchema = z.object({
   // they are signed with. Validated in config-partner-webhook.ts, where a bad secret can be described without echoing it.
   PARTNER_WEBHOOK_URL: optionalUrl,
   PARTNER_WEBHOOK_SECRET: optionalString,
+  // Offers (docs/connecting-your-backend.md#offers): the partner's backend they are asked of, signed with the secret above.
+  PARTNER_BACKEND_URL: optionalUrl,
   PARTNER_URL_TEMPLATE: z.preprocess(
     blankToUndefined,
     z
@@ -119,6 +121,8 @@ export const environmentSchema = z.object({
       .default('info'),
   ),
   UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000),
+  // The whole load of an offer, retries included: the worker waits on it.
+  OFFER_TIMEOUT_MS: integer(100, 60_000, 5_000),
   DELIVERY_CONCURRENCY: integer(1, 1000, 32),
   // Requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
   RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),

@@ -26,7 +26,7 @@ export function partnerWebhookOf(e: Environment, mode: ConfigMode, { problems, w
   }
   if (mode.tenantMode) return { kind: 'per-company', allowInsecureUrl: e.ALLOW_INSECURE_PLATFORM_URL };
   if (url === undefined) {
-    if (secret !== undefined)
+    if (secret !== undefined && e.PARTNER_BACKEND_URL === undefined)
       problems.push('PARTNER_WEBHOOK_URL: expected the endpoint that PARTNER_WEBHOOK_SECRET signs for, got nothing');
     return mode.emulatorMode ? { kind: 'emulator-receiver' } : { kind: 'none' };
   }
@@ -52,4 +52,43 @@ export function partnerWebhookOf(e: Environment, mode: ConfigMode, { problems, w
     }
   }
   return { kind: 'endpoint', url, secret: (secret ?? '').trim() };
+}
+
+/**
+ * Where offers are asked for (docs/connecting-your-backend.md#offers): PARTNER_BACKEND_URL, signed with
+ * PARTNER_WEBHOOK_SECRET as the events are; emulator mode without it answers with a stand-in in the same process; else
+ * none (a step with an offer then answers 424 offer_unavailable). Not in tenant mode yet: each company would need a
+ * backend of its own, as it has a webhook of its own.
+ */
+export type PartnerBackendConfig = { kind: 'endpoint'; url: string; secret: string } | { kind: 'emulator-stand-in' } | { kind: 'none' };
+
+export function partnerBackendOf(e: Environment, mode: ConfigMode, { problems, warnings }: ConfigFindings): PartnerBackendConfig {
+  const url = e.PARTNER_BACKEND_URL;
+  if (url === undefined) return mode.emulatorMode && !mode.tenantMode ? { kind: 'emulator-stand-in' } : { kind: 'none' };
+  if (mode.tenantMode) {
+    problems.push('PARTNER_BACKEND_URL: expected nothing in tenant mode (offers are not asked per company yet), got a value; unset it');
+    return { kind: 'none' };
+  }
+  const secret = e.PARTNER_WEBHOOK_SECRET?.trim();
+  if (secret === undefined) {
+    problems.push(
+      `PARTNER_WEBHOOK_SECRET: expected whsec_ followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes when PARTNER_BACKEND_URL is set (offer requests are signed with it), got nothing`,
+    );
+  } else if (e.PARTNER_WEBHOOK_URL === undefined && webhookKeyOf(secret) === undefined) {
+    // With PARTNER_WEBHOOK_URL set, partnerWebhookOf has described a bad secret already.
+    problems.push(
+      `PARTNER_WEBHOOK_SECRET: expected whsec_ followed by the base64 of at least ${MIN_SECRET_BYTES} random bytes (e.g. \`echo whsec_$(openssl rand -base64 32)\`), got ${describeValue('PARTNER_WEBHOOK_SECRET', secret)}`,
+    );
+  }
+  // Offer requests carry workers' answers, as events do (docs/platform.md#addresses).
+  if (isPlainHttpBeyondLoopback(url)) {
+    if (e.ALLOW_INSECURE_PLATFORM_URL) {
+      warnings.push(`PARTNER_BACKEND_URL is plain HTTP to ${new URL(url).host}: offer requests cross the network unencrypted`);
+    } else {
+      problems.push(
+        `PARTNER_BACKEND_URL: expected an https URL (plain http would send workers' answers in clear text), got ${JSON.stringify(url)}; set ALLOW_INSECURE_PLATFORM_URL=true if the backend offers nothing else`,
+      );
+    }
+  }
+  return { kind: 'endpoint', url: url.replace(/\/+$/, ''), secret: secret ?? '' };
 }

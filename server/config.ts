@@ -12,7 +12,7 @@ import {
   type MetricsExposure,
 } from './config-checks';
 import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
-import { partnerWebhookOf, type PartnerWebhookConfig } from './config-partner-webhook';
+import { partnerBackendOf, partnerWebhookOf, type PartnerBackendConfig, type PartnerWebhookConfig } from './config-partner-webhook';
 
 /**
  * The one place that reads the environment (docs/architecture.md#configuration-in-one-module). Every variable is validated at start; every bad one is
@@ -86,6 +86,10 @@ export interface Config {
   partnerUrlTemplate: string | undefined;
   /** Where task events go (PARTNER_WEBHOOK_URL), the emulator's receiver, or nowhere. */
   partnerWebhook: PartnerWebhookConfig;
+  /** Where offers are asked for (PARTNER_BACKEND_URL), the emulator's stand-in, or nowhere. */
+  partnerBackend: PartnerBackendConfig;
+  /** OFFER_TIMEOUT_MS: the whole load of an offer, retries included. */
+  offerTimeoutMs: number;
   logLevel: Environment['LOG_LEVEL'];
   /** `auto`: pretty when standard output is a terminal (decided by main.ts, which owns the process), json otherwise. */
   logFormat: 'pretty' | 'json' | 'auto';
@@ -134,6 +138,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   checkSettings(e, mode, found);
   const metrics = metricsExposure(e, emulatorMode, found.warnings);
   const partnerWebhook = partnerWebhookOf(e, mode, found);
+  const partnerBackend = partnerBackendOf(e, mode, found);
   const { problems, warnings } = found;
   if (problems.length > 0) return { ok: false, problems };
 
@@ -184,6 +189,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     sessionSecret: e.SESSION_SECRET,
     partnerUrlTemplate: e.PARTNER_URL_TEMPLATE,
     partnerWebhook,
+    partnerBackend,
+    offerTimeoutMs: e.OFFER_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'auto'),
     emulatorStateFile: emulatorMode ? e.EMULATOR_STATE_FILE : undefined,

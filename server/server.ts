@@ -21,6 +21,7 @@ import { startRetention } from './retention/retention-job';
 import { clientsPerTenant, type TenantClients } from './delivery/delivery-clients';
 import { openCompanyCredentials, type CompanyCredentials } from './tenants/company-credentials';
 import { PartnerBackendReceiver } from './partner-backend/receiver';
+import { OfferStandIn } from './partner-backend/offer-stand-in';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -133,6 +134,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const partnerEndpoints = receiver
     ? singleEndpoint(`${url}${EMULATOR_PREFIX}/partner-backend/events`, receiver.secret)
     : partnerEndpointsOf(config.partnerWebhook, credentials, clock);
+  // Emulator mode without PARTNER_BACKEND_URL: offers come from a stand-in in this process, over loopback HTTP.
+  const offerStandIn = config.partnerBackend.kind === 'emulator-stand-in' ? new OfferStandIn() : undefined;
   // In tenant mode each company's webhook comes and goes with that refresh, so the gate answers per company.
   const partnerEvents = partnerEventsGateOf(partnerEndpoints);
 
@@ -150,7 +153,13 @@ export async function startServer(config: Config, options: StartServerOptions = 
           partnerEvents: { tells: partnerEvents, enqueued: () => partnerWake.wake() },
         }
       : credentials,
-    ...(config.emulatorMode ? { emulatorClock: new OffsetClock(), partnerBackend: { receiver, selfUrl: url } } : {}),
+    ...(config.emulatorMode
+      ? {
+          emulatorClock: new OffsetClock(),
+          partnerBackend: { receiver, selfUrl: url, offerStandIn, offerTimeoutMs: config.offerTimeoutMs },
+        }
+      : {}),
+    ...(offerStandIn ? { offerBackend: { url: `${url}${EMULATOR_PREFIX}/partner-backend`, secrets: () => [offerStandIn.secret] } } : {}),
     ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
   });
   try {

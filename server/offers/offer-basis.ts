@@ -33,10 +33,12 @@ export function offerBasis(answers: Record<string, unknown>): string {
 export async function currentOffer(
   db: StoreDb,
   input: { workflow: WorkflowDefinition; task: Pick<Task, 'id' | 'attempt' | 'stepData'>; step: StepDefinition },
-): Promise<{ offer: unknown; basis: string } | undefined> {
+): Promise<{ offer: unknown; basis: string; loadedAt: number } | undefined> {
   const { workflow, task, step } = input;
   if (!step.offer) return undefined;
   const basis = offerBasis(offerAnswers(workflow, task.stepData, step));
   const stored = await findStoredOffer(db, { taskId: task.id, stepId: step.id });
-  return stored && stored.attempt === task.attempt && stored.basis === basis ? { offer: stored.offer, basis } : undefined;
+  return stored && stored.attempt === task.attempt && stored.basis === basis
+    ? { offer: stored.offer, basis, loadedAt: stored.loadedAt }
+    : undefined;
 }

@@ -10,6 +10,7 @@ import type { Store } from '../store/store';
 import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.repository';
 import { findTaskByAssignedTaskUuid } from '../store/tasks.repository';
 import type { PartnerBackendReceiver } from './receiver';
+import { offerAnswerModes, type OfferStandIn } from './offer-stand-in';
 
 /** The key the preview's buttons use, made anew at each start of emulator mode (the one before is revoked). */
 const PREVIEW_KEY_NAME = 'emulator preview';
@@ -21,9 +22,18 @@ export interface PartnerBackendOptions {
   receiver: PartnerBackendReceiver | undefined;
   /** This server's own address: the buttons call the partner API over HTTP, as a backend would. */
   selfUrl: string;
+  /** Undefined when PARTNER_BACKEND_URL asks another backend for offers. */
+  offerStandIn?: OfferStandIn | undefined;
+  /** OFFER_TIMEOUT_MS: a "too slow" answer comes a second after it. */
+  offerTimeoutMs?: number;
 }
 
 const taskQuerySchema = z.object({ assignedTaskUuid: z.optional(z.string().check(z.maxLength(100))) });
+const offerParamsSchema = z.object({
+  workflowId: z.string().check(z.minLength(1), z.maxLength(100)),
+  stepId: z.string().check(z.minLength(1), z.maxLength(100)),
+});
+const offerModeBodySchema = z.strictObject({ mode: z.enum(offerAnswerModes) });
 const resolveParamsSchema = z.object({
   assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
   stepId: z.string().check(z.minLength(1), z.maxLength(100)),
@@ -35,7 +45,7 @@ const resolveParamsSchema = z.object({
  * resolve a waiting step through the real partner API with a key made for this start.
  */
 export async function partnerBackendRoutes(app: FastifyInstance, options: PartnerBackendOptions): Promise<void> {
-  const { store, clock, receiver } = options;
+  const { store, clock, receiver, offerStandIn } = options;
   let previewKey: Promise<string> | undefined;
   // Made at the first press, not at start: a server on a read-only volume still starts, and answers 503 naming it.
   const keyForPreview = () =>
@@ -44,16 +54,35 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
       throw error;
     }));
 
-  if (receiver) {
+  if (receiver || offerStandIn) {
     await app.register(
       async (inbound) => {
         // The signature covers the body's exact bytes: it is verified on the text, before any parsing.
         inbound.removeAllContentTypeParsers();
         inbound.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-        inbound.post('/partner-backend/events', async (request, reply) => {
-          receiver.receive(request.headers, typeof request.body === 'string' ? request.body : '', clock.now());
-          return reply.code(204).send();
-        });
+        if (receiver) {
+          inbound.post('/partner-backend/events', async (request, reply) => {
+            receiver.receive(request.headers, typeof request.body === 'string' ? request.body : '', clock.now());
+            return reply.code(204).send();
+          });
+        }
+        if (offerStandIn) {
+          const typed = inbound.withTypeProvider<ZodTypeProvider>();
+          typed.post('/partner-backend/offers/:workflowId/:stepId', { schema: { params: offerParamsSchema } }, async (request, reply) => {
+            const answer = offerStandIn.answer({
+              ...request.params,
+              headers: request.headers,
+              body: typeof request.body === 'string' ? request.body : '',
+              now: clock.now(),
+            });
+            if ('slow' in answer) {
+              // Past the server's whole budget, or until the server gives up and closes the connection.
+              await waitOrClose(request.raw.socket, (options.offerTimeoutMs ?? 5_000) + 1_000);
+              return reply.code(503).send({ error: 'too slow, as the preview asked' });
+            }
+            return reply.code(answer.status).send(answer.body);
+          });
+        }
       },
       { logLevel: 'warn' },
     );
@@ -68,8 +97,20 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
       return {
         receiver: receiver !== undefined,
         events: receiver?.list(assignedTaskUuid) ?? [],
+        offers: offerStandIn ? { mode: offerStandIn.mode, requests: offerStandIn.list(assignedTaskUuid) } : null,
         awaiting: assignedTaskUuid === undefined ? null : await awaitedStepOf(store, assignedTaskUuid),
       };
+    },
+  );
+
+  api.post(
+    '/control/partner-backend/offer-mode',
+    { schema: { body: offerModeBodySchema }, config: { inputErrors: { body: 'bad_request' } } },
+    async (request, reply) => {
+      if (!offerStandIn)
+        return reply.code(409).send({ error: { code: 'no_stand_in', message: 'PARTNER_BACKEND_URL is set: offers come from there' } });
+      offerStandIn.mode = request.body.mode;
+      return { mode: offerStandIn.mode };
     },
   );
 
@@ -98,6 +139,18 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
         .send(await response.text());
     },
   );
+}
+
+function waitOrClose(socket: NodeJS.EventEmitter, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      socket.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    socket.once('close', done);
+  });
 }
 
 /** A key for this process's preview: the one before (another start's) is revoked. */

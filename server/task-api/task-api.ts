@@ -14,6 +14,8 @@ import type { CompanyGate } from '../tenants/company-credentials';
 import { registerPreviewRoutes } from './preview-routes';
 import { createRateLimits, rateLimitsOf, type RateLimitSettings } from './rate-limits';
 import { registerTaskRoutes } from './task-routes';
+import { createOfferService } from '../offers/offer.service';
+import type { OfferBackend } from '../offers/offer-loader';
 
 export interface TaskApiOptions {
   config: Config;
@@ -30,6 +32,8 @@ export interface TaskApiOptions {
   metrics?: Registry;
   /** Where the built page is; default dist/ at the project root. False serves no page. */
   pageDirectory?: string | false;
+  /** Emulator mode's stand-in of the partner's backend for offers; by default PARTNER_BACKEND_URL's, else none (424 offer_unavailable). */
+  offerBackend?: OfferBackend;
 }
 
 const DEFAULT_PAGE_DIRECTORY = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -79,7 +83,12 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     newTaskLimits: config.newTaskLimits,
     log: app.log,
   };
-  registerTaskRoutes(app, { config, clock, sessionSecret, limits, service });
+  const offers = createOfferService({
+    ...{ store, clock, backend: options.offerBackend ?? configuredOfferBackend(config) },
+    ...{ timeoutMs: config.offerTimeoutMs, log: app.log },
+  });
+  app.addHook('onClose', async () => offers.close());
+  registerTaskRoutes(app, { config, clock, sessionSecret, limits, service, offers });
   // A partner key is limited as a session is (RATE_LIMIT_PER_TASK), and its address as any client's.
   const perKey = limits.limiter(rateLimits === false ? 0 : rateLimits.perTask);
   await app.register(partnerApi, {
@@ -95,4 +104,9 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
 
   const pageDirectory = options.pageDirectory ?? DEFAULT_PAGE_DIRECTORY;
   if (pageDirectory !== false) await registerPageRoutes(app, pageDirectory, config);
+}
+
+function configuredOfferBackend(config: Config): OfferBackend | undefined {
+  const backend = config.partnerBackend;
+  return backend.kind === 'endpoint' ? { url: backend.url, secrets: () => [backend.secret] } : undefined;
 }

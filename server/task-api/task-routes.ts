@@ -17,6 +17,8 @@ import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
 import { stepIdSchema, taskViewSchema } from '../../src/contract/task-view';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import type { RateLimitCheck } from './rate-limits';
+import type { OfferService } from '../offers/offer.service';
+import { stepOfferResponseSchema } from '../../src/contract/step-offer';
 
 export interface TaskRouteDeps {
   config: Config;
@@ -24,6 +26,7 @@ export interface TaskRouteDeps {
   sessionSecret: string;
   service: TaskServiceDeps;
   limits: { perAddress: RateLimitCheck; perTask: RateLimitCheck };
+  offers: OfferService;
 }
 
 declare module 'fastify' {
@@ -39,7 +42,7 @@ declare module 'fastify' {
  * an unauthenticated caller learns nothing about what the routes accept.
  */
 export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): void {
-  const { config, clock, sessionSecret, service, limits } = deps;
+  const { config, clock, sessionSecret, service, limits, offers } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.decorateRequest('taskContext', null);
 
@@ -117,6 +120,17 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
         ...(outcome.completed ? { endEvent: endEventOf(request) } : {}),
       };
     },
+  );
+
+  // docs/api.md#get-apitaskstepsstepidoffer: the current step's offer, loaded from the partner's backend once and kept.
+  api.get(
+    '/api/task/steps/:stepId/offer',
+    {
+      schema: { params: z.object({ stepId: stepIdSchema }), response: { 200: stepOfferResponseSchema } },
+      config: { inputErrors: { params: 'invalid_step' } },
+      onRequest: sessionHooks,
+    },
+    (request) => offers.offerFor(contextOf(request), request.params.stepId),
   );
 
   api.post(

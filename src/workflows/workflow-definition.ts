@@ -58,6 +58,8 @@ export interface OfferDefinition<Data = unknown, Offer = unknown, StepAnswers = 
   check(data: Data, offer: Offer): StepIssue | undefined;
   /** Nothing to choose from: the page says so and offers to go back. */
   isEmpty(offer: Offer): boolean;
+  /** An offer with nothing in it (`isEmpty` holds): what the emulator's stand-in answers when the preview asks for none. */
+  empty: Offer;
   /** What the emulator's stand-in of the partner's backend answers (the preview), from the answers sent. */
   sample(answers: StepAnswers): Offer;
 }

@@ -97,6 +97,7 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
             ? undefined
             : { path: ['slotId'], message: 'must be one of the slots offered' },
         isEmpty: (offer) => offer.slots.length === 0,
+        empty: { slots: [] },
         sample: (answers) => {
           const place = `Verification centre, ${answers.postcode?.postcode ?? 'your area'}`;
           const day = (days: number, hour: number) => new Date(Date.UTC(2030, 0, days, hour)).toISOString();
