@@ -1,15 +1,21 @@
+import type { TaskView } from '../contract/task-view';
 import { useShellTexts } from '../ui/i18n/locale-context';
 
-/** Visible progress, "Step 2 of 4", also exposed as a progress bar with the same text. */
-export function ProgressHeader({ index, total }: { index: number; total: number }) {
+/**
+ * Visible progress, "Step 2 of 4", also exposed as a progress bar with the same text. The numbers are the server's
+ * (the view's `progress`): the step's place on the task's path over the longest the path may still be, so a workflow
+ * that branches never reads "Step 5 of 4" (src/workflows/workflow-path.ts).
+ */
+export function ProgressHeader({ progress }: { progress: NonNullable<TaskView['progress']> }) {
   const texts = useShellTexts();
-  const label = texts.progress(index + 1, total);
+  const { position, total } = progress;
+  const label = texts.progress(position, total);
   return (
     <header className="progress">
       <p className="progress-text" id="progress-text">
         {label}
       </p>
-      <progress className="progress-bar" max={total} value={index + 1} aria-labelledby="progress-text" />
+      <progress className="progress-bar" max={total} value={position} aria-labelledby="progress-text" />
     </header>
   );
 }

@@ -1,4 +1,8 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useApiClient } from '../api/api-client-context';
+import { useGoBack } from '../api/go-back';
+import { taskKeys } from '../api/query-keys';
 import { currentStepOf } from '../contract/step-rules';
 import type { EndEvent } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
@@ -7,6 +11,7 @@ import { WorkflowStepView } from '../workflows/workflow-views';
 import { Button } from '../ui/button';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context';
 import { Notice } from '../ui/notice';
+import { errorKind, isStaleTaskError } from './error-text';
 import { ProgressHeader } from './progress-header';
 import { RestartControl } from './restart-control';
 import { StepScreenBoundary } from './step-screen-boundary';
@@ -35,16 +40,42 @@ export function StepRunner({
 
   const stepId = currentStepOf({ currentStep: task.currentStep, steps: task.workflow.steps }) ?? '';
   const index = task.workflow.steps.findIndex((step) => step.id === stepId);
-  const { save, saving, grading, waiting, retry, problem } = useStepSave(stepId, { onMoved: () => setFocusHeading(true), onEnded });
+  const { save, saving, grading, waiting, retry, problem, refusal } = useStepSave(stepId, {
+    onMoved: () => setFocusHeading(true),
+    onEnded,
+  });
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  const back = useGoBack(client);
+
+  function goBack() {
+    if (saving || back.isPending) return;
+    back.mutate(stepId, {
+      // The step before replaces this one: its heading takes the focus, as after a save (FocusHeading).
+      onSuccess: () => setFocusHeading(true),
+      // Another tab moved the task on: the page shows the task as it now is.
+      onError: (error) => {
+        if (isStaleTaskError(error)) void queryClient.invalidateQueries({ queryKey: taskKeys.view(client.context) });
+      },
+    });
+  }
 
   if (index === -1) {
     return <UnknownStepScreen workflowId={task.workflow.id} stepId={stepId} started={task.started} />;
   }
 
-  const message = waiting ? texts.unsaved.message : problem ? texts.errors[problem] : undefined;
+  const backProblem = back.isError && !back.isPending ? texts.errors[errorKind(back.error)] : undefined;
+  const message = waiting ? texts.unsaved.message : problem ? texts.errors[problem] : backProblem;
   return (
     <>
-      <ProgressHeader index={index} total={task.workflow.steps.length} />
+      {/* At the top, before the progress, as GOV.UK's back link: a real button, reached first by keyboard. */}
+      {task.canGoBack && (
+        <Button variant="link" className="back-link" busy={back.isPending} busyText={texts.saving} onClick={goBack}>
+          <span aria-hidden="true">‹ </span>
+          {texts.back}
+        </Button>
+      )}
+      {task.progress && <ProgressHeader progress={task.progress} />}
       <StepScreenBoundary
         resetKey={`${task.attempt}:${stepId}`}
         fallback={(error) =>
@@ -71,6 +102,7 @@ export function StepRunner({
           grading={grading}
           headingId={HEADING_ID}
           focusHeading={focusHeading}
+          refusal={refusal}
           onSubmit={save}
         />
       </StepScreenBoundary>
@@ -82,7 +114,7 @@ export function StepRunner({
           </Button>
         </div>
       )}
-      {task.started && <RestartControl label={texts.restart.startOver} variant="link" />}
+      {task.started && task.canRestart && <RestartControl label={texts.restart.startOver} variant="link" />}
     </>
   );
 }

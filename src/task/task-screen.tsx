@@ -1,9 +1,12 @@
 import type { ReactElement } from 'react';
 import type { EndEvent } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
+import { useLocale, useShellTexts } from '../ui/i18n/locale-context';
 import { PageShell } from '../ui/page-shell';
+import { WorkflowEndView } from '../workflows/workflow-views';
 import { DoneScreen } from './done-screen';
 import { FailedScreen } from './failed-screen';
+import { RestartControl } from './restart-control';
 import { StepRunner } from './step-runner';
 
 export interface TaskScreenProps {
@@ -24,12 +27,42 @@ export function taskScreen({ view, notes, ended, onEnded }: TaskScreenProps): Re
   return (
     <PageShell notes={notes}>
       {view.status === 'completed' ? (
-        <DoneScreen task={view} portalNotified={ended?.portalNotified} justFinished={ended?.status === 'completed'} />
+        <EndScreen
+          kind="done"
+          task={view}
+          justEnded={ended?.status === 'completed'}
+          fallback={<DoneScreen task={view} portalNotified={ended?.portalNotified} justFinished={ended?.status === 'completed'} />}
+        />
       ) : view.status === 'error' ? (
-        <FailedScreen task={view} justFailed={ended?.status === 'error'} />
+        <EndScreen
+          kind="failed"
+          task={view}
+          justEnded={ended?.status === 'error'}
+          fallback={<FailedScreen task={view} justFailed={ended?.status === 'error'} />}
+        />
       ) : (
         <StepRunner task={view} onEnded={onEnded} />
       )}
     </PageShell>
   );
+}
+
+/** The workflow's own done or failure screen when it brings one (src/workflows/step-view-props.ts), else the shell's. */
+function EndScreen({
+  kind,
+  task,
+  justEnded,
+  fallback,
+}: {
+  kind: 'done' | 'failed';
+  task: TaskView;
+  justEnded: boolean;
+  fallback: ReactElement;
+}) {
+  const locale = useLocale();
+  const texts = useShellTexts();
+  const restart = task.canRestart ? (
+    <RestartControl label={texts.restart.startAgain} variant={kind === 'done' ? 'link' : 'primary'} />
+  ) : null;
+  return <WorkflowEndView kind={kind} task={task} locale={locale} justEnded={justEnded} restart={restart} fallback={fallback} />;
 }

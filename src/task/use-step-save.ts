@@ -5,7 +5,8 @@ import { taskKeys } from '../api/query-keys';
 import { useSubmitStep } from '../api/submit-step';
 import { isClosed } from '../contract/task-status';
 import type { EndEvent, GradingResult } from '../contract/step-submission';
-import { errorKind, isStaleTaskError, type ErrorKind } from './error-text';
+import type { StepRefusal } from '../workflows/step-view-props';
+import { errorKind, isStaleTaskError, refusedField, type ErrorKind } from './error-text';
 import { useSaveRetry } from './use-save-retry';
 
 /** Failures that asking again may cure: no answer at all (offline, timed out) or a fault of the server. */
@@ -31,6 +32,8 @@ export interface StepSave {
   retry(): void;
   /** What the last failed save that will not be tried again calls for (a message), while nothing is being saved. */
   problem: ErrorKind | undefined;
+  /** The field of this step's data the server refused with 400 invalid_step_data, shown in place by the step's screen. */
+  refusal: StepRefusal | undefined;
 }
 
 /**
@@ -45,6 +48,7 @@ export function useStepSave(stepId: string, events: StepSaveEvents): StepSave {
   const [grading, setGrading] = useState<{ stepId: string; result: GradingResult } | undefined>();
   // What the last failed save calls for: a message, or (`unsaved`) the answers kept to be tried again.
   const [problem, setProblem] = useState<ErrorKind | undefined>();
+  const [refusal, setRefusal] = useState<{ stepId: string; refusal: StepRefusal } | undefined>();
   const [unsaved, setUnsaved] = useState<{ stepId: string; data: unknown; failures: number } | undefined>();
   // One save at a time: a retry by timer, by the `online` event and by a click may meet.
   const inFlight = useRef(false);
@@ -57,12 +61,15 @@ export function useStepSave(stepId: string, events: StepSaveEvents): StepSave {
       // The first save of an attempt is also its first interaction: its update carries `inProgress` (docs/platform.md#statuses-and-transitions).
       const result = await submit.mutateAsync({ stepId, data });
       setProblem(undefined);
+      setRefusal(undefined);
       setUnsaved(undefined);
       setGrading(result.grading ? { stepId, result: result.grading } : undefined);
       if (result.task.currentStep !== stepId) events.onMoved();
       if (isClosed(result.task.status)) events.onEnded(result.task.status, result.endEvent);
     } catch (error) {
       const kind = errorKind(error);
+      const field = refusedField(error);
+      setRefusal(field ? { stepId, refusal: field } : undefined);
       if (mayRetry(kind)) {
         setProblem(undefined);
         setUnsaved((current) => ({ stepId, data, failures: (current?.stepId === stepId ? current.failures : 0) + 1 }));
@@ -92,5 +99,6 @@ export function useStepSave(stepId: string, events: StepSaveEvents): StepSave {
     waiting: waiting !== undefined,
     retry,
     problem: saving ? undefined : problem,
+    refusal: saving || refusal?.stepId !== stepId ? undefined : refusal.refusal,
   };
 }

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { describedBy, fieldIds, hasContent } from './field-wiring';
 
 /** The input types that take typed text; a choice is a `Choice` in a `ChoiceGroup`, a single box a `CheckField`. */
@@ -120,6 +120,42 @@ export function TextAreaField({
       error={error}
       count={count}
       control={(wiring) => <textarea {...textarea} {...wiring} ref={ref} className="field-input" />}
+    />
+  );
+}
+
+/** A question answered by picking one of a list too long for radios, or whose options are names (a document type). */
+export function SelectField({
+  id,
+  label,
+  hint,
+  error,
+  ref,
+  options,
+  placeholder,
+  ...select
+}: Omit<FieldTexts, 'count'> & {
+  options: readonly { value: string; label: string }[];
+  /** The first, empty option: nothing chosen yet. */
+  placeholder: string;
+  ref?: Ref<HTMLSelectElement>;
+} & ControlProps<SelectHTMLAttributes<HTMLSelectElement>>) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      control={(wiring) => (
+        <select {...select} {...wiring} ref={ref} className="field-input">
+          <option value="">{placeholder}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
     />
   );
 }

@@ -11,6 +11,7 @@ const serverModules = {
   'safety-training': safetyTrainingServer,
   availability: undefined,
   'background-check': undefined,
+  'work-authorization': undefined,
 } satisfies Record<WorkflowId, WorkflowServerModule | undefined>;
 
 /** Looked up by the id a task has stored, which is a plain string. */

@@ -1,6 +1,7 @@
 import { availability } from './availability/definition';
 import { safetyTraining } from './safety-training/definition';
 import { backgroundCheckWorkflow } from './background-check/definition';
+import { workAuthorization } from './work-authorization/definition';
 import type { WorkflowDefinition } from './workflow-definition';
 
 /**
@@ -10,7 +11,7 @@ import type { WorkflowDefinition } from './workflow-definition';
  * `tsc -b` fails; a misspelt id fails the same way. Each side imports only its half, which is what keeps answer keys
  * out of the page bundle (the other two files import only this type from here). `npm run new-workflow` adds all four.
  */
-const workflowIds = ['safety-training', 'availability', 'background-check'] as const;
+const workflowIds = ['safety-training', 'availability', 'background-check', 'work-authorization'] as const;
 export type WorkflowId = (typeof workflowIds)[number];
 
 export interface RegisteredWorkflow {
@@ -22,6 +23,7 @@ const workflows = {
   'safety-training': { definition: safetyTraining },
   availability: { definition: availability },
   'background-check': { definition: backgroundCheckWorkflow },
+  'work-authorization': { definition: workAuthorization },
 } satisfies { [Id in WorkflowId]: { definition: WorkflowDefinition<Id> } };
 
 /**

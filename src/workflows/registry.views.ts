@@ -15,6 +15,7 @@ const loaders = {
   'safety-training': () => import('./safety-training/safety-training-step'),
   availability: () => import('./availability/availability-step'),
   'background-check': () => import('./background-check/background-check-step'),
+  'work-authorization': () => import('./work-authorization/work-authorization-step'),
 } satisfies Record<WorkflowId, () => Promise<{ screens: WorkflowScreens }>>;
 
 /** Looked up by the id a task has stored, which is a plain string. */
@@ -25,4 +26,4 @@ export const screenLoaders: Readonly<Record<string, () => Promise<{ screens: Wor
  * worker sees it before any script has run: every one. What a build cannot know (the availability workflow bounds its
  * date picker by the worker's own today) is added once the page has hydrated (its start-step.tsx).
  */
-export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training', 'availability', 'background-check'];
+export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training', 'availability', 'background-check', 'work-authorization'];

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { GradingResult } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
 import type { Locale } from '../ui/i18n/locale';
@@ -18,7 +18,28 @@ export interface StepViewProps {
   headingId: string;
   /** Whether the heading takes focus when the step appears after a save moved here (FocusHeading itself takes it after a restart). */
   focusHeading: boolean;
+  /**
+   * The field of this step's data the server refused (400 invalid_step_data, e.g. an expiry date a step's `check`
+   * finds past): the screen shows it on that input, in the worker's language, as it shows its own checks.
+   */
+  refusal?: StepRefusal | undefined;
   onSubmit(data: unknown): void;
+}
+
+/** A field of a step's data the server refused: its path in the data (`['expiryDate']`) and the server's message. */
+export interface StepRefusal {
+  path: readonly string[];
+  message: string;
+}
+
+/** What the shell gives a workflow's own done or failure screen (`WorkflowScreens.done`, `.failed`). */
+export interface EndScreenProps {
+  task: TaskView;
+  locale: Locale;
+  /** The attempt ended on this page now (the heading takes focus), not before it was loaded. */
+  justEnded: boolean;
+  /** The shell's "Start again" (absent when the task may not be restarted): render it where the screen offers it. */
+  restart: ReactNode;
 }
 
 /**
@@ -30,6 +51,10 @@ export interface WorkflowScreens {
   view: ComponentType<StepViewProps>;
   /** Fetches the texts of one language when they come one chunk per language (workflowTexts in lazy-screen.tsx). */
   loadTexts?: (locale: Locale) => Promise<unknown>;
+  /** The workflow's own screen once the task is completed; absent: the shell's (src/task/done-screen.tsx). */
+  done?: ComponentType<EndScreenProps>;
+  /** The workflow's own screen once the attempt failed; absent: the shell's (src/task/failed-screen.tsx). */
+  failed?: ComponentType<EndScreenProps>;
 }
 
 /**

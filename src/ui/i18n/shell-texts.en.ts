@@ -83,6 +83,7 @@ export const shellTextsEn: ShellTexts = {
     attemptsExhausted: (max) => `The quiz was not passed in ${max} attempts. You can start the training again from the beginning.`,
     other: 'This attempt ended with a problem. You can start again from the beginning.',
   },
+  back: 'Back',
   restart: {
     startAgain: 'Start again',
     startOver: 'Start over from the beginning',

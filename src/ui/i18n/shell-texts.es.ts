@@ -83,6 +83,7 @@ export const shellTextsEs: ShellTexts = {
     attemptsExhausted: (max) => `No se aprobó el cuestionario en ${max} intentos. Puedes empezar la formación de nuevo desde el principio.`,
     other: 'Este intento terminó con un problema. Puedes empezar de nuevo desde el principio.',
   },
+  back: 'Volver',
   restart: {
     startAgain: 'Empezar de nuevo',
     startOver: 'Empezar de nuevo desde el principio',

@@ -64,6 +64,8 @@ export interface ShellTexts {
     reopened: { title: string; completedOn(date: string): string; redo: string; keep: string; kept: string };
   };
   failed: { title: string; attemptsExhausted(max: number): string; other: string };
+  /** The control at the top of every step but the first: the step before on the task's path, its answer kept. */
+  back: string;
   restart: { startAgain: string; startOver: string; confirm: string; yes: string; cancel: string };
   loadingStep: string;
 }

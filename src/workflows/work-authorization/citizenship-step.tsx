@@ -1,0 +1,63 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../ui/button';
+import { Choice, ChoiceGroup } from '../../ui/choice-group';
+import { FocusHeading } from '../../ui/focus-heading';
+import { useShellTexts } from '../../ui/i18n/locale-context';
+import type { StepViewProps } from '../step-view-props';
+import { workAuthorizationSchemas } from './definition';
+import type { WorkAuthorizationTexts } from './texts';
+
+const schema = workAuthorizationSchemas.citizenship;
+
+/** Yes or no: the answer decides the path, a national ID for citizens, a document for everyone else (definition.ts). */
+export function CitizenshipStep({
+  texts,
+  headingId,
+  focusHeading,
+  saving,
+  savedData,
+  refusal,
+  onSubmit,
+}: StepViewProps & { texts: WorkAuthorizationTexts }) {
+  const savingText = useShellTexts().saving;
+  const saved = schema.safeParse(savedData);
+  const [citizen, setCitizen] = useState<boolean | undefined>(saved.success ? saved.data.citizen : undefined);
+  const [tried, setTried] = useState(false);
+  const yesInput = useRef<HTMLInputElement>(null);
+  const invalid = (tried && citizen === undefined) || refusal?.path[0] === 'citizen';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (citizen === undefined) return yesInput.current?.focus();
+    onSubmit({ citizen });
+  }
+
+  return (
+    <section aria-labelledby={headingId}>
+      <FocusHeading id={headingId} focusOnMount={focusHeading}>
+        {texts.stepTitles.citizenship}
+      </FocusHeading>
+      <p>{texts.citizenship.intro}</p>
+      <form onSubmit={submit} noValidate>
+        <ChoiceGroup id="citizen" legend={texts.citizenship.legend} error={invalid && texts.citizenship.error}>
+          {([true, false] as const).map((answer) => (
+            <Choice
+              key={String(answer)}
+              ref={answer ? yesInput : undefined}
+              id={answer ? 'citizen-yes' : 'citizen-no'}
+              type="radio"
+              name="citizen"
+              label={answer ? texts.citizenship.yes : texts.citizenship.no}
+              checked={citizen === answer}
+              onChange={() => setCitizen(answer)}
+            />
+          ))}
+        </ChoiceGroup>
+        <Button type="submit" busy={saving} busyText={savingText}>
+          {texts.submit}
+        </Button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,18 @@
+import { FocusHeading } from '../../ui/focus-heading';
+import type { EndScreenProps } from '../step-view-props';
+import type { WorkAuthorizationTexts } from './texts';
+
+/** The workflow's own done screen (`screens.done`): what the verification means for the worker, then the shell's "Start again". */
+export function WorkAuthorizationDone({ texts, justEnded, restart }: EndScreenProps & { texts: WorkAuthorizationTexts }) {
+  return (
+    <>
+      <FocusHeading focusOnMount={justEnded}>{texts.done.title}</FocusHeading>
+      <p className="done-mark" aria-hidden="true">
+        ✓
+      </p>
+      <p>{texts.done.body}</p>
+      <p className="muted">{texts.done.next}</p>
+      {restart}
+    </>
+  );
+}

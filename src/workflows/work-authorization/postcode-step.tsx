@@ -1,0 +1,64 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../ui/button';
+import { FocusHeading } from '../../ui/focus-heading';
+import { useShellTexts } from '../../ui/i18n/locale-context';
+import { InputField } from '../../ui/input-field';
+import { invalidFields } from '../field-errors';
+import type { StepViewProps } from '../step-view-props';
+import { workAuthorizationSchemas } from './definition';
+import type { WorkAuthorizationTexts } from './texts';
+
+const schema = workAuthorizationSchemas.postcode;
+
+/** Where the worker lives: the offer of appointment slots (the next step) is loaded for it. */
+export function PostcodeStep({
+  texts,
+  headingId,
+  focusHeading,
+  saving,
+  savedData,
+  refusal,
+  onSubmit,
+}: StepViewProps & { texts: WorkAuthorizationTexts }) {
+  const savingText = useShellTexts().saving;
+  const saved = schema.safeParse(savedData);
+  const [postcode, setPostcode] = useState(saved.success ? saved.data.postcode : '');
+  const [tried, setTried] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  const data = { postcode: postcode.trim() };
+  const invalid = invalidFields(schema, data);
+  const shows = (tried && invalid.has('postcode')) || refusal?.path[0] === 'postcode';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (invalid.has('postcode')) return input.current?.focus();
+    onSubmit(data);
+  }
+
+  return (
+    <section aria-labelledby={headingId}>
+      <FocusHeading id={headingId} focusOnMount={focusHeading}>
+        {texts.stepTitles.postcode}
+      </FocusHeading>
+      <form onSubmit={submit} noValidate>
+        <InputField
+          ref={input}
+          id="postcode"
+          type="text"
+          autoComplete="postal-code"
+          width="short"
+          label={texts.postcode.label}
+          hint={texts.postcode.hint}
+          error={shows && texts.postcode.error}
+          value={postcode}
+          onChange={(event) => setPostcode(event.target.value)}
+        />
+        <Button type="submit" busy={saving} busyText={savingText}>
+          {texts.submit}
+        </Button>
+      </form>
+    </section>
+  );
+}

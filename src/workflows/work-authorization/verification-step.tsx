@@ -1,0 +1,23 @@
+import { FocusHeading } from '../../ui/focus-heading';
+import type { StepViewProps } from '../step-view-props';
+import type { WorkAuthorizationTexts } from './texts';
+
+/**
+ * The waiting screen of the step the partner completes. Nothing to submit, no "Back" (the partner was asked) and no
+ * "Start over" (the step's `restartWhileAwaiting: false`): the step runner refreshes the task while it waits.
+ */
+export function VerificationStep({ texts, headingId, focusHeading }: StepViewProps & { texts: WorkAuthorizationTexts }) {
+  return (
+    <section aria-labelledby={headingId}>
+      <FocusHeading id={headingId} focusOnMount={focusHeading}>
+        {texts.stepTitles.verification}
+      </FocusHeading>
+      <p>{texts.verification.what}</p>
+      <p>{texts.verification.howLong}</p>
+      <p>{texts.verification.mayClose}</p>
+      <p className="hint" role="status">
+        {texts.verification.watching}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/api-error';
+import type { TaskView } from '../../src/contract/task-view';
+import { refusedField } from '../../src/task/error-text';
+import { locales, type Locale } from '../../src/ui/i18n/locale';
+import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
+import { sensitivePaths } from '../../src/workflows/sensitive';
+import { checkOnPage } from '../../src/workflows/step-check';
+import { MissingStepScreenError, type StepRefusal } from '../../src/workflows/step-view-props';
+import { workAuthorization, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
+import { screens, WorkAuthorizationStep } from '../../src/workflows/work-authorization/work-authorization-step';
+import { answeredPath, longestPathOf, progressOf, workflowProblems } from '../../src/workflows/workflow-path';
+import { readyTaskView } from '../helpers/page-fixtures';
+
+/** The field each issue names, as the server's 400 invalid_step_data names `data.<field>`. */
+function problems(stepId: keyof typeof workAuthorizationSchemas, data: unknown): string[] {
+  return (workAuthorizationSchemas[stepId].safeParse(data).error?.issues ?? []).map((issue) => issue.path.join('.'));
+}
+
+const ids = (stepData: Record<string, unknown>) => answeredPath(workAuthorization, stepData).steps.map((step) => step.id);
+
+describe('the work-authorization workflow: its path', () => {
+  it('is a graph the engine runs: every step reachable, no loop, an end', () => {
+    expect(workflowProblems(workAuthorization)).toEqual([]);
+  });
+
+  it('takes citizens to their national ID and everyone else to a document, then both to the postcode', () => {
+    expect(ids({ citizenship: { citizen: true } })).toEqual(['citizenship', 'national-id']);
+    expect(ids({ citizenship: { citizen: false } })).toEqual(['citizenship', 'document']);
+    expect(ids({ citizenship: { citizen: true }, 'national-id': { nationalId: 'AB12CD' } })).toEqual([
+      'citizenship',
+      'national-id',
+      'postcode',
+    ]);
+    expect(ids({ citizenship: { citizen: false }, document: { documentType: 'passport', expiryDate: '2031-01-01' } })).toEqual([
+      'citizenship',
+      'document',
+      'postcode',
+    ]);
+  });
+
+  it('counts 5 steps at most, and both branches as long, so progress never reads "Step 5 of 4"', () => {
+    expect(longestPathOf(workAuthorization)).toBe(5);
+    const citizen = { citizenship: { citizen: true }, 'national-id': { nationalId: 'AB12CD' }, postcode: { postcode: '28013' } };
+    expect(progressOf(workAuthorization, citizen, 'appointment')).toEqual({ position: 4, total: 5 });
+  });
+});
+
+describe('the work-authorization workflow: what each step takes', () => {
+  it('takes yes or no for citizenship', () => {
+    expect(problems('citizenship', { citizen: true })).toEqual([]);
+    expect(problems('citizenship', { citizen: 'yes' })).toEqual(['citizen']);
+  });
+
+  it('takes a national ID of 6 to 12 letters or digits, and marks it sensitive', () => {
+    expect(problems('national-id', { nationalId: 'ab12cd' })).toEqual([]);
+    expect(problems('national-id', { nationalId: '••••CD' })).toEqual(['nationalId']);
+    expect(sensitivePaths(workAuthorizationSchemas['national-id'])).toEqual([['nationalId']]);
+  });
+
+  it('takes a document type and a real date', () => {
+    expect(problems('document', { documentType: 'passport', expiryDate: '2031-02-28' })).toEqual([]);
+    expect(problems('document', { documentType: 'licence', expiryDate: '2031-02-30' })).toEqual(['documentType', 'expiryDate']);
+  });
+});
+
+describe("the work-authorization workflow: the document's check, on the page as on the server", () => {
+  const task: TaskView = { ...readyTaskView, stepData: { citizenship: { citizen: false } } };
+  const now = new Date('2026-11-27T23:30:00Z');
+
+  it('refuses an expiry date that is not after today (UTC, as the server counts it)', () => {
+    expect(checkOnPage(workAuthorization, task, 'document', { documentType: 'passport', expiryDate: '2026-11-27' }, now)).toEqual({
+      path: ['expiryDate'],
+      message: 'must be after today',
+    });
+    expect(checkOnPage(workAuthorization, task, 'document', { documentType: 'passport', expiryDate: '2026-11-28' }, now)).toBeUndefined();
+  });
+
+  it("lands the server's refusal of data.expiryDate on that field", () => {
+    const refusal = new ApiError(400, 'invalid_step_data', 'data.expiryDate must be after today', 'data.expiryDate');
+    expect(refusedField(refusal)).toEqual({ path: ['expiryDate'], message: 'data.expiryDate must be after today' });
+    expect(refusedField(new ApiError(400, 'invalid_body', 'bad', 'data'))).toBeUndefined();
+  });
+});
+
+describe('the work-authorization workflow in the registry and on screen', () => {
+  it('is registered under its id, so the server runs it and the preview offers it', () => {
+    expect(findWorkflow('work-authorization')?.definition).toBe(workAuthorization);
+    expect(listWorkflows()).toContain(workAuthorization);
+  });
+
+  beforeAll(() => Promise.all(locales.map((locale) => screens.loadTexts?.(locale))));
+
+  const render = (stepId: string, locale: Locale, savedData?: unknown, refusal?: StepRefusal) =>
+    renderToStaticMarkup(
+      createElement(WorkAuthorizationStep, {
+        task: {
+          ...readyTaskView,
+          workflow: { id: 'work-authorization', estimatedMinutes: 5, steps: workAuthorization.steps.map(({ id }) => ({ id })) },
+          currentStep: stepId,
+        },
+        stepId,
+        savedData,
+        locale,
+        saving: false,
+        grading: undefined,
+        headingId: 'step-title',
+        focusHeading: false,
+        refusal,
+        onSubmit: () => {},
+      }),
+    );
+
+  const inputsOf = (html: string) => [...html.matchAll(/<(?:input|textarea|select)\b[^>]*\bid="([^"]+)"/g)].map((match) => match[1]);
+
+  it.each(locales)('renders each step the worker answers in %s, each input with its label', (locale) => {
+    const expected: Record<string, string[]> = {
+      citizenship: ['citizen-yes', 'citizen-no'],
+      'national-id': ['national-id'],
+      document: ['document-type', 'document-expiry'],
+      postcode: ['postcode'],
+    };
+    for (const [stepId, inputs] of Object.entries(expected)) {
+      const html = render(stepId, locale);
+      expect(html).toContain('<h1 id="step-title"');
+      expect(inputsOf(html), stepId).toEqual(inputs);
+      for (const input of inputs) expect(html, `the label of #${input}`).toContain(`for="${input}"`);
+    }
+  });
+
+  it.each(locales)('renders the verification as a waiting screen in %s: nothing to submit', (locale) => {
+    expect(render('verification', locale)).not.toMatch(/<(input|button|form)\b/);
+  });
+
+  it('never prefills a saved national ID with its mask, and says a number ending so is saved', () => {
+    const html = render('national-id', 'en', { nationalId: '••••CD' });
+    expect(html).not.toContain('••••');
+    expect(html).toMatch(/<input[^>]*id="national-id"[^>]*value=""/);
+    expect(html).toContain('A number ending in CD is saved');
+  });
+
+  it('shows a saved document again for editing, and the refusal of its expiry date on that input', () => {
+    const html = render(
+      'document',
+      'es',
+      { documentType: 'work-visa', expiryDate: '2025-01-01' },
+      {
+        path: ['expiryDate'],
+        message: 'data.expiryDate must be after today',
+      },
+    );
+    expect(html).toMatch(/<option value="work-visa" selected="">/);
+    expect(html).toMatch(/<input[^>]*aria-invalid="true"[^>]*id="document-expiry"|<input[^>]*id="document-expiry"[^>]*aria-invalid="true"/);
+    expect(html).toContain('id="document-expiry-error" class="field-error">La fecha de caducidad debe ser posterior a hoy');
+  });
+
+  it('brings its own done screen', () => {
+    expect(screens.done).toBeDefined();
+    expect(screens.failed).toBeUndefined();
+  });
+
+  it('throws MissingStepScreenError for a step it has no screen for', () => {
+    expect(() => render('not-a-step', 'en')).toThrow(MissingStepScreenError);
+  });
+});
