@@ -41,7 +41,12 @@ describe.each(testDatabases)('choosing the workflow with POST /api/session on $n
 
   it('runs the workflow the link names', async () => {
     const { task } = await session(newContext(), 'availability');
-    expect(task.workflow).toEqual({ id: 'availability', estimatedMinutes: 3, steps: [{ id: 'start' }, { id: 'shifts' }, { id: 'hours' }] });
+    expect(task.workflow).toEqual({
+      id: 'availability',
+      estimatedMinutes: 3,
+      steps: [{ id: 'start' }, { id: 'shifts' }, { id: 'hours' }],
+      longestPath: 3,
+    });
     expect(task.currentStep).toBe('start');
   });
 
