@@ -81,6 +81,7 @@ export function productionLikeEnv(options: { emulatorUrl: string; metricsToken: 
     WX_TASK_BASE_URL: emulatorUrl,
     PORTAL_ORIGINS: 'http://portal.test',
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     // Outside emulator mode /metrics answers only this bearer token (docs/operations.md#metrics).
     METRICS_TOKEN: options.metricsToken,
   };

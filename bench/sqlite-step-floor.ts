@@ -16,6 +16,7 @@ import { openTask, restartTask } from '../server/task-progress/task.service';
 import { createWorkforceClient } from '../server/upstream/workforce-client';
 import { STEP_CYCLE } from './api-load';
 import { round, runPool } from './bench-support';
+import { sensitiveKeyRing } from '../server/sensitive/sensitive-keys';
 
 /**
  * The floor of the SQLite step path, measured in the same run as the step load (docs/development.md#benchmarks):
@@ -116,6 +117,7 @@ async function recordCycle(database: Database.Database): Promise<Recorded> {
     onUpdateEnqueued: () => {},
     companies: { serves: () => true },
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
+    sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
     log: { warn: () => {} },
   } as unknown as TaskServiceDeps;
   const context = {

@@ -166,6 +166,7 @@ const secretNames = new Set([
   'CREDENTIALS_KEY',
   'METRICS_TOKEN',
   'PARTNER_WEBHOOK_SECRET',
+  'SENSITIVE_DATA_KEYS',
 ]);
 
 /** Never echo a secret back, even a malformed one: say only how long it was. */

@@ -64,6 +64,9 @@ export const environmentSchema = z.object({
   // Tenant mode (docs/decisions/008-a-deputy-for-many-companies.md): each client company's credential lives in the database, its Secret sealed under
   // this key. Validated below, where a bad value can be described without echoing it.
   CREDENTIALS_KEY: optionalString,
+  // The keys that seal sensitive values at rest (server/sensitive/sensitive-keys.ts), `<kid>:<base64url key>`, comma
+  // separated, the first sealing. Validated in config.ts, where a bad value can be described without echoing it.
+  SENSITIVE_DATA_KEYS: optionalString,
   WX_COMPANY_UUIDS: z.preprocess(
     (value) =>
       typeof value === 'string' && value.trim() !== ''

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { blankToUndefined, environmentSchema, type Environment } from './config-environment';
 import {
@@ -12,6 +13,7 @@ import {
   type MetricsExposure,
 } from './config-checks';
 import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
+import { parseSensitiveKeys, type SensitiveKey } from './sensitive/sensitive-keys';
 import { partnerBackendOf, partnerWebhookOf, type PartnerBackendConfig, type PartnerWebhookConfig } from './config-partner-webhook';
 
 /**
@@ -84,6 +86,11 @@ export interface Config {
   /** Undefined in emulator mode: a random secret is made per start. */
   sessionSecret: string | undefined;
   partnerUrlTemplate: string | undefined;
+  /**
+   * The keys that seal sensitive values (SENSITIVE_DATA_KEYS, the first sealing), or in emulator mode without it the
+   * file where one is made once and kept (docs/configuration.md#sensitive-values).
+   */
+  sensitiveKeys: { keys: SensitiveKey[] } | { keyFile: string };
   /** Where task events go (PARTNER_WEBHOOK_URL), the emulator's receiver, or nowhere. */
   partnerWebhook: PartnerWebhookConfig;
   /** Where offers are asked for (PARTNER_BACKEND_URL), the emulator's stand-in, or nowhere. */
@@ -138,6 +145,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   checkSettings(e, mode, found);
   const metrics = metricsExposure(e, emulatorMode, found.warnings);
   const partnerWebhook = partnerWebhookOf(e, mode, found);
+  const sensitiveKeys = sensitiveKeysOf(e, emulatorMode, found.problems);
   const partnerBackend = partnerBackendOf(e, mode, found);
   const { problems, warnings } = found;
   if (problems.length > 0) return { ok: false, problems };
@@ -188,6 +196,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     endEvent: { name: e.END_EVENT, format: e.END_EVENT_FORMAT },
     sessionSecret: e.SESSION_SECRET,
     partnerUrlTemplate: e.PARTNER_URL_TEMPLATE,
+    sensitiveKeys,
     partnerWebhook,
     partnerBackend,
     offerTimeoutMs: e.OFFER_TIMEOUT_MS,
@@ -208,6 +217,29 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     warnings,
   };
   return { ok: true, config };
+}
+
+/**
+ * Sensitive values are sealed under a key that lives outside the database (docs/configuration.md#sensitive-values):
+ * required outside emulator mode; emulator mode without it keeps one beside its SQLite file (./data otherwise).
+ */
+function sensitiveKeysOf(e: Environment, emulatorMode: boolean, problems: string[]): Config['sensitiveKeys'] {
+  if (e.SENSITIVE_DATA_KEYS === undefined) {
+    if (!emulatorMode) {
+      problems.push(
+        'SENSITIVE_DATA_KEYS: required outside emulator mode (the keys that seal sensitive answers, `<kid>:<base64url of 32 bytes>`), got nothing',
+      );
+    }
+    const sqliteFile = /^postgres(ql)?:\/\//.test(e.DATABASE_URL) ? undefined : e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, '');
+    const directory = sqliteFile === undefined || sqliteFile === ':memory:' || sqliteFile === '' ? './data' : dirname(sqliteFile);
+    return { keyFile: join(directory, 'sensitive-data.key') };
+  }
+  const parsed = parseSensitiveKeys(e.SENSITIVE_DATA_KEYS);
+  if (!parsed.ok) {
+    problems.push(`SENSITIVE_DATA_KEYS: expected ${parsed.problem}, got ${describeValue('SENSITIVE_DATA_KEYS', e.SENSITIVE_DATA_KEYS)}`);
+    return { keys: [] };
+  }
+  return { keys: parsed.keys };
 }
 
 function trimSlash(url: string): string {

@@ -4,16 +4,20 @@ import { systemClock } from '../clock';
 import { loadConfigOrExit } from '../config';
 import { newPartnerKey } from '../partner-api/partner-key-secret';
 import { insertPartnerKey, listPartnerKeys, revokePartnerKey } from '../store/partner-keys.repository';
+import { listReveals } from '../store/sensitive-reveals.repository';
 import { openStore } from '../store/store';
 import { canonicalUuid } from '../../src/contract/task-context';
 
 const usage = `Usage: npm run -s partner-keys -- <command>
-  create --name <label> [--company <uuid>]   prints a new key of the partner API once (in tenant mode --company is required)
-  list                                       one line per key: name, prefix, company, created, last used, revoked
+  create --name <label> [--company <uuid>] [--reveal-sensitive]
+                                             prints a new key of the partner API once (in tenant mode --company is required);
+                                             --reveal-sensitive: it may ask for sensitive values in clear (?reveal=sensitive)
+  list                                       one line per key: name, prefix, company, reveal right, created, last used, revoked
   revoke --name <label>                      the key answers 401 from its next request
+  reveals [--since <ISO date>]               one line per sensitive value shown in clear: time, key, task, field
 Runs with the server's environment (DATABASE_URL); only a hash of each key is stored.`;
 
-const commands = ['create', 'list', 'revoke'];
+const commands = ['create', 'list', 'revoke', 'reveals'];
 const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
 
 /** `npm run partner-keys`: the keys of the partner API (`/api/partner/v1/`), against the database of DATABASE_URL. */
@@ -22,13 +26,20 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { name: { type: 'string' }, company: { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      company: { type: 'string' },
+      'reveal-sensitive': { type: 'boolean' },
+      since: { type: 'string' },
+    },
   });
   const [command] = positionals;
   if (command === undefined || !commands.includes(command)) return fail(usage, 2);
   const config = loadConfigOrExit();
   const name = values.name?.trim();
-  if (command !== 'list' && !nameSchema.safeParse(name).success) {
+  const since = values.since === undefined ? 0 : Date.parse(values.since);
+  if (Number.isNaN(since)) return fail(`reveals: expected --since <ISO date>, got ${JSON.stringify(values.since)}`, 2);
+  if (command !== 'list' && command !== 'reveals' && !nameSchema.safeParse(name).success) {
     return fail(`${command}: expected --name <label> (letters, digits, . _ -), got ${JSON.stringify(name ?? '')}`, 2);
   }
   let company: string | null = null;
@@ -48,10 +59,12 @@ async function main(argv: string[]): Promise<number> {
     const now = systemClock.now();
     if (command === 'create') {
       const { key, prefix, keyHash } = newPartnerKey();
-      const created = await insertPartnerKey(store.db, { name: name!, prefix, keyHash, companyUuid: company, now });
+      const revealSensitive = values['reveal-sensitive'] === true;
+      const created = await insertPartnerKey(store.db, { name: name!, prefix, keyHash, companyUuid: company, revealSensitive, now });
       if (!created.ok) return fail(`create: a key named ${name} exists; revoke it first or choose another name`, 1);
       print(key);
-      process.stderr.write(`created key ${name} (${prefix}…) for ${company ?? 'every company'}; it is shown once: store it now\n`);
+      const right = revealSensitive ? ', may reveal sensitive values' : '';
+      process.stderr.write(`created key ${name} (${prefix}…) for ${company ?? 'every company'}${right}; it is shown once: store it now\n`);
       return 0;
     }
     if (command === 'revoke') {
@@ -59,12 +72,19 @@ async function main(argv: string[]): Promise<number> {
       print(`revoked key ${name}; it answers 401 from its next request`);
       return 0;
     }
+    if (command === 'reveals') {
+      // docs/operations.md#sensitive-values: who saw which sensitive value in clear, and when; never the value.
+      for (const reveal of await listReveals(store.db, since)) {
+        print(`${iso(reveal.revealedAt)}  key ${reveal.keyName}  task ${reveal.assignedTaskUuid}  field ${reveal.field}`);
+      }
+      return 0;
+    }
     const keys = await listPartnerKeys(store.db);
     if (keys.length === 0) process.stderr.write('No keys yet: npm run -s partner-keys -- create --name <label>\n');
     for (const key of keys) {
       const state = key.revokedAt === null ? '' : `  revoked ${iso(key.revokedAt)}`;
       print(
-        `${key.name}  ${key.prefix}…  company ${key.companyUuid ?? 'any'}  created ${iso(key.createdAt)}  last used ${key.lastUsedAt === null ? 'never' : iso(key.lastUsedAt)}${state}`,
+        `${key.name}  ${key.prefix}…  company ${key.companyUuid ?? 'any'}  ${key.revealSensitive ? 'reveals sensitive  ' : ''}created ${iso(key.createdAt)}  last used ${key.lastUsedAt === null ? 'never' : iso(key.lastUsedAt)}${state}`,
       );
     }
     return 0;

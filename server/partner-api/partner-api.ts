@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
 import { canonicalUuid } from '../../src/contract/task-context';
 import type { Clock } from '../clock';
 import { apiError } from '../api-error';
@@ -37,6 +38,9 @@ export interface PartnerApiOptions {
   /** Tests may put another engine in; by default the one of server/task-progress/partner-steps.ts. */
   resolveStep?: ResolvePartnerStep;
 }
+
+/** `?reveal=sensitive`: the task's sensitive values in clear, for a key that may see them. */
+const partnerTaskQuerySchema = z.object({ reveal: z.optional(z.enum(['sensitive'])) });
 
 /** An Idempotency-Key is a client's own token: printable ASCII, as the IETF draft on the header describes it. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -86,8 +90,28 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
 
   api.get(
     '/api/partner/v1/tasks/:assignedTaskUuid',
-    { schema: { params: partnerTaskParamsSchema, response: { 200: partnerTaskSchema }, security } },
-    (request) => getPartnerTask(store, { assignedTaskUuid: request.params.assignedTaskUuid, companies: companiesOf(keyOf(request)) }),
+    {
+      schema: { params: partnerTaskParamsSchema, querystring: partnerTaskQuerySchema, response: { 200: partnerTaskSchema }, security },
+      config: { inputErrors: { querystring: 'bad_request' } },
+    },
+    (request) => {
+      const key = keyOf(request);
+      const asked = request.query.reveal === 'sensitive';
+      // docs/connecting-your-backend.md#sensitive-values: only a key made with --reveal-sensitive sees clear values.
+      if (asked && !key.revealSensitive) {
+        throw apiError(
+          'reveal_not_allowed',
+          `Key ${key.name} may not reveal sensitive values: create one with --reveal-sensitive.`,
+          'reveal',
+        );
+      }
+      const reveal = asked ? { keyName: key.name, keys: service.sensitiveKeys, now: clock.now() } : undefined;
+      return getPartnerTask(store, {
+        assignedTaskUuid: request.params.assignedTaskUuid,
+        companies: companiesOf(key),
+        ...(reveal ? { reveal } : {}),
+      });
+    },
   );
 
   api.post(

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { OutboxTable } from './outbox.table';
 import type { PartnerIdempotencyTable, PartnerKeysTable } from './partner-keys.table';
 import type { PartnerWebhooksTable } from './partner-webhooks.table';
+import type { SensitiveRevealsTable } from './sensitive-reveals.table';
 import type { TaskHistoryTable } from './task-history.table';
 import type { TaskOffersTable } from './task-offers.table';
 import type { TaskRemovalsTable, TasksTable } from './tasks.table';
@@ -28,6 +29,8 @@ export interface DatabaseSchema {
   task_removals: TaskRemovalsTable;
   /** The offer of a task's step, from the partner's backend (migrations/0016-task-offers.ts). */
   task_offers: TaskOffersTable;
+  /** Each sensitive value the partner API showed in clear: key, task, field, time (migrations/0017-sensitive-reveals.ts). */
+  sensitive_reveals: SensitiveRevealsTable;
   /** Who erased a worker's data and when, never whose (`npm run tasks -- erase`). */
   erasure_log: { erased_at: number; erased_by: string };
 }

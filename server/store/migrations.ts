@@ -16,6 +16,7 @@ import { pendingIndexPerLane } from './migrations/0013-pending-index-per-lane';
 import { taskRemovals } from './migrations/0014-task-removals';
 import { partnerAnswersByTask } from './migrations/0015-partner-answers-by-task';
 import { taskOffers } from './migrations/0016-task-offers';
+import { sensitiveReveals } from './migrations/0017-sensitive-reveals';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -39,6 +40,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0014_task_removals': taskRemovals(dialect),
     '0015_partner_answers_by_task': partnerAnswersByTask(dialect),
     '0016_task_offers': taskOffers,
+    '0017_sensitive_reveals': sensitiveReveals,
   };
   return { getMigrations: async () => migrations };
 }

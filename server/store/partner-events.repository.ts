@@ -1,4 +1,5 @@
 import type { TaskStatus } from '../../src/contract/task-status';
+import { maskSealed } from '../sensitive/sensitive-values';
 import type { StoreDb } from './database-schema';
 import type { Task } from './tasks.table';
 
@@ -18,7 +19,7 @@ interface PartnerEventBody {
     workflowId: string;
     attempt: number;
     stepId?: string;
-    /** The step's data as the server validated and stored it. */
+    /** The step's data as the server validated and stored it, sensitive values masked. */
     stepData?: unknown;
     status: TaskStatus;
   };
@@ -75,7 +76,7 @@ export function partnerEventOf(input: {
       companyUuid: task.companyUuid,
       workflowId: task.workflowId,
       attempt: input.attempt ?? task.attempt,
-      ...(stepId === undefined ? {} : { stepId, stepData: task.stepData[stepId] ?? null }),
+      ...(stepId === undefined ? {} : { stepId, stepData: maskSealed(task.stepData[stepId] ?? null) }),
       status: task.status,
     },
   };

@@ -5,7 +5,7 @@ import { toPartnerKey, type PartnerKey } from './partner-keys.table';
 /** Stores a new key's hash; refused when an active key already has the name. */
 export async function insertPartnerKey(
   db: StoreDb,
-  input: { name: string; prefix: string; keyHash: string; companyUuid: string | null; now: number },
+  input: { name: string; prefix: string; keyHash: string; companyUuid: string | null; revealSensitive?: boolean; now: number },
 ): Promise<{ ok: true; key: PartnerKey } | { ok: false; reason: 'name_taken' }> {
   const row = await db
     .insertInto('partner_keys')
@@ -15,6 +15,7 @@ export async function insertPartnerKey(
       prefix: input.prefix,
       key_hash: input.keyHash,
       company_uuid: input.companyUuid,
+      reveal_sensitive: input.revealSensitive === true ? 1 : 0,
       created_at: input.now,
       last_used_at: null,
       revoked_at: null,

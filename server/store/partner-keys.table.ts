@@ -11,6 +11,8 @@ export interface PartnerKeysTable {
   key_hash: string;
   /** The one company whose tasks the key sees; null: every task (only outside tenant mode). */
   company_uuid: string | null;
+  /** 1: the key may ask for sensitive values in clear (`create --reveal-sensitive`); 0: it sees them masked. */
+  reveal_sensitive: number;
   created_at: number;
   /** Written at most once a minute per key, never on every request. */
   last_used_at: number | null;
@@ -22,6 +24,8 @@ export interface PartnerKey {
   name: string;
   prefix: string;
   companyUuid: string | null;
+  /** The key may ask `?reveal=sensitive` (docs/connecting-your-backend.md#sensitive-values). */
+  revealSensitive: boolean;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
@@ -33,6 +37,7 @@ export function toPartnerKey(row: Selectable<PartnerKeysTable>): PartnerKey {
     name: row.name,
     prefix: row.prefix,
     companyUuid: row.company_uuid,
+    revealSensitive: Number(row.reveal_sensitive) === 1,
     createdAt: Number(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { StoreDb } from './database-schema';
 import { toOutboxUpdate, type OutboxUpdate } from './outbox.table';
 import { deleteAnswersAboutTasks, listAnswersAboutTasks } from './partner-idempotency.repository';
+import { maskSealed } from '../sensitive/sensitive-values';
 import { eraseInTransaction } from './secure-erasure';
 import { deleteOffersOf } from './task-offers.repository';
 import { keepChangeFloor, recordRemovals } from './task-changes.repository';
@@ -58,7 +59,8 @@ export async function exportWorkerData(db: StoreDb, workerUuid: string) {
       status: task.status,
       attempt: task.attempt,
       currentStep: task.currentStep,
-      stepData: task.stepData,
+      // Sensitive values masked (docs/connecting-your-backend.md#sensitive-values): an export is a file that travels.
+      stepData: maskSealed(task.stepData),
       failedReason: task.failedReason,
       rejectedReason: row.rejected_reason,
       /** A hash of the address that opened the task: the address itself is not kept. */

@@ -9,6 +9,7 @@ import type { Config } from '../config';
 import { registerPageRoutes } from '../page/page-routes';
 import { partnerApi } from '../partner-api/partner-api';
 import { setSecurityHeaders } from '../page/security-headers';
+import { sensitiveKeyRingOf, type SensitiveKeyRing } from '../sensitive/sensitive-keys';
 import type { Store } from '../store/store';
 import type { CompanyGate } from '../tenants/company-credentials';
 import { registerPreviewRoutes } from './preview-routes';
@@ -30,6 +31,8 @@ export interface TaskApiOptions {
   rateLimits?: RateLimitSettings | false;
   /** Where the changes feed reports its hold on Postgres (docs/operations.md#metrics). */
   metrics?: Registry;
+  /** Default: the ring of the configuration (SENSITIVE_DATA_KEYS, or emulator mode's kept key). */
+  sensitiveKeys?: SensitiveKeyRing;
   /** Where the built page is; default dist/ at the project root. False serves no page. */
   pageDirectory?: string | false;
   /** Emulator mode's stand-in of the partner's backend for offers; by default PARTNER_BACKEND_URL's, else none (424 offer_unavailable). */
@@ -81,6 +84,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     onUpdateEnqueued,
     companies,
     newTaskLimits: config.newTaskLimits,
+    sensitiveKeys: options.sensitiveKeys ?? sensitiveKeyRingOf(config),
     log: app.log,
   };
   const offers = createOfferService({

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { SensitiveKeyRing } from '../sensitive/sensitive-keys';
 import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
 import { platformUpdateOf, readLastSentAt } from '../store/outbox-enqueue.repository';
@@ -29,6 +30,8 @@ export interface TaskServiceDeps {
   companies: CompanyGate;
   /** New tasks per hour per address and per company (0: no limit). */
   newTaskLimits: { perAddressPerHour: number; perCompanyPerHour: number };
+  /** Seals the sensitive fields of an accepted step's data before it is saved (docs/connecting-your-backend.md#sensitive-values). */
+  sensitiveKeys: SensitiveKeyRing;
   /** For security events (a task asked for with another context). */
   log: { warn(object: object, message: string): void };
 }

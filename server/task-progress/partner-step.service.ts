@@ -2,6 +2,8 @@ import { canonicalUuid } from '../../src/contract/task-context';
 import type { TaskView } from '../../src/contract/task-view';
 import { answersBefore, nextStepId, stepById } from '../../src/workflows/workflow-path';
 import { apiError } from '../api-error';
+import { maskStepData, sealStepData } from '../sensitive/step-data-sealing';
+import { maskSealed } from '../sensitive/sensitive-values';
 import type { Task } from '../store/tasks.table';
 import { withTaskLocked, type TaskServiceDeps } from './locked-task';
 import { taskNotFound } from './partner-task-access';
@@ -51,9 +53,9 @@ export function resolveAwaitedStep(deps: TaskServiceDeps, input: PartnerStepInpu
       const path = ['data', ...(issue?.path ?? [])].join('.');
       throw apiError('invalid_step_data', `${path} ${issue?.message ?? 'is invalid'}`, path);
     }
-    const report = step.report(parsed.data, undefined);
-    const stepData = { ...task.stepData, [step.id]: parsed.data };
-    const next = nextStepId(workflow, step, { ...answersBefore(workflow, task.stepData, stepId), [step.id]: parsed.data });
+    const report = step.report(maskStepData(step.schema, parsed.data), undefined);
+    const stepData = { ...task.stepData, [step.id]: await sealStepData(deps.sensitiveKeys, step.schema, parsed.data) };
+    const next = nextStepId(workflow, step, { ...maskSealed(answersBefore(workflow, task.stepData, stepId)), [step.id]: parsed.data });
     const attempt = task.attempt;
     if (report.failed) {
       const failedReason = formatFailure({ reason: 'partner_failed', stepId });

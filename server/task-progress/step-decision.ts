@@ -5,6 +5,8 @@ import type { Grade, GradingRules, StepReport, WorkflowDefinition, WorkflowServe
 import { answersBefore, answersKept, nextStepId, previousStepId, stepById } from '../../src/workflows/workflow-path';
 import type { Task } from '../store/tasks.table';
 import { apiError } from '../api-error';
+import { maskStepData } from '../sensitive/step-data-sealing';
+import { maskSealed } from '../sensitive/sensitive-values';
 
 /**
  * The workflow engine's one decision, as a pure function: given a task and a submission, what changes and what is
@@ -56,7 +58,8 @@ export function decideStepSubmission(input: StepSubmissionInput): StepDecision {
   }
   // The answers before this step on the path: what its check and the conditions after it may read.
   const earlier = answersBefore(workflow, task.stepData, stepId);
-  const problem = step.check?.(parsed.data, { answers: earlier, today: input.today });
+  // Earlier sensitive answers are stored sealed: a check and a condition read them masked, as strings.
+  const problem = step.check?.(parsed.data, { answers: maskSealed(earlier), today: input.today });
   if (problem) throw invalidStepData(problem.path, problem.message);
   if (step.offer) {
     if (input.offer === undefined) {
@@ -87,8 +90,9 @@ export function decideStepSubmission(input: StepSubmissionInput): StepDecision {
     }
   }
 
-  const report = step.report(parsed.data, graded);
-  const next = nextStepId(workflow, step, { ...earlier, [step.id]: parsed.data });
+  // A report becomes the platform's update: it sees sensitive fields masked (docs/connecting-your-backend.md#sensitive-values).
+  const report = step.report(maskStepData(step.schema, parsed.data), graded);
+  const next = nextStepId(workflow, step, { ...maskSealed(earlier), [step.id]: parsed.data });
   if (next === null) return { kind: 'completed', stepData, report };
   return { kind: 'advanced', stepData, nextStepId: next, report, ...(graded ? { grade: graded } : {}) };
 }

@@ -1,9 +1,11 @@
+import type { ZodMiniType } from 'zod/mini';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { GradingResult } from '../../src/contract/step-submission';
 import type { TaskView } from '../../src/contract/task-view';
 import { workflowServerModules } from '../../src/workflows/registry.server';
 import { stepById } from '../../src/workflows/workflow-path';
 import { currentOffer } from '../offers/offer-basis';
+import { sealStepData } from '../sensitive/step-data-sealing';
 import { decideBack, decideStepSubmission, type GradedOutcome } from './step-decision';
 import { completedUpdate, failedUpdate, gradedRetryUpdate, stepSavedUpdate, wentBackUpdate } from './status-updates';
 import { withLockedTask, type TaskServiceDeps } from './locked-task';
@@ -27,7 +29,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
     const history = await locked.history();
     const step = stepById(workflow, stepId);
     const offer = step ? await currentOffer(locked.trx, { workflow, task, step }) : undefined;
-    const decision = decideStepSubmission({
+    const decided = decideStepSubmission({
       workflow,
       server: workflowServerModules[workflow.id],
       task,
@@ -37,6 +39,8 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       today: new Date(locked.now).toISOString().slice(0, 10),
       offer: offer?.offer,
     });
+    // Sealed before anything is saved or sent: the clear value of a sensitive field stays in this request only.
+    const decision = step ? { ...decided, stepData: await sealAnswer(deps, step.schema, decided.stepData, stepId) } : decided;
     // A step saved before `start` is still the attempt's first interaction (docs/platform.md#statuses-and-transitions: ready -> inProgress). The step's
     // own update below says so: every one has taskStatus inProgress or the end state it reached, which docs/platform.md#statuses-and-transitions accepts
     // from any state. A separate "started" before it would be a second update for one click.
@@ -99,6 +103,11 @@ export function goBack(deps: TaskServiceDeps, context: TaskContext, from: string
     await locked.record({ attempt: task.attempt, kind: 'went_back', stepId: previousStepId });
     return locked.view(task);
   });
+}
+
+/** The answers with the step's own answer's sensitive fields sealed. */
+async function sealAnswer(deps: TaskServiceDeps, schema: ZodMiniType, stepData: Record<string, unknown>, stepId: string) {
+  return { ...stepData, [stepId]: await sealStepData(deps.sensitiveKeys, schema, stepData[stepId]) };
 }
 
 function scoreDetail(grade: GradedOutcome | undefined) {

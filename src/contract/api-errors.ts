@@ -27,6 +27,7 @@ export const apiErrorStatus = {
   token_expired: 401,
   wrong_task: 403,
   unknown_company: 403,
+  reveal_not_allowed: 403,
   invalid_step: 404,
   not_found: 404,
   task_not_found: 404,

@@ -40,6 +40,7 @@ export function platformEnv(emulatorUrl: string, extra: Record<string, string> =
     WX_TASK_BASE_URL: emulatorUrl,
     PORTAL_ORIGINS: 'https://portal.example.com',
     SESSION_SECRET: 'test-session-secret-0123456789abcdef0123',
+    SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     // Load tests drive every task from this one address: its limits (shared by the instances on one Postgres) are off.
     RATE_LIMIT_PER_ADDRESS: '0',
     NEW_TASKS_PER_ADDRESS_PER_HOUR: '0',

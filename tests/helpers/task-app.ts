@@ -14,6 +14,8 @@ export const TEST_SECRETS = {
   WX_API_KEY: 'ptk-test-key-8c1f0e2a',
   WX_API_SECRET: 'ptk-test-secret-5b7d93c4e1f0',
   SESSION_SECRET: 'ptk-test-session-secret-0123456789abcdef',
+  // 32 bytes, base64url: the key that seals sensitive answers (docs/configuration.md#sensitive-values).
+  SENSITIVE_DATA_KEYS: 'test-2026:cHRrLXRlc3Qtc2Vuc2l0aXZlLWtleS0zMi1ieXRlcyE',
 } as const;
 
 export const TEST_PORTAL_ORIGIN = 'https://portal.example.com';

@@ -48,6 +48,7 @@ describe('npm run doctor', () => {
         WX_TASK_BASE_URL: emulator.url,
         PORTAL_ORIGINS: 'https://portal.example.com',
         SESSION_SECRET: 'x'.repeat(40),
+        SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
         DATABASE_URL: join(directory, 'doctor-fail.db'),
       });
       expect(result.code).toBe(1);
@@ -81,6 +82,7 @@ describe('npm run doctor', () => {
         WX_TASK_BASE_URL: emulator.url,
         PORTAL_ORIGINS: 'https://portal.example.com',
         SESSION_SECRET: 'x'.repeat(40),
+        SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
         DATABASE_URL: filename,
       });
       expect(result.stdout).toMatch(/ok {3}token \(spec 4\.1\)/);
@@ -103,6 +105,7 @@ describe('npm run doctor', () => {
       WX_TASK_BASE_URL: 'http://127.0.0.1:9',
       PORTAL_ORIGINS: 'https://portal.example.com',
       SESSION_SECRET: 'x'.repeat(40),
+      SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
       DATABASE_URL: join(directory, 'doctor-unreachable.db'),
     });
     expect(result.code).toBe(1);

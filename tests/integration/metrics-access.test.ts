@@ -19,6 +19,7 @@ const platformMode = {
   WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
   PORTAL_ORIGINS: 'https://portal.example.com',
   SESSION_SECRET: 'metrics-test-session-secret-0123456789ab',
+  SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   WX_COMPANY_UUIDS: '8a1f6c2e-1b7d-4c3a-9e5f-2d4b6a8c0e1f',
 };
 

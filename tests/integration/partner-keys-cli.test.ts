@@ -25,6 +25,7 @@ const environment = (extra: Record<string, string> = {}) => ({
   WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
   PORTAL_ORIGINS: 'https://portal.example.com',
   SESSION_SECRET: TEST_SECRETS.SESSION_SECRET,
+  SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   DATABASE_URL: join(directory, 'store.db'),
   ...extra,
 });

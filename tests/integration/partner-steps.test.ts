@@ -6,6 +6,7 @@ import { resolveAwaitedStep } from '../../server/task-progress/partner-step.serv
 import type { ApiError } from '../../server/api-error';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
+import { sensitiveKeyRing } from '../../server/sensitive/sensitive-keys';
 
 let t: TaskApp | undefined;
 afterEach(async () => {
@@ -22,6 +23,7 @@ function servicesOf(app: TaskApp): TaskServiceDeps {
     onUpdateEnqueued: () => {},
     companies: { serves: () => true },
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
+    sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
     log: { warn: () => {} },
   };
 }

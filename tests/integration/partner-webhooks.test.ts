@@ -106,6 +106,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks per company in tenant m
     WX_TASK_BASE_URL: emulator.url,
     PORTAL_ORIGINS: 'https://portal.example.com',
     SESSION_SECRET: 'webhook-test-session-secret-0123456789',
+    SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     DATABASE_URL: database.url,
     RATE_LIMIT_PER_ADDRESS: '0',
     RATE_LIMIT_PER_TASK: '0',

@@ -28,6 +28,7 @@ const tenants = (databaseUrl: string, ...args: string[]) =>
       WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
       PORTAL_ORIGINS: 'https://portal.example.com',
       SESSION_SECRET: 'pending-cli-session-secret-0123456789',
+      SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
       METRICS_TOKEN: 'pending-cli-metrics-token-0123456789abcdef',
       DATABASE_URL: databaseUrl,
     },

@@ -126,6 +126,7 @@ describe("the relays' log lines", () => {
         WX_TASK_BASE_URL: emulator.url,
         PORTAL_ORIGINS: 'https://portal.example.com',
         SESSION_SECRET: 'log-lines-test-session-secret-0123456789',
+        SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
         DATABASE_URL: join(directory, 'store.db'),
         METRICS_TOKEN: 'log-lines-test-metrics-token-0123456789abcdef',
       };

@@ -7,6 +7,7 @@ import { submitStep } from '../../server/task-progress/step.service';
 import { openTask, restartTask, startTask } from '../../server/task-progress/task.service';
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
 import { openPostgresTestDatabase, testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { sensitiveKeyRing } from '../../server/sensitive/sensitive-keys';
 
 /** The services' dependencies around `store`: every company served, no limits, nothing logged. */
 const depsFor = (store: Store) =>
@@ -17,6 +18,7 @@ const depsFor = (store: Store) =>
     onUpdateEnqueued: () => {},
     companies: { serves: () => true },
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
+    sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
     log: { warn: () => {} },
   }) as unknown as TaskServiceDeps;
 

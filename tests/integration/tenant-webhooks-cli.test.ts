@@ -23,6 +23,7 @@ const environment = (extra: Record<string, string> = {}) => ({
   WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
   PORTAL_ORIGINS: 'https://portal.example.com',
   SESSION_SECRET: 'webhook-cli-session-secret-0123456789',
+  SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   METRICS_TOKEN: 'webhook-cli-metrics-token-0123456789abcdef',
   DATABASE_URL: join(directory, 'store.db'),
   ...extra,

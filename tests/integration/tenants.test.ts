@@ -52,6 +52,7 @@ function environment(extra: Record<string, string> = {}): Record<string, string>
     WX_TASK_BASE_URL: emulator.url,
     PORTAL_ORIGINS: 'https://portal.example.com',
     SESSION_SECRET: 'tenant-test-session-secret-0123456789',
+    SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     DATABASE_URL: join(directory, 'tenants.db'),
     RATE_LIMIT_PER_ADDRESS: '0',
     RATE_LIMIT_PER_TASK: '0',

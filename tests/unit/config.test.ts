@@ -11,6 +11,7 @@ const platform = {
   WX_TASK_BASE_URL: 'https://tasks.example.com',
   PORTAL_ORIGINS: 'https://portal.example.com, https://portal2.example.com:8443',
   SESSION_SECRET: 'x'.repeat(40),
+  SENSITIVE_DATA_KEYS: 'k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   WX_COMPANY_UUIDS: '8a1f6c2e-1b7d-4c3a-9e5f-2d4b6a8c0e1f',
   METRICS_PORT: '9464',
 };
@@ -77,6 +78,7 @@ describe('configuration', () => {
       'WX_TASK_BASE_URL',
       'PORTAL_ORIGINS',
       'SESSION_SECRET',
+      'SENSITIVE_DATA_KEYS',
     ]);
   });
 
@@ -304,6 +306,7 @@ describe('configuration', () => {
         'WX_TASK_BASE_URL',
         'PORTAL_ORIGINS',
         'SESSION_SECRET',
+        'SENSITIVE_DATA_KEYS',
       ]);
     });
   });

@@ -40,6 +40,7 @@ describe('npm run dev: what depends on PORT', () => {
       WX_TASK_BASE_URL: 'https://tasks.example.com',
       PORTAL_ORIGINS: 'https://portal.example.com',
       SESSION_SECRET: 'x'.repeat(40),
+      SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     };
     const dev = plan(platform, 40126, 8787);
     expect(dev.emulatorStateFile).toBeUndefined();

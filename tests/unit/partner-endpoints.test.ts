@@ -62,6 +62,7 @@ describe('partner endpoints', () => {
       WX_TASK_BASE_URL: 'https://api.example.com',
       PORTAL_ORIGINS: 'https://portal.example.com',
       SESSION_SECRET: 'x'.repeat(40),
+      SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
       METRICS_TOKEN: 'm'.repeat(40),
     };
     const of = (env: Record<string, string>) => {

@@ -65,6 +65,7 @@ describe('PARTNER_WEBHOOK_* configuration', () => {
     WX_TASK_BASE_URL: 'https://api.example.com',
     PORTAL_ORIGINS: 'https://portal.example.com',
     SESSION_SECRET: 'x'.repeat(40),
+    SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     WX_COMPANY_UUIDS: '8c5e5e4b-3b1c-4a8e-9f58-0c2f2a3c1d11',
     METRICS_TOKEN: 'm'.repeat(40),
   };
