@@ -35,7 +35,17 @@ export class OfferStandIn {
   readonly secret = `whsec_${randomBytes(32).toString('base64')}`;
   private readonly verifier = new Webhook(this.secret);
   private readonly requests: ReceivedOfferRequest[] = [];
-  mode: OfferAnswerMode = 'offers';
+  /** By assigned task (lowercase), as the panel is: two tasks in two preview tabs are answered each as chosen for it. */
+  private readonly modes = new Map<string, OfferAnswerMode>();
+
+  modeOf(assignedTaskUuid: string | undefined): OfferAnswerMode {
+    return (assignedTaskUuid !== undefined && this.modes.get(assignedTaskUuid.toLowerCase())) || 'offers';
+  }
+
+  setMode(assignedTaskUuid: string, mode: OfferAnswerMode): void {
+    if (mode === 'offers') this.modes.delete(assignedTaskUuid.toLowerCase());
+    else this.modes.set(assignedTaskUuid.toLowerCase(), mode);
+  }
 
   answer(input: {
     workflowId: string;
@@ -59,13 +69,14 @@ export class OfferStandIn {
     } catch {
       verified = false;
     }
-    const mode = this.mode;
+    const assignedTaskUuid = typeof parsed?.data?.assignedTaskUuid === 'string' ? parsed.data.assignedTaskUuid : null;
+    const mode = this.modeOf(assignedTaskUuid ?? undefined);
     this.requests.push({
       receivedAt: input.now,
       webhookId: header('webhook-id'),
       workflowId: input.workflowId,
       stepId: input.stepId,
-      assignedTaskUuid: typeof parsed?.data?.assignedTaskUuid === 'string' ? parsed.data.assignedTaskUuid : null,
+      assignedTaskUuid,
       verified,
       answeredWith: mode,
       body: parsed ?? input.body,

@@ -33,7 +33,10 @@ const offerParamsSchema = z.object({
   workflowId: z.string().check(z.minLength(1), z.maxLength(100)),
   stepId: z.string().check(z.minLength(1), z.maxLength(100)),
 });
-const offerModeBodySchema = z.strictObject({ mode: z.enum(offerAnswerModes) });
+const offerModeBodySchema = z.strictObject({
+  assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
+  mode: z.enum(offerAnswerModes),
+});
 const resolveParamsSchema = z.object({
   assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
   stepId: z.string().check(z.minLength(1), z.maxLength(100)),
@@ -97,7 +100,7 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
       return {
         receiver: receiver !== undefined,
         events: receiver?.list(assignedTaskUuid) ?? [],
-        offers: offerStandIn ? { mode: offerStandIn.mode, requests: offerStandIn.list(assignedTaskUuid) } : null,
+        offers: offerStandIn ? { mode: offerStandIn.modeOf(assignedTaskUuid), requests: offerStandIn.list(assignedTaskUuid) } : null,
         awaiting: assignedTaskUuid === undefined ? null : await awaitedStepOf(store, assignedTaskUuid),
       };
     },
@@ -109,8 +112,8 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
     async (request, reply) => {
       if (!offerStandIn)
         return reply.code(409).send({ error: { code: 'no_stand_in', message: 'PARTNER_BACKEND_URL is set: offers come from there' } });
-      offerStandIn.mode = request.body.mode;
-      return { mode: offerStandIn.mode };
+      offerStandIn.setMode(request.body.assignedTaskUuid, request.body.mode);
+      return { mode: request.body.mode };
     },
   );
 

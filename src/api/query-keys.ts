@@ -6,4 +6,5 @@ export const taskKeys = {
   session: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'session'] as const,
   view: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'view'] as const,
   updates: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'updates'] as const,
+  offer: (context: TaskContext, stepId: string) => ['task', context.wxAssignedTaskUuid, 'offer', stepId] as const,
 };

@@ -1,5 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { partnerBackendQueryOptions, useResolvePartnerStep, type ReceivedEvent } from './api/partner-backend';
+import {
+  offerAnswerModes,
+  partnerBackendQueryOptions,
+  useResolvePartnerStep,
+  useSetOfferMode,
+  type OfferAnswerMode,
+  type ReceivedEvent,
+  type ReceivedOfferRequest,
+} from './api/partner-backend';
 import { TimeStamp } from './time-stamp';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
@@ -13,6 +21,8 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
   const resolve = useResolvePartnerStep(controlPath, assignedTaskUuid);
   const awaiting = backend.data?.awaiting ?? null;
   const events = backend.data?.events ?? [];
+  const offers = backend.data?.offers ?? null;
+  const setMode = useSetOfferMode(controlPath, assignedTaskUuid);
   return (
     <section className="pv-card" aria-labelledby="partner-backend-title">
       <h2 id="partner-backend-title">Partner backend</h2>
@@ -41,6 +51,42 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
         </div>
       )}
       <Notice tone="error">{resolve.isError ? `The partner API refused it: ${resolve.error.message}` : undefined}</Notice>
+      <h3>Offer requests</h3>
+      {backend.data && offers === null ? (
+        <p className="pv-muted">Offers are asked of PARTNER_BACKEND_URL: your own backend shows its requests.</p>
+      ) : (
+        offers && (
+          <>
+            <fieldset className="pv-offer-mode">
+              <legend>The next offer requests are answered with</legend>
+              {offerAnswerModes.map((mode) => (
+                <label key={mode}>
+                  <input
+                    type="radio"
+                    name="offer-mode"
+                    value={mode}
+                    checked={(setMode.isPending ? setMode.variables : offers.mode) === mode}
+                    onChange={() => setMode.mutate(mode)}
+                  />{' '}
+                  {offerModeLabels[mode]}
+                </label>
+              ))}
+            </fieldset>
+            {offers.requests.length === 0 ? (
+              <p className="pv-muted">None yet. The server asks when the worker reaches a step with an offer.</p>
+            ) : (
+              <ol className="pv-log" aria-label="Offer requests, newest first">
+                {offers.requests.map((request) => (
+                  <li key={`${request.webhookId} ${request.receivedAt}`}>
+                    <OfferRequestLine request={request} />
+                  </li>
+                ))}
+              </ol>
+            )}
+          </>
+        )
+      )}
+      <Notice tone="error">{setMode.isError ? `Could not change the answer: ${setMode.error.message}` : undefined}</Notice>
       <h3>Events received</h3>
       {backend.data?.receiver === false ? (
         <p className="pv-muted">The events go to PARTNER_WEBHOOK_URL: your own receiver shows them.</p>
@@ -56,6 +102,34 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
         </ol>
       )}
     </section>
+  );
+}
+
+const offerModeLabels: Record<OfferAnswerMode, string> = {
+  offers: 'offers (the step’s sample)',
+  none: 'none (nothing to choose)',
+  error: 'an error (HTTP 500)',
+  slow: 'too slow (no answer within OFFER_TIMEOUT_MS)',
+};
+
+function OfferRequestLine({ request }: { request: ReceivedOfferRequest }) {
+  return (
+    <>
+      <TimeStamp iso={new Date(request.receivedAt).toISOString()} />{' '}
+      <strong>
+        {request.workflowId} / {request.stepId}
+      </strong>{' '}
+      {request.verified ? (
+        <span className="pv-tag pv-tag-success">signature verified</span>
+      ) : (
+        <span className="pv-tag pv-tag-dead">signature not verified</span>
+      )}
+      <span className="pv-muted pv-small"> answered with {offerModeLabels[request.answeredWith]}</span>
+      <details>
+        <summary>Body</summary>
+        <pre className="pv-code">{JSON.stringify(request.body, null, 2)}</pre>
+      </details>
+    </>
   );
 }
 

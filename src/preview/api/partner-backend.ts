@@ -14,9 +14,26 @@ const receivedEventSchema = z.object({
 });
 export type ReceivedEvent = z.infer<typeof receivedEventSchema>;
 
+/** What the stand-in answers offer requests with (server/partner-backend/offer-stand-in.ts). */
+export const offerAnswerModes = ['offers', 'none', 'error', 'slow'] as const;
+export type OfferAnswerMode = (typeof offerAnswerModes)[number];
+
+const offerRequestSchema = z.object({
+  receivedAt: z.number(),
+  webhookId: z.string(),
+  workflowId: z.string(),
+  stepId: z.string(),
+  verified: z.boolean(),
+  answeredWith: z.enum(offerAnswerModes),
+  body: z.unknown(),
+});
+export type ReceivedOfferRequest = z.infer<typeof offerRequestSchema>;
+
 const partnerBackendSchema = z.object({
   receiver: z.boolean(),
   events: z.array(receivedEventSchema),
+  /** Null when PARTNER_BACKEND_URL sends offer requests elsewhere. */
+  offers: z.nullable(z.object({ mode: z.enum(offerAnswerModes), requests: z.array(offerRequestSchema) })),
   awaiting: z.nullable(
     z.object({
       stepId: z.string(),
@@ -47,6 +64,16 @@ export function useResolvePartnerStep(controlPath: string, assignedTaskUuid: str
         z.unknown(),
         { data },
       ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: previewKeys.partnerBackend(assignedTaskUuid) }),
+  });
+}
+
+/** Chooses what the stand-in answers the task's next offer requests with, until chosen again. */
+export function useSetOfferMode(controlPath: string, assignedTaskUuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (mode: OfferAnswerMode) =>
+      jsonRequest('POST', `${controlPath}/partner-backend/offer-mode`, z.unknown(), { assignedTaskUuid, mode }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: previewKeys.partnerBackend(assignedTaskUuid) }),
   });
 }

@@ -1,14 +1,143 @@
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { useApiClient } from '../../api/api-client-context';
+import { useGoBack } from '../../api/go-back';
+import { stepOfferQueryOptions } from '../../api/get-step-offer';
+import { Button } from '../../ui/button';
+import { Choice, ChoiceGroup } from '../../ui/choice-group';
 import { FocusHeading } from '../../ui/focus-heading';
+import { useShellTexts } from '../../ui/i18n/locale-context';
+import type { Locale } from '../../ui/i18n/locale';
+import { Notice } from '../../ui/notice';
+import { refused } from '../field-errors';
 import type { StepViewProps } from '../step-view-props';
+import { appointmentTexts } from './appointment-texts';
+import { slotsOfferSchema, workAuthorizationSchemas, type SlotsOffer } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
 
-/** Placeholder until the appointment screen that loads the offer lands: the step's title only. */
-export function AppointmentStep({ texts, headingId, focusHeading }: StepViewProps & { texts: WorkAuthorizationTexts }) {
+const schema = workAuthorizationSchemas.appointment;
+
+/**
+ * The slots the partner's backend offers for the worker's postcode (docs/connecting-your-backend.md#offers), loaded
+ * through the server when the step shows. When they cannot be loaded the worker may try again; when there are none,
+ * go back and change the postcode: never an empty list with no way on.
+ */
+export function AppointmentStep({
+  texts,
+  stepId,
+  locale,
+  headingId,
+  focusHeading,
+  saving,
+  savedData,
+  refusal,
+  onSubmit,
+}: StepViewProps & { texts: WorkAuthorizationTexts }) {
+  const own = appointmentTexts[locale];
+  const client = useApiClient();
+  const offer = useQuery(stepOfferQueryOptions(client, stepId));
+  const goBack = useGoBack(client);
+  // The server checked it with the same schema; a page older than the server's workflow may still not read it.
+  const parsed = offer.data && slotsOfferSchema.safeParse(offer.data.offer);
+
+  let body;
+  if (offer.isPending) {
+    body = <p role="status">{own.loading}</p>;
+  } else if (offer.isError || !parsed?.success) {
+    body = (
+      <>
+        <Notice tone="error">{own.unavailable}</Notice>
+        <Button busy={offer.isFetching} busyText={own.loading} onClick={() => void offer.refetch()}>
+          {own.tryAgain}
+        </Button>
+      </>
+    );
+  } else if (parsed.data.slots.length === 0) {
+    body = (
+      <>
+        <Notice tone="info">{own.none}</Notice>
+        <Button busy={goBack.isPending} onClick={() => goBack.mutate(stepId)}>
+          {own.changePostcode}
+        </Button>
+      </>
+    );
+  } else {
+    body = (
+      <SlotChoice
+        key={offer.data.loadedAt}
+        offer={parsed.data}
+        {...{ texts, locale, saving, savedData, onSubmit }}
+        refused={refused(refusal, 'slotId')}
+      />
+    );
+  }
+
   return (
     <section aria-labelledby={headingId}>
       <FocusHeading id={headingId} focusOnMount={focusHeading}>
         {texts.stepTitles.appointment}
       </FocusHeading>
+      <p>{own.intro}</p>
+      {body}
     </section>
   );
+}
+
+function SlotChoice({
+  offer,
+  texts,
+  locale,
+  saving,
+  savedData,
+  refused,
+  onSubmit,
+}: Pick<StepViewProps, 'locale' | 'saving' | 'savedData' | 'onSubmit'> & {
+  offer: SlotsOffer;
+  texts: WorkAuthorizationTexts;
+  refused: boolean;
+}) {
+  const own = appointmentTexts[locale];
+  const savingText = useShellTexts().saving;
+  const saved = schema.safeParse(savedData);
+  const savedSlot = saved.success && offer.slots.some((slot) => slot.id === saved.data.slotId) ? saved.data.slotId : '';
+  const [slotId, setSlotId] = useState(savedSlot);
+  const [tried, setTried] = useState(false);
+  const first = useRef<HTMLInputElement>(null);
+  const format = dateFormat(locale);
+  const invalid = !schema.safeParse({ slotId }).success;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (invalid) return first.current?.focus();
+    onSubmit({ slotId });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <ChoiceGroup id="appointment-slot" legend={own.legend} error={((tried && invalid) || refused) && own.chooseError}>
+        {offer.slots.map((slot, index) => (
+          <Choice
+            key={slot.id}
+            ref={index === 0 ? first : undefined}
+            id={`appointment-slot-${index}`}
+            type="radio"
+            name="appointment-slot"
+            value={slot.id}
+            checked={slotId === slot.id}
+            onChange={() => setSlotId(slot.id)}
+            label={own.slot(format.format(new Date(slot.startsAt)), slot.place)}
+          />
+        ))}
+      </ChoiceGroup>
+      <Button type="submit" busy={saving} busyText={savingText}>
+        {texts.submit}
+      </Button>
+    </form>
+  );
+}
+
+/** The worker's language and their device's time zone: "Monday, 7 January 2030 at 09:00", "lunes, 7 de enero de 2030, 9:00". */
+function dateFormat(locale: Locale): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' });
 }

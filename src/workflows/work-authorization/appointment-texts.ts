@@ -1,0 +1,41 @@
+import type { Locale } from '../../ui/i18n/locale';
+
+/** The appointment screen's own texts (appointment-step.tsx), beside the workflow's texts.*.ts, in each language. */
+export interface AppointmentTexts {
+  intro: string;
+  loading: string;
+  legend: string;
+  chooseError: string;
+  /** The partner's backend did not answer (424 offer_unavailable), or the page could not reach the server. */
+  unavailable: string;
+  tryAgain: string;
+  none: string;
+  changePostcode: string;
+  /** A slot and its place, read as one option. */
+  slot(when: string, place: string): string;
+}
+
+export const appointmentTexts: Record<Locale, AppointmentTexts> = {
+  en: {
+    intro: 'Choose a time to show your documents at a verification centre near you.',
+    loading: 'Loading the appointments near you…',
+    legend: 'Available appointments',
+    chooseError: 'Choose one of the appointments.',
+    unavailable: 'We could not load the appointments just now. Please try again in a moment.',
+    tryAgain: 'Try again',
+    none: 'There are no appointments near this postcode at the moment. You can change your postcode to look elsewhere.',
+    changePostcode: 'Change my postcode',
+    slot: (when, place) => `${when}, ${place}`,
+  },
+  es: {
+    intro: 'Elija una hora para presentar sus documentos en un centro de verificación cerca de usted.',
+    loading: 'Cargando las citas cerca de usted…',
+    legend: 'Citas disponibles',
+    chooseError: 'Elija una de las citas.',
+    unavailable: 'No hemos podido cargar las citas en este momento. Vuelva a intentarlo en un momento.',
+    tryAgain: 'Volver a intentar',
+    none: 'No hay citas cerca de este código postal por ahora. Puede cambiar su código postal para buscar en otra zona.',
+    changePostcode: 'Cambiar mi código postal',
+    slot: (when, place) => `${when}, ${place}`,
+  },
+};
