@@ -8,7 +8,7 @@ import type { SealedValue } from './sensitive-values';
 /**
  * The keys that seal sensitive values at rest (docs/configuration.md#sensitive-values). Each value is a compact JWE
  * (`dir`, `A256GCM`: AES-256-GCM under the key itself) whose protected header names its key (`kid`), so a key added
- * later seals new values while the older ones still open (docs/operations.md#rotating-the-sensitive-data-key).
+ * later seals new values while the older ones still open (docs/operations.md#sensitive-values).
  */
 export interface SensitiveKey {
   kid: string;
