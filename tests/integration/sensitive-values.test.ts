@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -8,8 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import { control } from '../helpers/emulator-control';
 import { runNodeScript } from '../helpers/run-command';
+import { runRetention } from '../../server/retention/retention-job';
 import { platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
-import { testPostgresUrl } from '../helpers/test-databases';
+import { bearer, newContext, openTaskApp } from '../helpers/task-app';
+import { testDatabases, testPostgresUrl } from '../helpers/test-databases';
+import { deliverEverything } from '../helpers/worker-answers';
 
 /*
  * docs/connecting-your-backend.md#sensitive-values, end to end on a real server process at LOG_LEVEL=trace: after the
@@ -219,4 +222,45 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
     expect(afterErasure.some((text) => text.includes(sealed!))).toBe(false);
     expect(await cli('server/cli/partner-keys.ts', ['reveals'])).toContain(`task ${context.wxAssignedTaskUuid}`);
   }, 120_000);
+});
+
+describe.each(testDatabases)('a sensitive value past TASK_DATA_RETENTION_DAYS, on $name', (engine) => {
+  it('is removed with the answers of its finished task', async () => {
+    const DAY = 24 * 60 * 60_000;
+    const t = await openTaskApp({ engine });
+    try {
+      const context = newContext();
+      const session = await t.app.inject({ method: 'POST', url: '/api/session', payload: { ...context, workflow: 'work-authorization' } });
+      const headers = bearer((session.json() as { token: string }).token);
+      const step = (id: string, data: unknown) =>
+        t.app.inject({ method: 'POST', url: `/api/task/steps/${id}`, headers, payload: { data } });
+      expect((await step('citizenship', { citizen: true })).statusCode).toBe(200);
+      expect((await step('national-id', { nationalId: NATIONAL_ID })).statusCode).toBe(200);
+      const stepData = async () =>
+        (
+          await t.database.store.db
+            .selectFrom('tasks')
+            .select('step_data')
+            .where('assigned_task_key', '=', context.wxAssignedTaskUuid)
+            .executeTakeFirstOrThrow()
+        ).step_data;
+      const sealed = (JSON.parse(await stepData()) as { 'national-id': { nationalId: { $sealed: string } } })['national-id'].nationalId
+        .$sealed;
+      expect(sealed).toMatch(/^eyJ/);
+      // Finished (the partner's verification is not what this is about): retention erases a finished task's answers.
+      await t.database.store.db.updateTable('tasks').set({ status: 'completed', current_step: null }).execute();
+      await deliverEverything(t.database.store, t.clock.now());
+      const retention = { outboxMs: 365 * DAY, taskDataMs: 30 * DAY };
+      const run = await runRetention(t.database.store, { now: t.clock.now() + 31 * DAY, retention }, { minPauseMs: 0, pausePerBusy: 0 });
+      expect(run.tasksErased).toBe(1);
+      expect(await stepData()).toBe('{}');
+      if (engine.name === 'sqlite') {
+        const file = t.database.location;
+        const bytes = [file, `${file}-wal`].filter((name) => existsSync(name)).map((name) => readFileSync(name));
+        expect(Buffer.concat(bytes).toString('latin1')).not.toContain(sealed);
+      }
+    } finally {
+      await t.close();
+    }
+  });
 });
