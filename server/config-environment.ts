@@ -124,8 +124,9 @@ export const environmentSchema = z.object({
       .default('info'),
   ),
   UPSTREAM_TIMEOUT_MS: integer(100, 120_000, 10_000),
-  // The whole load of an offer, retries included: the worker waits on it.
-  OFFER_TIMEOUT_MS: integer(100, 60_000, 5_000),
+  // The whole load of an offer, retries included: the worker waits on it. At most 7 s: the page gives up on any
+  // request after 8 (src/api/api-client.ts), and its "Try again" should mean the server gave up, not the page.
+  OFFER_TIMEOUT_MS: integer(100, 7_000, 5_000),
   DELIVERY_CONCURRENCY: integer(1, 1000, 32),
   // Requests per minute; 0 turns a limit off (a load test, or a proxy that limits already).
   RATE_LIMIT_PER_ADDRESS: integer(0, 1_000_000, 600),
