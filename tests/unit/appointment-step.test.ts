@@ -24,28 +24,20 @@ function render(locale: Locale, offer: unknown, savedData: unknown = undefined):
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
   const answer: StepOfferResponse = { offer, loadedAt: '2026-03-01T09:00:00.000Z' };
   queryClient.setQueryData(taskKeys.offer(pageContext, 'appointment'), answer);
-  return renderToStaticMarkup(
-    createElement(
-      QueryClientProvider,
-      { client: queryClient },
-      createElement(
-        ApiClientProvider,
-        { context: pageContext, workflow: 'work-authorization' },
-        createElement(AppointmentStep, {
-          task: { ...readyTaskView, currentStep: 'appointment' },
-          stepId: 'appointment',
-          savedData,
-          locale,
-          saving: false,
-          grading: undefined,
-          headingId: 'step-title',
-          focusHeading: false,
-          onSubmit: () => {},
-          texts: locale === 'es' ? workAuthorizationTextsEs : workAuthorizationTextsEn,
-        }),
-      ),
-    ),
-  );
+  const screen = createElement(AppointmentStep, {
+    task: { ...readyTaskView, currentStep: 'appointment' },
+    stepId: 'appointment',
+    savedData,
+    locale,
+    saving: false,
+    grading: undefined,
+    headingId: 'step-title',
+    focusHeading: false,
+    onSubmit: () => {},
+    texts: locale === 'es' ? workAuthorizationTextsEs : workAuthorizationTextsEn,
+  });
+  const withClient = createElement(ApiClientProvider, { context: pageContext, workflow: 'work-authorization', children: screen });
+  return renderToStaticMarkup(createElement(QueryClientProvider, { client: queryClient, children: withClient }));
 }
 
 const radios = (html: string) => [...html.matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((match) => match[0]);
