@@ -1,6 +1,5 @@
 import { ApiError } from '../api/api-error';
 import type { ShellTexts } from '../ui/i18n/shell-texts';
-import type { StepRefusal } from '../workflows/step-view-props';
 
 export type ErrorKind = keyof ShellTexts['errors'];
 
@@ -39,15 +38,4 @@ export function errorKind(error: unknown): ErrorKind {
 /** After these the cached task is out of date: the page reloads it from the server. */
 export function isStaleTaskError(error: unknown): boolean {
   return errorKind(error) === 'task_changed';
-}
-
-/**
- * The field a 400 invalid_step_data names, without its `data.` prefix ("data.expiryDate" -> "expiryDate"), with the
- * server's message: the step's screen shows it on that input (docs/api.md#errors: `field` names a bad input).
- */
-export function refusedField(error: unknown): StepRefusal | undefined {
-  if (!(error instanceof ApiError) || error.code !== 'invalid_step_data' || error.field === undefined) return undefined;
-  const [head, ...path] = error.field.split('.');
-  if (head !== 'data' || path.length === 0) return undefined;
-  return { path, message: error.message };
 }

@@ -1,8 +1,4 @@
-import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useApiClient } from '../api/api-client-context';
-import { useGoBack } from '../api/go-back';
-import { taskKeys } from '../api/query-keys';
+import { lazy, Suspense, useState } from 'react';
 import { currentStepOf } from '../contract/step-rules';
 import type { EndEvent } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
@@ -11,7 +7,6 @@ import { WorkflowStepView } from '../workflows/workflow-views';
 import { Button } from '../ui/button';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context';
 import { Notice } from '../ui/notice';
-import { errorKind, isStaleTaskError } from './error-text';
 import { ProgressHeader } from './progress-header';
 import { RestartControl } from './restart-control';
 import { StepScreenBoundary } from './step-screen-boundary';
@@ -19,6 +14,9 @@ import { UnknownStepScreen } from './unknown-step-screen';
 import { useStepSave } from './use-step-save';
 
 const HEADING_ID = 'step-title';
+
+// Never on a link's first step (the view's canGoBack): out of the first screen's JavaScript (docs/development.md#benchmarks).
+const BackLink = lazy(() => import('./back-link'));
 
 /**
  * Runs the current step: progress, the workflow's screen, what a failed save says, and where focus goes. Saving is
@@ -44,36 +42,19 @@ export function StepRunner({
     onMoved: () => setFocusHeading(true),
     onEnded,
   });
-  const client = useApiClient();
-  const queryClient = useQueryClient();
-  const back = useGoBack(client);
-
-  function goBack() {
-    if (saving || back.isPending) return;
-    back.mutate(stepId, {
-      // The step before replaces this one: its heading takes the focus, as after a save (FocusHeading).
-      onSuccess: () => setFocusHeading(true),
-      // Another tab moved the task on: the page shows the task as it now is.
-      onError: (error) => {
-        if (isStaleTaskError(error)) void queryClient.invalidateQueries({ queryKey: taskKeys.view(client.context) });
-      },
-    });
-  }
 
   if (index === -1) {
     return <UnknownStepScreen workflowId={task.workflow.id} stepId={stepId} started={task.started} />;
   }
 
-  const backProblem = back.isError && !back.isPending ? texts.errors[errorKind(back.error)] : undefined;
-  const message = waiting ? texts.unsaved.message : problem ? texts.errors[problem] : backProblem;
+  const message = waiting ? texts.unsaved.message : problem ? texts.errors[problem] : undefined;
   return (
     <>
-      {/* At the top, before the progress, as GOV.UK's back link: a real button, reached first by keyboard. */}
       {task.canGoBack && (
-        <Button variant="link" className="back-link" busy={back.isPending} busyText={texts.saving} onClick={goBack}>
-          <span aria-hidden="true">‹ </span>
-          {texts.back}
-        </Button>
+        <Suspense fallback={null}>
+          {/* The step before replaces this one: its heading takes the focus, as after a save (FocusHeading). */}
+          <BackLink key={stepId} stepId={stepId} disabled={saving} onMoved={() => setFocusHeading(true)} />
+        </Suspense>
       )}
       {task.progress && <ProgressHeader progress={task.progress} />}
       <StepScreenBoundary

@@ -1,13 +1,11 @@
-import type { ReactElement } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
 import type { EndEvent } from '../contract/step-submission';
 import type { TaskView } from '../contract/task-view';
-import { useLocale, useShellTexts } from '../ui/i18n/locale-context';
 import { PageShell } from '../ui/page-shell';
-import { WorkflowEndView } from '../workflows/workflow-views';
-import { DoneScreen } from './done-screen';
-import { FailedScreen } from './failed-screen';
-import { RestartControl } from './restart-control';
 import { StepRunner } from './step-runner';
+
+// Only once an attempt has ended: out of the first screen's JavaScript (docs/development.md#benchmarks).
+const EndScreen = lazy(() => import('./end-screen'));
 
 export interface TaskScreenProps {
   view: TaskView;
@@ -26,43 +24,13 @@ export interface TaskScreenProps {
 export function taskScreen({ view, notes, ended, onEnded }: TaskScreenProps): ReactElement {
   return (
     <PageShell notes={notes}>
-      {view.status === 'completed' ? (
-        <EndScreen
-          kind="done"
-          task={view}
-          justEnded={ended?.status === 'completed'}
-          fallback={<DoneScreen task={view} portalNotified={ended?.portalNotified} justFinished={ended?.status === 'completed'} />}
-        />
-      ) : view.status === 'error' ? (
-        <EndScreen
-          kind="failed"
-          task={view}
-          justEnded={ended?.status === 'error'}
-          fallback={<FailedScreen task={view} justFailed={ended?.status === 'error'} />}
-        />
+      {view.status === 'completed' || view.status === 'error' ? (
+        <Suspense fallback={null}>
+          <EndScreen task={view} ended={ended} />
+        </Suspense>
       ) : (
         <StepRunner task={view} onEnded={onEnded} />
       )}
     </PageShell>
   );
-}
-
-/** The workflow's own done or failure screen when it brings one (src/workflows/step-view-props.ts), else the shell's. */
-function EndScreen({
-  kind,
-  task,
-  justEnded,
-  fallback,
-}: {
-  kind: 'done' | 'failed';
-  task: TaskView;
-  justEnded: boolean;
-  fallback: ReactElement;
-}) {
-  const locale = useLocale();
-  const texts = useShellTexts();
-  const restart = task.canRestart ? (
-    <RestartControl label={texts.restart.startAgain} variant={kind === 'done' ? 'link' : 'primary'} />
-  ) : null;
-  return <WorkflowEndView kind={kind} task={task} locale={locale} justEnded={justEnded} restart={restart} fallback={fallback} />;
 }

@@ -6,7 +6,8 @@ import { useSubmitStep } from '../api/submit-step';
 import { isClosed } from '../contract/task-status';
 import type { EndEvent, GradingResult } from '../contract/step-submission';
 import type { StepRefusal } from '../workflows/step-view-props';
-import { errorKind, isStaleTaskError, refusedField, type ErrorKind } from './error-text';
+import { ApiError } from '../api/api-error';
+import { errorKind, isStaleTaskError, type ErrorKind } from './error-text';
 import { useSaveRetry } from './use-save-retry';
 
 /** Failures that asking again may cure: no answer at all (offline, timed out) or a fault of the server. */
@@ -68,8 +69,9 @@ export function useStepSave(stepId: string, events: StepSaveEvents): StepSave {
       if (isClosed(result.task.status)) events.onEnded(result.task.status, result.endEvent);
     } catch (error) {
       const kind = errorKind(error);
-      const field = refusedField(error);
-      setRefusal(field ? { stepId, refusal: field } : undefined);
+      // docs/api.md#errors: `field` names the bad input, "data.expiryDate"; the step's screen shows it there.
+      const refused = error instanceof ApiError && error.code === 'invalid_step_data' && error.field !== undefined;
+      setRefusal(refused ? { stepId, refusal: { field: error.field!, message: error.message } } : undefined);
       if (mayRetry(kind)) {
         setProblem(undefined);
         setUnsaved((current) => ({ stepId, data, failures: (current?.stepId === stepId ? current.failures : 0) + 1 }));

@@ -1,11 +1,11 @@
-import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref, TextareaHTMLAttributes } from 'react';
 import { describedBy, fieldIds, hasContent } from './field-wiring';
 
 /** The input types that take typed text; a choice is a `Choice` in a `ChoiceGroup`, a single box a `CheckField`. */
 type TextLikeType =
   'text' | 'email' | 'tel' | 'url' | 'password' | 'search' | 'number' | 'date' | 'time' | 'datetime-local' | 'month' | 'week';
 
-interface FieldTexts {
+export interface FieldTexts {
   /** The control's id; the hint, error and count take `<id>-hint`, `<id>-error` and `<id>-count`. */
   id: string;
   label: ReactNode;
@@ -18,13 +18,13 @@ interface FieldTexts {
 }
 
 /** The props a screen may set on the control itself: the wiring (id, class, aria-*) is the field's. */
-type ControlProps<Attributes> = Omit<Attributes, 'id' | 'type' | 'className' | 'children' | 'aria-describedby' | 'aria-invalid'>;
+export type ControlProps<Attributes> = Omit<Attributes, 'id' | 'type' | 'className' | 'children' | 'aria-describedby' | 'aria-invalid'>;
 
 /**
  * Label, hint, error (above the control, where a worker looking at the field reads it before typing) and the control,
  * with the hint, the count and the error in its `aria-describedby` so a screen reader says them on arrival.
  */
-function Field({ id, label, hint, error, count, control }: FieldTexts & { control: (wiring: ControlWiring) => ReactNode }) {
+export function Field({ id, label, hint, error, count, control }: FieldTexts & { control: (wiring: ControlWiring) => ReactNode }) {
   const ids = fieldIds(id);
   const invalid = hasContent(error);
   const wiring: ControlWiring = {
@@ -120,42 +120,6 @@ export function TextAreaField({
       error={error}
       count={count}
       control={(wiring) => <textarea {...textarea} {...wiring} ref={ref} className="field-input" />}
-    />
-  );
-}
-
-/** A question answered by picking one of a list too long for radios, or whose options are names (a document type). */
-export function SelectField({
-  id,
-  label,
-  hint,
-  error,
-  ref,
-  options,
-  placeholder,
-  ...select
-}: Omit<FieldTexts, 'count'> & {
-  options: readonly { value: string; label: string }[];
-  /** The first, empty option: nothing chosen yet. */
-  placeholder: string;
-  ref?: Ref<HTMLSelectElement>;
-} & ControlProps<SelectHTMLAttributes<HTMLSelectElement>>) {
-  return (
-    <Field
-      id={id}
-      label={label}
-      hint={hint}
-      error={error}
-      control={(wiring) => (
-        <select {...select} {...wiring} ref={ref} className="field-input">
-          <option value="">{placeholder}</option>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      )}
     />
   );
 }

@@ -26,9 +26,9 @@ export interface StepViewProps {
   onSubmit(data: unknown): void;
 }
 
-/** A field of a step's data the server refused: its path in the data (`['expiryDate']`) and the server's message. */
+/** A field of a step's data the server refused, as its 400 names it (`data.expiryDate`), and the server's message. */
 export interface StepRefusal {
-  path: readonly string[];
+  field: string;
   message: string;
 }
 

@@ -1,13 +1,13 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { locales, pickLocale, type Locale } from '../ui/i18n/locale';
 import { lazyScreen, type LazyScreen } from './lazy-screen';
-import { MissingStepScreenError, type EndScreenProps, type StepViewProps, type WorkflowScreens } from './step-view-props';
+import { MissingStepScreenError, type StepViewProps, type WorkflowScreens } from './step-view-props';
 
 /**
  * The languages whose texts the screens need: the page's own (main.tsx sets it on <html> before the app loads, as
  * useLocale() reads it), or every one at build time, which renders each (src/task/prerender-first-screen.tsx).
  */
-function pageLocales(): readonly Locale[] {
+export function pageLocales(): readonly Locale[] {
   return typeof document === 'undefined' ? locales : [pickLocale([document.documentElement.lang])];
 }
 
@@ -19,13 +19,13 @@ function pageLocales(): readonly Locale[] {
 const namedFiles = new Map<string, string>();
 
 /** A workflow this page has no screens for shows none of its steps: the step runner says so (UnknownStepScreen). */
-const noScreens: WorkflowScreens = {
+export const noScreens: WorkflowScreens = {
   view: ({ stepId }) => {
     throw new MissingStepScreenError(stepId);
   },
 };
 
-async function loadScreens(workflowId: string): Promise<WorkflowScreens> {
+export async function loadScreens(workflowId: string): Promise<WorkflowScreens> {
   const file = namedFiles.get(workflowId);
   // A file of this build that the HTML names, not a module of the source: Vite leaves the import as it is.
   if (file !== undefined) return ((await import(/* @vite-ignore */ file)) as { screens: WorkflowScreens }).screens;
@@ -57,45 +57,6 @@ function screensOf(workflowId: string): LazyScreen<StepViewProps> {
  */
 export function WorkflowStepView(props: StepViewProps) {
   const [{ view: Screens }] = useState(() => screensOf(props.task.workflow.id));
-  return <Screens {...props} />;
-}
-
-interface WorkflowEndViewProps extends EndScreenProps {
-  kind: 'done' | 'failed';
-  /** The shell's own screen, shown when the workflow brings none of this kind. */
-  fallback: ReactNode;
-}
-
-const endViewsById = new Map<string, LazyScreen<WorkflowEndViewProps>>();
-
-function endViewsOf(workflowId: string): LazyScreen<WorkflowEndViewProps> {
-  let views = endViewsById.get(workflowId);
-  if (!views) {
-    views = lazyScreen<WorkflowEndViewProps>(async () => {
-      // Screens that cannot be fetched (offline) leave the shell's own: the end of a task is never a blank page.
-      const screens = await loadScreens(workflowId).catch(() => noScreens);
-      const textsIn = await Promise.all(pageLocales().map((locale) => screens.loadTexts?.(locale))).then(
-        () => true,
-        () => false,
-      );
-      return {
-        default: function WorkflowEndScreen({ kind, fallback, ...props }: WorkflowEndViewProps) {
-          const Own = textsIn ? screens[kind] : undefined;
-          return Own ? <Own {...props} /> : fallback;
-        },
-      };
-    });
-    endViewsById.set(workflowId, views);
-  }
-  return views;
-}
-
-/**
- * Page only: the workflow's own done or failure screen (`WorkflowScreens.done`, `.failed`), or the shell's when it
- * brings none. Loaded as its step screens are, from the same file.
- */
-export function WorkflowEndView(props: WorkflowEndViewProps) {
-  const [{ view: Screens }] = useState(() => endViewsOf(props.task.workflow.id));
   return <Screens {...props} />;
 }
 

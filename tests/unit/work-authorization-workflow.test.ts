@@ -1,15 +1,17 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/api-error';
 import type { TaskView } from '../../src/contract/task-view';
-import { refusedField } from '../../src/task/error-text';
 import { locales, type Locale } from '../../src/ui/i18n/locale';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { sensitivePaths } from '../../src/workflows/sensitive';
+import { refused } from '../../src/workflows/field-errors';
 import { checkOnPage } from '../../src/workflows/step-check';
 import { MissingStepScreenError, type StepRefusal } from '../../src/workflows/step-view-props';
 import { workAuthorization, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
+import { WorkAuthorizationLaterStep } from '../../src/workflows/work-authorization/later-steps';
+import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
+import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
 import { screens, WorkAuthorizationStep } from '../../src/workflows/work-authorization/work-authorization-step';
 import { answeredPath, longestPathOf, progressOf, workflowProblems } from '../../src/workflows/workflow-path';
 import { readyTaskView } from '../helpers/page-fixtures';
@@ -78,10 +80,11 @@ describe("the work-authorization workflow: the document's check, on the page as 
     expect(checkOnPage(workAuthorization, task, 'document', { documentType: 'passport', expiryDate: '2026-11-28' }, now)).toBeUndefined();
   });
 
-  it("lands the server's refusal of data.expiryDate on that field", () => {
-    const refusal = new ApiError(400, 'invalid_step_data', 'data.expiryDate must be after today', 'data.expiryDate');
-    expect(refusedField(refusal)).toEqual({ path: ['expiryDate'], message: 'data.expiryDate must be after today' });
-    expect(refusedField(new ApiError(400, 'invalid_body', 'bad', 'data'))).toBeUndefined();
+  it("reads the server's refusal of data.expiryDate as one of that field", () => {
+    const refusal = { field: 'data.expiryDate', message: 'data.expiryDate must be after today' };
+    expect(refused(refusal, 'expiryDate')).toBe(true);
+    expect(refused(refusal, 'documentType')).toBe(false);
+    expect(refused(undefined, 'expiryDate')).toBe(false);
   });
 });
 
@@ -93,9 +96,12 @@ describe('the work-authorization workflow in the registry and on screen', () => 
 
   beforeAll(() => Promise.all(locales.map((locale) => screens.loadTexts?.(locale))));
 
+  const texts = { en: workAuthorizationTextsEn, es: workAuthorizationTextsEs };
+  // The steps after the first are a chunk of their own (later-steps.tsx), which the first screen fetches when it shows.
   const render = (stepId: string, locale: Locale, savedData?: unknown, refusal?: StepRefusal) =>
     renderToStaticMarkup(
-      createElement(WorkAuthorizationStep, {
+      createElement(stepId === 'citizenship' ? WorkAuthorizationStep : WorkAuthorizationLaterStep, {
+        texts: texts[locale],
         task: {
           ...readyTaskView,
           workflow: { id: 'work-authorization', estimatedMinutes: 5, steps: workAuthorization.steps.map(({ id }) => ({ id })) },
@@ -147,7 +153,7 @@ describe('the work-authorization workflow in the registry and on screen', () => 
       'es',
       { documentType: 'work-visa', expiryDate: '2025-01-01' },
       {
-        path: ['expiryDate'],
+        field: 'data.expiryDate',
         message: 'data.expiryDate must be after today',
       },
     );

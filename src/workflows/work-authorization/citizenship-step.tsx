@@ -4,12 +4,12 @@ import { Choice, ChoiceGroup } from '../../ui/choice-group';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import type { StepViewProps } from '../step-view-props';
-import { workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
 
-const schema = workAuthorizationSchemas.citizenship;
-
-/** Yes or no: the answer decides the path, a national ID for citizens, a document for everyone else (definition.ts). */
+/**
+ * Yes or no: the answer decides the path, a national ID for citizens, a document for everyone else (definition.ts).
+ * The first screen of a link: it reads no schema, so the definition and its checks load with the later steps.
+ */
 export function CitizenshipStep({
   texts,
   headingId,
@@ -20,11 +20,10 @@ export function CitizenshipStep({
   onSubmit,
 }: StepViewProps & { texts: WorkAuthorizationTexts }) {
   const savingText = useShellTexts().saving;
-  const saved = schema.safeParse(savedData);
-  const [citizen, setCitizen] = useState<boolean | undefined>(saved.success ? saved.data.citizen : undefined);
+  const [citizen, setCitizen] = useState<boolean | undefined>(savedCitizen(savedData));
   const [tried, setTried] = useState(false);
   const yesInput = useRef<HTMLInputElement>(null);
-  const invalid = (tried && citizen === undefined) || refusal?.path[0] === 'citizen';
+  const invalid = (tried && citizen === undefined) || refusal?.field === 'data.citizen';
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -60,4 +59,9 @@ export function CitizenshipStep({
       </form>
     </section>
   );
+}
+
+function savedCitizen(savedData: unknown): boolean | undefined {
+  if (typeof savedData !== 'object' || savedData === null || !('citizen' in savedData)) return undefined;
+  return typeof savedData.citizen === 'boolean' ? savedData.citizen : undefined;
 }

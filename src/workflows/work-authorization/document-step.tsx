@@ -2,8 +2,9 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
-import { InputField, SelectField } from '../../ui/input-field';
-import { invalidFields } from '../field-errors';
+import { InputField } from '../../ui/input-field';
+import { SelectField } from '../../ui/select-field';
+import { invalidFields, refused } from '../field-errors';
 import { checkOnPage } from '../step-check';
 import type { StepViewProps } from '../step-view-props';
 import { documentTypes, workAuthorization, workAuthorizationSchemas } from './definition';
@@ -38,12 +39,12 @@ export function DocumentStep({
   const data = { documentType, expiryDate };
   const invalid = invalidFields(schema, data);
   const issue = invalid.size === 0 ? checkOnPage(workAuthorization, task, stepId, data) : undefined;
-  const expiryPast = (tried && issue?.path[0] === 'expiryDate') || refusal?.path[0] === 'expiryDate';
+  const expiryPast = (tried && issue?.path[0] === 'expiryDate') || refused(refusal, 'expiryDate');
   const expiryError = tried && invalid.has('expiryDate') ? texts.document.expiryError : expiryPast && texts.document.expiryPast;
 
   // The server refused the date: the worker's focus goes to it, where its message is read out.
   useEffect(() => {
-    if (refusal?.path[0] === 'expiryDate') expiryInput.current?.focus();
+    if (refused(refusal, 'expiryDate')) expiryInput.current?.focus();
   }, [refusal]);
 
   function submit(event: FormEvent) {

@@ -3,7 +3,7 @@ import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import { InputField } from '../../ui/input-field';
-import { invalidFields } from '../field-errors';
+import { invalidFields, refused } from '../field-errors';
 import type { StepViewProps } from '../step-view-props';
 import { workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
@@ -32,7 +32,7 @@ export function NationalIdStep({
 
   const data = { nationalId };
   const invalid = invalidFields(schema, data);
-  const shows = (tried && invalid.has('nationalId')) || refusal?.path[0] === 'nationalId';
+  const shows = (tried && invalid.has('nationalId')) || refused(refusal, 'nationalId');
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -3,7 +3,7 @@ import { Button } from '../../ui/button';
 import { FocusHeading } from '../../ui/focus-heading';
 import { useShellTexts } from '../../ui/i18n/locale-context';
 import { InputField } from '../../ui/input-field';
-import { invalidFields } from '../field-errors';
+import { invalidFields, refused } from '../field-errors';
 import type { StepViewProps } from '../step-view-props';
 import { workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
@@ -28,7 +28,7 @@ export function PostcodeStep({
 
   const data = { postcode: postcode.trim() };
   const invalid = invalidFields(schema, data);
-  const shows = (tried && invalid.has('postcode')) || refusal?.path[0] === 'postcode';
+  const shows = (tried && invalid.has('postcode')) || refused(refusal, 'postcode');
 
   function submit(event: FormEvent) {
     event.preventDefault();

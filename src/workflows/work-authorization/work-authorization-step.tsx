@@ -1,13 +1,8 @@
-import { workflowTexts } from '../lazy-screen';
-import { MissingStepScreenError, type EndScreenProps, type StepViewProps, type WorkflowScreens } from '../step-view-props';
-import { AppointmentStep } from './appointment-step';
+import { useEffect } from 'react';
+import { lazyScreen, workflowTexts } from '../lazy-screen';
+import type { EndScreenProps, StepViewProps, WorkflowScreens } from '../step-view-props';
 import { CitizenshipStep } from './citizenship-step';
-import { DocumentStep } from './document-step';
-import { WorkAuthorizationDone } from './done-screen';
-import { NationalIdStep } from './national-id-step';
-import { PostcodeStep } from './postcode-step';
 import type { WorkAuthorizationTexts } from './texts';
-import { VerificationStep } from './verification-step';
 
 // One chunk per language, as in the other workflows (their *-step.tsx).
 const texts = workflowTexts<WorkAuthorizationTexts>({
@@ -15,29 +10,26 @@ const texts = workflowTexts<WorkAuthorizationTexts>({
   es: () => import('./texts.es').then((module) => module.workAuthorizationTextsEs),
 });
 
+/** The steps after the first, in a chunk of their own, as in the availability workflow (its availability-step.tsx). */
+const laterSteps = lazyScreen<StepViewProps & { texts: WorkAuthorizationTexts }>(() =>
+  import('./later-steps').then((module) => ({ default: module.WorkAuthorizationLaterStep })),
+);
+
+const doneScreen = lazyScreen<EndScreenProps & { texts: WorkAuthorizationTexts }>(() =>
+  import('./done-screen').then((module) => ({ default: module.WorkAuthorizationDone })),
+);
+
 /** The screens of Work authorization, one per step id of `definition.ts`. Loaded lazily (registry.views.ts). */
 export function WorkAuthorizationStep(props: StepViewProps) {
   const localeTexts = texts.get(props.locale);
-  switch (props.stepId) {
-    case 'citizenship':
-      return <CitizenshipStep {...props} texts={localeTexts} />;
-    case 'national-id':
-      return <NationalIdStep {...props} texts={localeTexts} />;
-    case 'document':
-      return <DocumentStep {...props} texts={localeTexts} />;
-    case 'postcode':
-      return <PostcodeStep {...props} texts={localeTexts} />;
-    case 'appointment':
-      return <AppointmentStep {...props} texts={localeTexts} />;
-    case 'verification':
-      return <VerificationStep {...props} texts={localeTexts} />;
-    default:
-      throw new MissingStepScreenError(props.stepId);
-  }
+  // Fetched while the worker answers the first step, so its press shows the next one with no wait for code.
+  useEffect(() => void laterSteps.fetch().catch(() => {}), []);
+  if (props.stepId === 'citizenship') return <CitizenshipStep {...props} texts={localeTexts} />;
+  return <laterSteps.view {...props} texts={localeTexts} />;
 }
 
 function Done(props: EndScreenProps) {
-  return <WorkAuthorizationDone {...props} texts={texts.get(props.locale)} />;
+  return <doneScreen.view {...props} texts={texts.get(props.locale)} />;
 }
 
 export const screens: WorkflowScreens = { view: WorkAuthorizationStep, loadTexts: texts.load, done: Done };
