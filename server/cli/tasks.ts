@@ -9,23 +9,26 @@ import { eraseWorker, type WorkerErasure } from '../retention/worker-erasure';
 import { openStore, type Store } from '../store/store';
 import { releaseTask } from '../store/tasks.repository';
 import { exportWorkerData } from '../store/worker-data.repository';
+import { revealSealed } from '../sensitive/reveal-sealed';
+import { sensitiveKeyRingOf } from '../sensitive/sensitive-keys';
 
 const usage = `Usage: npm run -s tasks -- <command>
   release <assigned-task-uuid>
             forgets a task's binding to a worker, flow and company (and its undelivered updates), so the next session
             for it binds anew: for a worker locked out (409 context_mismatch) by someone who opened their task first,
             or for a task rejected by mistake. The server's security log names both contexts.
-  export --worker <uuid>
+  export --worker <uuid> [--reveal-sensitive [--by <name>]]
             prints everything stored about the worker as JSON: their tasks with context, step data and history, the
             updates to the platform and events to your backend with their delivery state, and the partner API's
-            answers stored about them.
+            answers stored about them. Sensitive values are masked; --reveal-sensitive shows them in clear and
+            records each reveal under "tasks export by <the OS user, or --by>".
   erase --worker <uuid> [--by <name>]
             deletes everything stored about the worker, undelivered updates and events included, and says what was
             dropped; logs who erased (the OS user, or --by) and when, never whose data.`;
 
 type Command =
   | { name: 'release'; assignedTaskUuid: string }
-  | { name: 'export'; worker: string }
+  | { name: 'export'; worker: string; reveal: boolean; by: string | undefined }
   | { name: 'erase'; worker: string; by: string | undefined };
 
 /** `npm run tasks`: an operator's hand on one task, or on everything stored about one worker. */
@@ -44,7 +47,13 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command.name === 'release') return await release(store, command.assignedTaskUuid);
     if (command.name === 'export') {
-      process.stdout.write(`${JSON.stringify(await exportWorkerData(store.db, command.worker), null, 2)}\n`);
+      const revealer = {
+        by: `tasks export by ${command.by ?? operatingSystemUser()}`,
+        keys: sensitiveKeyRingOf(config),
+        now: systemClock.now(),
+      };
+      const reveal = command.reveal ? (task: Parameters<typeof revealSealed>[2]) => revealSealed(store.db, revealer, task) : undefined;
+      process.stdout.write(`${JSON.stringify(await exportWorkerData(store.db, command.worker, reveal), null, 2)}\n`);
       return 0;
     }
     const by = command.by ?? operatingSystemUser();
@@ -73,7 +82,7 @@ function parseCommand(argv: string[]): Command | string {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { worker: { type: 'string' }, by: { type: 'string' } },
+      options: { worker: { type: 'string' }, by: { type: 'string' }, 'reveal-sensitive': { type: 'boolean' } },
     });
   } catch (error) {
     const problem = error instanceof Error ? error.message.split('. ')[0] : String(error);
@@ -81,6 +90,8 @@ function parseCommand(argv: string[]): Command | string {
   }
   const [name, ...rest] = parsed.positionals;
   const { worker, by } = parsed.values;
+  const reveal = parsed.values['reveal-sensitive'] === true;
+  if (reveal && name !== 'export') return `${name ?? 'tasks'}: expected --reveal-sensitive only with export`;
   if (name !== 'release' && name !== 'export' && name !== 'erase') {
     return `tasks: expected a command (release, export or erase), got ${JSON.stringify(name ?? '')}`;
   }
@@ -94,13 +105,12 @@ function parseCommand(argv: string[]): Command | string {
   }
   if (rest.length > 0) return `${name}: expected no argument but --worker <uuid>, got ${JSON.stringify(rest.join(' '))}`;
   if (!z.uuid().safeParse(worker?.trim()).success) return `${name}: expected --worker <uuid>, got ${JSON.stringify(worker ?? '')}`;
-  if (name === 'export') {
-    if (by !== undefined) return 'export: expected no --by: only an erasure is logged';
-    return { name, worker: worker!.trim() };
-  }
+  if (name === 'export' && by !== undefined && !reveal)
+    return 'export: expected no --by without --reveal-sensitive: only a reveal is recorded';
   if (by !== undefined && !/^[\x21-\x7e][\x20-\x7e]{0,99}$/.test(by)) {
-    return `erase: expected --by <name> (1 to 100 printable characters), got ${JSON.stringify(by)}`;
+    return `${name}: expected --by <name> (1 to 100 printable characters), got ${JSON.stringify(by)}`;
   }
+  if (name === 'export') return { name, worker: worker!.trim(), reveal, by };
   return { name, worker: worker!.trim(), by };
 }
 

@@ -105,7 +105,7 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
           'reveal',
         );
       }
-      const reveal = asked ? { keyName: key.name, keys: service.sensitiveKeys, now: clock.now() } : undefined;
+      const reveal = asked ? { by: key.name, keys: service.sensitiveKeys, now: clock.now() } : undefined;
       return getPartnerTask(store, {
         assignedTaskUuid: request.params.assignedTaskUuid,
         companies: companiesOf(key),

@@ -2,10 +2,8 @@ import { listUpdatesForTask } from '../store/outbox-status.repository';
 import { listHistory } from '../store/task-history.repository';
 import { listTaskChanges } from '../store/task-changes.repository';
 import type { Store } from '../store/store';
-import { recordReveals } from '../store/sensitive-reveals.repository';
-import type { SensitiveKeyRing } from '../sensitive/sensitive-keys';
-import { maskSealed, mapSealed, type SealedValue } from '../sensitive/sensitive-values';
-import { sealedValuesIn } from '../sensitive/step-data-sealing';
+import { revealSealed, type SensitiveRevealer } from '../sensitive/reveal-sealed';
+import { maskSealed } from '../sensitive/sensitive-values';
 import { workflowOf } from '../task-progress/locked-task';
 import { readPartnerTask } from '../task-progress/partner-task-access';
 import type { CursorSeal } from './changes-cursor';
@@ -15,26 +13,16 @@ import type { PartnerTask, TaskChanges } from './partner-schemas';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * Who asks for sensitive values in clear (docs/connecting-your-backend.md#sensitive-values): a key with the right,
- * whose every reveal is recorded, and the keys that open the values.
- */
-export interface SensitiveReveal {
-  keyName: string;
-  keys: SensitiveKeyRing;
-  now: number;
-}
-
-/**
  * One task for a partner: its context, workflow, state, the current attempt's step data (a restart clears them; only
  * the history of earlier attempts is kept), and its updates to the platform with their delivery state. Sensitive
  * values are masked unless `reveal` asks for them; then each is recorded (key, task, field, time) before it is shown.
  */
 export async function getPartnerTask(
   store: Store,
-  input: { assignedTaskUuid: string; companies: ReadonlySet<string> | undefined; reveal?: SensitiveReveal },
+  input: { assignedTaskUuid: string; companies: ReadonlySet<string> | undefined; reveal?: SensitiveRevealer },
 ): Promise<PartnerTask> {
   const task = await readPartnerTask(store.db, input.assignedTaskUuid, input.companies);
-  const stepData = input.reveal === undefined ? maskSealed(task.stepData) : await revealed(store, task, input.reveal);
+  const stepData = input.reveal === undefined ? maskSealed(task.stepData) : await revealSealed(store.db, input.reveal, task);
   const [history, updates] = await Promise.all([listHistory(store.db, task.id), listUpdatesForTask(store.db, task.id)]);
   const workflow = workflowOf(task);
   return {
@@ -73,21 +61,6 @@ export async function getPartnerTask(
     createdAt: iso(task.createdAt)!,
     updatedAt: iso(task.updatedAt)!,
   };
-}
-
-/** The step data with its sealed values opened, each reveal recorded first: no value is shown unrecorded. */
-async function revealed(store: Store, task: { assignedTaskUuid: string; stepData: Record<string, unknown> }, reveal: SensitiveReveal) {
-  const sealed = sealedValuesIn(task.stepData);
-  const fields = sealed.map(({ path }) => ({
-    keyName: reveal.keyName,
-    assignedTaskUuid: task.assignedTaskUuid,
-    field: path.join('.'),
-    revealedAt: reveal.now,
-  }));
-  const clear = new Map<SealedValue['$sealed'], string>();
-  for (const { sealed: value } of sealed) clear.set(value.$sealed, await reveal.keys.open(value));
-  await recordReveals(store.db, fields);
-  return mapSealed(task.stepData, (value) => clear.get(value.$sealed)) as Record<string, unknown>;
 }
 
 /**

@@ -39,7 +39,12 @@ export type WorkerExport = Awaited<ReturnType<typeof exportWorkerData>>;
  * The worker's tasks, oldest first, each with its context, step data, history, updates and events, and the partner
  * API's answers stored about it (kept 24 hours for their Idempotency-Key; the answers to a step hold the task's view).
  */
-export async function exportWorkerData(db: StoreDb, workerUuid: string) {
+export async function exportWorkerData(
+  db: StoreDb,
+  workerUuid: string,
+  /** Opens a task's sealed values (`export --reveal-sensitive`); without it they are masked. */
+  reveal?: (task: { assignedTaskUuid: string; stepData: Record<string, unknown> }) => Promise<Record<string, unknown>>,
+) {
   const rows = await db.selectFrom('tasks').selectAll().where(ofWorker(workerUuid)).orderBy('created_at').orderBy('id').execute();
   const tasks = [];
   for (const row of rows) {
@@ -59,8 +64,8 @@ export async function exportWorkerData(db: StoreDb, workerUuid: string) {
       status: task.status,
       attempt: task.attempt,
       currentStep: task.currentStep,
-      // Sensitive values masked (docs/connecting-your-backend.md#sensitive-values): an export is a file that travels.
-      stepData: maskSealed(task.stepData),
+      // Sensitive values masked unless asked for (docs/connecting-your-backend.md#sensitive-values): an export is a file that travels.
+      stepData: reveal === undefined ? maskSealed(task.stepData) : await reveal(task),
       failedReason: task.failedReason,
       rejectedReason: row.rejected_reason,
       /** A hash of the address that opened the task: the address itself is not kept. */

@@ -187,6 +187,17 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
 
     const exported = await cli('server/cli/tasks.ts', ['export', '--worker', context.wxWorkerUuid]);
     expect(exported).toContain(MASKED);
+    // An operator answering the worker's own request asks for it, and the reveal is recorded as theirs.
+    const revealedExport = JSON.parse(
+      await cli('server/cli/tasks.ts', ['export', '--worker', context.wxWorkerUuid, '--reveal-sensitive', '--by', 'dpo']),
+    ) as { tasks: { stepData: unknown }[] };
+    expect(revealedExport.tasks[0]!.stepData).toEqual({ citizenship: { citizen: true }, 'national-id': { nationalId: NATIONAL_ID } });
+    expect((await cli('server/cli/partner-keys.ts', ['reveals'])).trim().split('\n')).toEqual([
+      expect.stringMatching(/ {2}key auditor {2}/),
+      expect.stringMatching(
+        new RegExp(`^\\S+Z  key tasks export by dpo  task ${context.wxAssignedTaskUuid}  field national-id\\.nationalId$`),
+      ),
+    ]);
 
     const everywhere = {
       updates: (await updateBodies()).join('\n'),

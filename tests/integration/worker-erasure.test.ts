@@ -151,7 +151,7 @@ describe('npm run tasks with bad input', () => {
     [['export'], 'export: expected --worker <uuid>, got ""'],
     [['erase', '--worker', 'nope'], 'erase: expected --worker <uuid>, got "nope"'],
     [['erase', '--worker'], "tasks: Option '--worker <value>' argument missing: expected release <uuid>, export --worker <uuid> or erase"],
-    [['export', '--worker', worker, '--by', 'me'], 'export: expected no --by: only an erasure is logged'],
+    [['export', '--worker', worker, '--by', 'me'], 'export: expected no --by without --reveal-sensitive: only a reveal is recorded'],
     [['erase', '--worker', worker, '--by', ' '], 'erase: expected --by <name> (1 to 100 printable characters), got " "'],
     [['erase', worker], `erase: expected no argument but --worker <uuid>, got "${worker}"`],
   ])('answers %j with one line saying what it expected, and exit code 2', async (args, message) => {
