@@ -28,6 +28,8 @@ export type Answers = Readonly<Record<string, unknown>>;
 /**
  * Where the path goes after a step (workflow-path.ts): a step id, `null` for the end, or candidates tried in order,
  * the first whose condition holds on the answers so far. Absent: the next step in the list, or the end after the last.
+ *
+ * @public the workflow authoring API: a partner's own definitions may name it.
  */
 export type NextStep<StepId extends string = string, StepAnswers = Answers> =
   StepId | null | { readonly [Id in StepId]?: (answers: StepAnswers) => boolean };
@@ -38,7 +40,11 @@ export interface StepIssue {
   message: string;
 }
 
-/** What a step's check sees besides its data: the earlier answers on the path, and today's date on the server (UTC). */
+/**
+ * What a step's check sees besides its data: the earlier answers on the path, and today's date on the server (UTC).
+ *
+ * @public the workflow authoring API: a partner's own definitions may name it.
+ */
 export interface CheckContext<StepAnswers = Answers> {
   answers: StepAnswers;
   /** YYYY-MM-DD. */
@@ -49,6 +55,8 @@ export interface CheckContext<StepAnswers = Answers> {
  * Data the server loads from the partner's backend when the step is reached, and the page shows: slots, prices, a
  * contract text (docs/connecting-your-backend.md#offers). Kept with the task; a change in the answers it depends on
  * loads a new one.
+ *
+ * @public the workflow authoring API: a partner's own definitions may name it.
  */
 export interface OfferDefinition<Data = unknown, Offer = unknown, StepAnswers = Answers> {
   schema: ZodMiniType<Offer>;
@@ -121,7 +129,11 @@ export function defineStep<Data>(step: StepDefinition<Data>): StepDefinition {
   return step as StepDefinition;
 }
 
-/** Each step's answer, by id, typed from the steps' schemas; a step not answered yet is absent. */
+/**
+ * Each step's answer, by id, typed from the steps' schemas; a step not answered yet is absent.
+ *
+ * @public the workflow authoring API: a partner's own definitions may name it.
+ */
 export type AnswersOf<Schemas extends Record<string, ZodMiniType>> = { readonly [Id in keyof Schemas]?: z.infer<Schemas[Id]> };
 
 /** A step of `stepsOf`: its id and schema are given by the workflow's schemas, its `next` and `check` are typed by them. */

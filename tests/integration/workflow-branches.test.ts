@@ -26,8 +26,9 @@ describe.each(testDatabases)('a workflow that branches, on $name', (engine) => {
     expect(response.statusCode, response.body).toBe(200);
     return { context, token: (response.json() as { token: string }).token };
   };
-  const post = (token: string, url: string, payload: unknown) => t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
-  const step = async (token: string, stepId: string, data: unknown) => post(token, `/api/task/steps/${stepId}`, { data });
+  const post = async (token: string, url: string, payload: Record<string, unknown>) =>
+    await t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
+  const step = (token: string, stepId: string, data: unknown) => post(token, `/api/task/steps/${stepId}`, { data });
   const view = async (token: string) =>
     (await t.app.inject({ method: 'GET', url: '/api/task', headers: bearer(token) })).json() as TaskView;
   const labels = async (assignedTaskUuid: string) => {
