@@ -3,7 +3,16 @@ import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import {
+  branchContactScreenFile,
+  branchDefinitionFile,
+  branchStepSwitchFile,
+  branchSteps,
+  branchTextsFile,
+  branchTextsTypeFile,
+  branchUnitTestFile,
+  choiceScreenFile,
   definitionFile,
+  emailScreenFile,
   stepScreenFile,
   stepSwitchFile,
   textsFile,
@@ -15,7 +24,8 @@ import {
 
 /**
  * `npm run new-workflow -- <id>`: a new workflow in src/workflows/<id>/ with one step, its English and Spanish texts
- * and a unit test, registered in registry.ts, registry.views.ts and registry.server.ts. Everything is checked before
+ * and a unit test, registered in registry.ts, registry.views.ts and registry.server.ts. With `--branch`, a workflow
+ * whose first answer picks the next step (src/workflows/README.md#branches): a choice, then one of two steps. Everything is checked before
  * anything is written, so a refused id or a registry it cannot read leaves the tree as it was.
  */
 const root = join(import.meta.dirname, '..');
@@ -31,7 +41,7 @@ const ID_MAX_LENGTH = 40;
 class RefusedError extends Error {}
 
 function usage(): string {
-  return 'Usage: npm run new-workflow -- <id>   (a kebab-case id such as "sample-form")';
+  return 'Usage: npm run new-workflow -- <id> [--branch]   (a kebab-case id such as "sample-form"; --branch: a first answer picks the next step)';
 }
 
 function checkId(id: string | undefined, registry: string): string {
@@ -104,7 +114,7 @@ async function writeFormatted(file: string, text: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { branch: { type: 'boolean', default: false } } });
   if (positionals.length > 1) throw new RefusedError(`One workflow at a time: got ${positionals.join(', ')}.\n${usage()}`);
   const paths = {
     registry: join(workflowsDir, 'registry.ts'),
@@ -119,14 +129,30 @@ async function main(): Promise<void> {
   const names = workflowNames(checkId(positionals[0], sources.registry));
   const edited = registryEdits(names, sources);
   const folder = join(workflowsDir, names.id);
+  const branch = values.branch ? branchSteps(names) : undefined;
+  const workflowFiles: [string, string][] = branch
+    ? [
+        [join(folder, 'definition.ts'), branchDefinitionFile(names)],
+        [join(folder, 'texts.ts'), branchTextsTypeFile(names)],
+        [join(folder, 'texts.en.ts'), branchTextsFile(names, 'en')],
+        [join(folder, 'texts.es.ts'), branchTextsFile(names, 'es')],
+        [join(folder, `${names.id}-step.tsx`), branchStepSwitchFile(names)],
+        [join(folder, `${branch.choice}-step.tsx`), choiceScreenFile(names)],
+        [join(folder, `${names.step}-step.tsx`), branchContactScreenFile(names)],
+        [join(folder, `${branch.email}-step.tsx`), emailScreenFile(names)],
+        [join(root, `tests/unit/${names.id}-workflow.test.ts`), branchUnitTestFile(names)],
+      ]
+    : [
+        [join(folder, 'definition.ts'), definitionFile(names)],
+        [join(folder, 'texts.ts'), textsTypeFile(names)],
+        [join(folder, 'texts.en.ts'), textsFile(names, 'en')],
+        [join(folder, 'texts.es.ts'), textsFile(names, 'es')],
+        [join(folder, `${names.id}-step.tsx`), stepSwitchFile(names)],
+        [join(folder, `${names.step}-step.tsx`), stepScreenFile(names)],
+        [join(root, `tests/unit/${names.id}-workflow.test.ts`), unitTestFile(names)],
+      ];
   const files: [string, string][] = [
-    [join(folder, 'definition.ts'), definitionFile(names)],
-    [join(folder, 'texts.ts'), textsTypeFile(names)],
-    [join(folder, 'texts.en.ts'), textsFile(names, 'en')],
-    [join(folder, 'texts.es.ts'), textsFile(names, 'es')],
-    [join(folder, `${names.id}-step.tsx`), stepSwitchFile(names)],
-    [join(folder, `${names.step}-step.tsx`), stepScreenFile(names)],
-    [join(root, `tests/unit/${names.id}-workflow.test.ts`), unitTestFile(names)],
+    ...workflowFiles,
     [paths.registry, edited.registry],
     [paths.views, edited.views],
     [paths.server, edited.server],
@@ -137,7 +163,7 @@ async function main(): Promise<void> {
   process.stdout.write(`Created the workflow "${names.id}" and registered it:\n${listed}\n\nNext:
   npx vitest run tests/unit/${names.id}-workflow.test.ts
   npm run dev, then choose "${names.id}" in the preview's Workflow select (http://localhost:8787/preview)
-  replace the "${names.step}" step with yours: the workflow guide, src/workflows/README.md, says how.
+  replace the ${branch ? 'steps' : `"${names.step}" step`} with yours: the workflow guide, src/workflows/README.md, says how.
 `);
 }
 

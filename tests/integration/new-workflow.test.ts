@@ -9,6 +9,7 @@ import { copyProject, runIn, type Outcome } from '../helpers/project-copy';
  */
 let copy = '';
 let made: Outcome;
+let branched: Outcome;
 
 const run = (command: string, args: readonly string[], timeoutMs?: number) => runIn(copy, command, args, timeoutMs);
 const bin = (tool: string) => join(copy, 'node_modules/.bin', tool);
@@ -16,12 +17,18 @@ const read = (file: string) => readFileSync(join(copy, file), 'utf8');
 const newWorkflow = (id: string) => run('npm', ['run', '--silent', 'new-workflow', '--', id]);
 
 const registryFiles = ['src/workflows/registry.ts', 'src/workflows/registry.views.ts', 'src/workflows/registry.server.ts'];
-const createdFiles = ['src/workflows/sample-form', 'tests/unit/sample-form-workflow.test.ts'];
+const createdFiles = [
+  'src/workflows/sample-form',
+  'tests/unit/sample-form-workflow.test.ts',
+  'src/workflows/sample-branch',
+  'tests/unit/sample-branch-workflow.test.ts',
+];
 
 beforeAll(async () => {
   copy = await copyProject();
   made = await newWorkflow('sample-form');
-}, 90_000);
+  branched = await run('npm', ['run', '--silent', 'new-workflow', '--', 'sample-branch', '--branch']);
+}, 120_000);
 afterAll(() => {
   if (copy !== '') rmSync(copy, { recursive: true, force: true });
 });
@@ -41,6 +48,25 @@ describe('npm run new-workflow -- sample-form', () => {
     for (const file of registryFiles) expect(read(file)).toContain("'sample-form'");
     // The page's registry still takes only a type from registry.ts: the definitions stay out of its initial bundle.
     expect(read('src/workflows/registry.views.ts')).toContain("import type { WorkflowId } from './registry';");
+  });
+
+  it('with --branch, creates a workflow whose first answer picks the next step, a screen per step', () => {
+    expect(branched.output).toContain('Created the workflow "sample-branch"');
+    expect(branched.code).toBe(0);
+    expect(readdirSync(join(copy, 'src/workflows/sample-branch')).sort()).toEqual([
+      'channel-step.tsx',
+      'contact-step.tsx',
+      'definition.ts',
+      'email-step.tsx',
+      'sample-branch-step.tsx',
+      'texts.en.ts',
+      'texts.es.ts',
+      'texts.ts',
+    ]);
+    const definition = read('src/workflows/sample-branch/definition.ts');
+    expect(definition).toContain('stepsOf(');
+    expect(definition).toContain("next: { contact: (answers) => answers['channel']?.channel === 'phone', email: () => true }");
+    for (const file of registryFiles) expect(read(file)).toContain("'sample-branch'");
   });
 
   it('refuses an id that is not kebab-case or is taken, saying why, and writes nothing', async () => {
@@ -74,8 +100,13 @@ describe('npm run new-workflow -- sample-form', () => {
     expect([linted.code, formatted.code, unused.code]).toEqual([0, 0, 0]);
   }, 120_000);
 
-  it('writes a unit test that passes', async () => {
-    const tested = await run(bin('vitest'), ['run', 'tests/unit/sample-form-workflow.test.ts']);
+  it("writes unit tests that pass, the branch's path included", async () => {
+    const tested = await run(bin('vitest'), [
+      'run',
+      'tests/unit/sample-form-workflow.test.ts',
+      'tests/unit/sample-branch-workflow.test.ts',
+    ]);
+    expect(tested.output).toMatch(/Test Files\s+2 passed/);
     expect(tested.output).toMatch(/Tests\s+\d+ passed/);
     expect(tested.code).toBe(0);
   }, 60_000);
@@ -92,7 +123,10 @@ describe('npm run new-workflow -- sample-form', () => {
     expect(listed.code, listed.output).toBe(0);
     const { workflows, defaults } = JSON.parse(listed.output) as { workflows: { id: string }[]; defaults: unknown };
     expect(workflows.map((workflow) => workflow.id).slice(0, 2)).toEqual(['safety-training', 'availability']);
-    expect(workflows.at(-1)).toEqual({ id: 'sample-form', title: 'Sample form', steps: 1, estimatedMinutes: 2 });
+    expect(workflows.slice(-2)).toEqual([
+      { id: 'sample-form', title: 'Sample form', steps: 1, estimatedMinutes: 2 },
+      { id: 'sample-branch', title: 'Sample branch', steps: 3, estimatedMinutes: 2 },
+    ]);
     expect(defaults).toEqual({ title: 'Sample form', estimatedCompletionTime: '2 minutes' });
   }, 60_000);
 });
