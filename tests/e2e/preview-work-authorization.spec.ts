@@ -3,8 +3,9 @@ import { expect, test, type PreviewPortal } from './preview-fixtures';
 
 /**
  * work-authorization through the preview on a phone: a workflow that branches on the first answer, with "Back", an
- * answer checked against today on the page and on the server, a sensitive value, an offer of appointment slots from
- * the partner backend's stand-in (its default sample answer), and a verification the Partner backend panel resolves.
+ * answer checked against today on the page and on the server, a sensitive value, the appointment slots the developer
+ * has the backend's stand-in offer in the Partner backend panel (nothing, then its sample), and a verification the
+ * panel resolves.
  */
 const UTC_DAY_MS = 86_400_000;
 /** A day as the server's check counts it: UTC, YYYY-MM-DD. */
@@ -136,8 +137,24 @@ test.describe('on a 375 × 667 phone', () => {
       await nationalId.fill('AB12CD');
       await frame.getByRole('button', { name: 'Continuar' }).click();
 
-      await frame.getByLabel('Código postal').fill('08001');
+      // The developer makes the backend's stand-in offer nothing for the first postcode: the worker goes back to change it.
+      const offerModes = page
+        .getByRole('region', { name: 'Partner backend' })
+        .getByRole('group', { name: 'The next offer requests are answered with' });
+      await offerModes.getByLabel('none (nothing to choose)').check();
+      await expect(offerModes.getByLabel('none (nothing to choose)')).toBeChecked();
+      const postcode = frame.getByLabel('Código postal');
+      await postcode.fill('08001');
       await preview.checkAccessibility('postcode in Spanish');
+      await frame.getByRole('button', { name: 'Continuar' }).click();
+      await expect(frame.getByRole('heading', { name: 'Reserve una cita de verificación' })).toBeVisible();
+      await expect(frame.getByRole('radio')).toHaveCount(0);
+      await preview.checkAccessibility('appointment with nothing offered, in Spanish');
+      await offerModes.getByLabel('offers (the step’s sample)').check();
+      await expect(offerModes.getByLabel('offers (the step’s sample)')).toBeChecked();
+      await frame.getByRole('button', { name: 'Cambiar mi código postal' }).click();
+      await expect(postcode).toHaveValue('08001');
+      await postcode.fill('08002');
       await frame.getByRole('button', { name: 'Continuar' }).click();
       await expect(frame.getByRole('heading', { name: 'Reserve una cita de verificación' })).toBeVisible();
       await expect(frame.getByText('Paso 4 de 5')).toBeVisible();
