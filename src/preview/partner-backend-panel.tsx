@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   offerAnswerModes,
@@ -23,6 +24,13 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
   const events = backend.data?.events ?? [];
   const offers = backend.data?.offers ?? null;
   const setMode = useSetOfferMode(controlPath, assignedTaskUuid);
+  // Set in the click's own event, so the controlled radio never falls back to the old choice before the mutation's
+  // state arrives (React Query notifies in a later task); cleared once the choice is stored or refused.
+  const [chosen, setChosen] = useState<OfferAnswerMode | undefined>(undefined);
+  const choose = (mode: OfferAnswerMode) => {
+    setChosen(mode);
+    setMode.mutate(mode, { onSettled: () => setChosen(undefined) });
+  };
   return (
     <section className="pv-card" aria-labelledby="partner-backend-title">
       <h2 id="partner-backend-title">Partner backend</h2>
@@ -65,8 +73,8 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
                     type="radio"
                     name="offer-mode"
                     value={mode}
-                    checked={(setMode.isPending ? setMode.variables : offers.mode) === mode}
-                    onChange={() => setMode.mutate(mode)}
+                    checked={(chosen ?? offers.mode) === mode}
+                    onChange={() => choose(mode)}
                   />{' '}
                   {offerModeLabels[mode]}
                 </label>

@@ -68,12 +68,28 @@ export function useResolvePartnerStep(controlPath: string, assignedTaskUuid: str
   });
 }
 
-/** Chooses what the stand-in answers the task's next offer requests with, until chosen again. */
+/**
+ * Chooses what the stand-in answers the task's next offer requests with, until chosen again. The choice is written
+ * into the polled state at once and again when stored: shown only while the request is pending, the old choice of
+ * the cache, or of a poll answered meanwhile, would flip the radio back until the next poll.
+ */
 export function useSetOfferMode(controlPath: string, assignedTaskUuid: string) {
   const queryClient = useQueryClient();
+  const { queryKey } = partnerBackendQueryOptions(controlPath, assignedTaskUuid);
+  const showMode = (mode: OfferAnswerMode) =>
+    queryClient.setQueryData(queryKey, (state) => (state?.offers ? { ...state, offers: { ...state.offers, mode } } : state));
   return useMutation({
     mutationFn: (mode: OfferAnswerMode) =>
       jsonRequest('POST', `${controlPath}/partner-backend/offer-mode`, z.unknown(), { assignedTaskUuid, mode }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: previewKeys.partnerBackend(assignedTaskUuid) }),
+    onMutate: async (mode: OfferAnswerMode) => {
+      await queryClient.cancelQueries({ queryKey });
+      const before = queryClient.getQueryData(queryKey);
+      showMode(mode);
+      return { before };
+    },
+    // Again once stored: a poll answered while the request was on its way may have brought the old choice back.
+    onSuccess: (_answer, mode) => showMode(mode),
+    onError: (_error, _mode, context) => queryClient.setQueryData(queryKey, context?.before),
+    onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });
 }
