@@ -16,7 +16,7 @@ export function offerAnswers(
   stepData: Readonly<Record<string, unknown>>,
   step: StepDefinition,
 ): Record<string, unknown> {
-  const earlier = withoutSensitive(workflow, answersBefore(workflow, stepData, step.id));
+  const earlier = withoutSensitive(answersBefore(workflow, stepData, step.id));
   const named = step.offer?.dependsOn;
   return named === undefined ? earlier : Object.fromEntries(Object.entries(earlier).filter(([id]) => named.includes(id)));
 }

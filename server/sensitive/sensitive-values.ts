@@ -1,5 +1,3 @@
-import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
-
 /**
  * How a sensitive value (src/workflows/sensitive.ts) is stored in a task's step data: sealed, with what may be shown
  * of it beside. Everything that shows or sends answers passes them through `maskSealed` (or `withoutSensitive`), so a
@@ -27,7 +25,7 @@ export function maskSealed<T>(value: T): T {
 }
 
 /** The answers without their sealed values: what may be sent to the partner's backend with an offer request. */
-export function withoutSensitive(_workflow: WorkflowDefinition, answers: Record<string, unknown>): Record<string, unknown> {
+export function withoutSensitive(answers: Record<string, unknown>): Record<string, unknown> {
   return mapSealed(answers, () => undefined) as Record<string, unknown>;
 }
 

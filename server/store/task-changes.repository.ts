@@ -14,8 +14,8 @@ import type { Task, TaskRemovalReason } from './tasks.table';
  *   is no shared row (sequences are not transactional), so concurrent steps never wait on each other for it. It is
  *   taken per row (`nextval` in a select list), so no two rows share a marker.
  * - SQLite: writers are serialized, so one more than the largest marker, given in the write transaction, is exact.
- *   `task_change_floor` keeps the largest marker given to a removal or to a task since deleted, so no marker is given
- *   twice. A statement writing several rows numbers them one by one: a page that ends inside a run of equal markers
+ *   `task_change_floor` keeps the largest marker given to a removal, which is larger than that of any task deleted
+ *   with it, so no marker is given twice. A statement writing several rows numbers them one by one: a page that ends inside a run of equal markers
  *   would skip the rest of the run.
  */
 export interface ChangeMarker {
@@ -34,12 +34,6 @@ export function changeMarkerColumns(db: StoreDb): { change_xid: RawBuilder<numbe
     return { change_xid: sql<number>`pg_current_xact_id()::text::bigint`, change_seq: sql<number>`nextval('task_change_seq')` };
   }
   return { change_xid: sql<number>`0`, change_seq: SQLITE_NEXT_SEQ };
-}
-
-/** Before tasks are deleted (SQLite): their markers stay given, so a reader's cursor is never met by a reused one. */
-export async function keepChangeFloor(db: StoreDb): Promise<void> {
-  if (isPostgres(db)) return;
-  await sql`update task_change_floor set seq = max(seq, coalesce((select max(change_seq) from tasks), 0)) where id = 'tasks'`.execute(db);
 }
 
 /**

@@ -4,7 +4,7 @@ import { taskRowColumns, toTask } from './tasks.table';
 import type { NewTaskRow, Task, TaskRow } from './tasks.table';
 import { compileOnce } from './compiled-query';
 import { deleteAnswersAboutTasks, TASK_KEYS_PER_STATEMENT } from './partner-idempotency.repository';
-import { changeMarkerColumns, keepChangeFloor, recordRemovals } from './task-changes.repository';
+import { changeMarkerColumns, recordRemovals } from './task-changes.repository';
 import { deleteOffersOf } from './task-offers.repository';
 import { canonicalUuid } from '../../src/contract/task-context';
 
@@ -95,7 +95,6 @@ export function releaseTask(
     if (!task) return undefined;
     await recordRemovals(trx, { taskIds: [task.id], reason: 'released', now });
     await deleteOffersOf(trx, [task.id]);
-    await keepChangeFloor(trx);
     const pending = await trx.deleteFrom('outbox').where('task_id', '=', task.id).where('state', '=', 'pending').executeTakeFirst();
     await trx.deleteFrom('outbox').where('task_id', '=', task.id).execute();
     await trx.deleteFrom('task_history').where('task_id', '=', task.id).execute();
@@ -138,7 +137,6 @@ export function purgeUnconfirmedTasks(db: StoreDb, before: number, now: number):
     if (ids.length === 0) return 0;
     await recordRemovals(trx, { taskIds: ids, reason: 'purged', now });
     await deleteOffersOf(trx, ids);
-    await keepChangeFloor(trx);
     await trx.deleteFrom('outbox').where('task_id', 'in', ids).execute();
     await trx.deleteFrom('task_history').where('task_id', 'in', ids).execute();
     // The partner API's answers about them too, so a new binding of the same id shows none of this one's.

@@ -5,7 +5,7 @@ import { deleteAnswersAboutTasks, listAnswersAboutTasks } from './partner-idempo
 import { maskSealed } from '../sensitive/sensitive-values';
 import { eraseInTransaction } from './secure-erasure';
 import { deleteOffersOf } from './task-offers.repository';
-import { keepChangeFloor, recordRemovals } from './task-changes.repository';
+import { recordRemovals } from './task-changes.repository';
 import { toTaskHistoryEntry } from './task-history.table';
 import { toTask } from './tasks.table';
 
@@ -144,7 +144,6 @@ export function eraseTasksStep(db: StoreDb, taskIds: readonly string[], limit: n
     // The partner's backend hears of the erasure in the changes feed, by ids only, and drops its copy.
     await recordRemovals(trx, { taskIds: doomed, reason: 'erased', now });
     await deleteOffersOf(trx, doomed);
-    await keepChangeFloor(trx);
     const result = await trx.deleteFrom('tasks').where('id', 'in', doomed).executeTakeFirst();
     return Number(result.numDeletedRows);
   });
