@@ -51,7 +51,16 @@ export function StepRunner({
   return (
     <>
       {task.canGoBack && (
-        <Suspense fallback={null}>
+        // Until its code is in, an unseen copy of the link holds its room: a link that appeared above the step a moment
+        // later would push the step down under a finger already on its way to a box or a button.
+        <Suspense
+          fallback={
+            <Button variant="link" className="back-link back-link-placeholder" aria-hidden="true" tabIndex={-1} disabled>
+              <span>‹ </span>
+              {texts.back}
+            </Button>
+          }
+        >
           {/* The step before replaces this one: its heading takes the focus, as after a save (FocusHeading). */}
           <BackLink key={stepId} stepId={stepId} disabled={saving} onMoved={() => setFocusHeading(true)} />
         </Suspense>

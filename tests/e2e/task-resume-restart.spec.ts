@@ -65,3 +65,23 @@ test('restarting after completion sends ready, runs again and fires the end even
   await expect.poll(async () => (await portal.emulatorTask()).status).toBe('completed');
   await expect.poll(async () => (await portal.messages()).length).toBe(2);
 });
+
+test('a step keeps its place while the Back link’s code arrives, so a press lands where the worker aimed', async ({ portal, page }) => {
+  // Holds Back's chunk until the step is measured: on a slow phone it comes in after the step is on screen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/back-link-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await portal.open();
+  await beginTraining(portal.frame);
+  const box = portal.frame.getByLabel('I have read and understood the safety policy.');
+  const before = await box.boundingBox();
+  await expect(portal.frame.getByRole('button', { name: 'Back' })).toHaveCount(0);
+
+  release();
+  await expect(portal.frame.getByRole('button', { name: 'Back' })).toBeVisible();
+  expect(await box.boundingBox()).toEqual(before);
+  await acknowledgePolicy(portal.frame);
+});
