@@ -23,6 +23,7 @@ const requestHandlers = [
   'server/session',
   'server/task-api',
   'server/task-progress',
+  'server/uploads',
   'server/tenants',
   'server/partner-api',
   'server/partner-backend',
@@ -32,12 +33,12 @@ const requestHandlers = [
  * The part of src/ compiled into both the page and the server: the HTTP contract and the workflow definitions (steps,
  * schemas, grading, labels; `.server.ts` for what only the server may hold; `definition.<part>.ts` for a part of a
  * definition the first screen imports without the rest; workflow-path.ts, the path through a workflow's steps;
- * sensitive.ts, the mark of a sensitive field). Screens, their texts, step props and registry.views.ts are
+ * sensitive.ts, the mark of a sensitive field; file-field.ts, a field naming an upload). Screens, their texts, step props and registry.views.ts are
  * page code. tsconfig.server.json lists the same files: keep the two in step.
  */
 const isomorphicFiles = [
   'src/contract/**',
-  'src/workflows/{registry,registry.server,workflow-definition,workflow-path,sensitive}.ts',
+  'src/workflows/{registry,registry.server,workflow-definition,workflow-path,sensitive,file-field}.ts',
   'src/workflows/*/definition{,.*}.ts',
 ];
 /** `except` of import-x/no-restricted-paths must be globs when `from` is one, and they match absolute paths. */
@@ -64,7 +65,7 @@ const wallZones = [
     except: isomorphicFiles.map(absolute),
     message:
       'server/ imports from src/ only the contract (src/contract/) and the workflow definitions (registry.ts, ' +
-      'registry.server.ts, workflow-definition.ts, workflow-path.ts, sensitive.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
+      'registry.server.ts, workflow-definition.ts, workflow-path.ts, sensitive.ts, file-field.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
       'the rest of src/ is React screens, texts and browser code. Move what both sides need into one of those.',
   },
   {

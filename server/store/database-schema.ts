@@ -7,6 +7,7 @@ import type { TaskHistoryTable } from './task-history.table';
 import type { TaskOffersTable } from './task-offers.table';
 import type { TaskRemovalsTable, TasksTable } from './tasks.table';
 import type { PendingCompaniesTable, TenantsTable } from './tenants.table';
+import type { UploadsTable } from './uploads.table';
 
 /** Every table of the store, as Kysely sees it: snake_case stays here and in SQL (docs/architecture.md#one-row-conversion). */
 export interface DatabaseSchema {
@@ -31,6 +32,8 @@ export interface DatabaseSchema {
   task_offers: TaskOffersTable;
   /** Each sensitive value the partner API showed in clear: key, task, field, time (migrations/0017-sensitive-reveals.ts). */
   sensitive_reveals: SensitiveRevealsTable;
+  /** Files from the worker's phone, without their bytes (migrations/0018-uploads.ts). */
+  uploads: UploadsTable;
   /** Who erased a worker's data and when, never whose (`npm run tasks -- erase`). */
   erasure_log: { erased_at: number; erased_by: string };
 }

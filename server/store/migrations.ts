@@ -17,6 +17,7 @@ import { taskRemovals } from './migrations/0014-task-removals';
 import { partnerAnswersByTask } from './migrations/0015-partner-answers-by-task';
 import { taskOffers } from './migrations/0016-task-offers';
 import { sensitiveReveals } from './migrations/0017-sensitive-reveals';
+import { uploads } from './migrations/0018-uploads';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -41,6 +42,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0015_partner_answers_by_task': partnerAnswersByTask(dialect),
     '0016_task_offers': taskOffers,
     '0017_sensitive_reveals': sensitiveReveals,
+    '0018_uploads': uploads,
   };
   return { getMigrations: async () => migrations };
 }

@@ -47,19 +47,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
   app.decorateRequest('taskContext', null);
 
   const perAddress = (request: FastifyRequest) => limits.perAddress(request, request.ip);
-  /**
-   * Every session route: limited per address, authenticated, then limited per session. Keyed by the session, not the
-   * task id: anyone may open a session for any task id (the context is not signed, docs/platform.md#partner-task-configuration), so a limit per task id
-   * would let a stranger drain the worker's.
-   */
-  const sessionHooks = [
-    perAddress,
-    async (request: FastifyRequest, reply: FastifyReply) => {
-      const session = await authenticate(request, reply, sessionSecret, clock);
-      request.taskContext = session.context;
-      await limits.perTask(request, session.sessionKey);
-    },
-  ];
+  const sessionHooks = sessionHooksOf(deps);
   const endEventOf = (request: FastifyRequest) => ({ ...config.endEvent, targetOrigins: resolvePortalOrigins(config, request) });
   const contextOf = (request: FastifyRequest): TaskContext => {
     if (!request.taskContext) throw new Error('session route without its session hook');
@@ -150,6 +138,23 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
   api.get('/api/task/updates', updatesRoute, async (request) => ({
     updates: await listTaskUpdates(service, contextOf(request), { withErrors: config.previewEnabled }),
   }));
+}
+
+/**
+ * Every session route: limited per address, authenticated, then limited per session. Keyed by the session, not the
+ * task id: anyone may open a session for any task id (the context is not signed, docs/platform.md#partner-task-configuration), so a limit per task id
+ * would let a stranger drain the worker's.
+ */
+export function sessionHooksOf(deps: Pick<TaskRouteDeps, 'clock' | 'sessionSecret' | 'limits'>) {
+  const { clock, sessionSecret, limits } = deps;
+  return [
+    (request: FastifyRequest) => limits.perAddress(request, request.ip),
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const session = await authenticate(request, reply, sessionSecret, clock);
+      request.taskContext = session.context;
+      await limits.perTask(request, session.sessionKey);
+    },
+  ];
 }
 
 /**

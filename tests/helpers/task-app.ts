@@ -5,6 +5,7 @@ import { buildApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
 import { parseConfig, type Config } from '../../server/config';
 import type { RateLimitSettings } from '../../server/task-api/rate-limits';
+import type { UploadSettings } from '../../server/uploads/upload-routes';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
 import { testDatabases, type TestDatabase, type TestDatabaseEngine } from './test-databases';
@@ -36,6 +37,7 @@ export interface TaskAppOptions {
   rateLimits?: RateLimitSettings | false;
   /** A directory holding a built page (index.html); default: no page. */
   pageDirectory?: string;
+  uploads?: UploadSettings;
 }
 
 /**
@@ -65,7 +67,11 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
     onUpdateEnqueued: () => {
       wakes += 1;
     },
-    taskOptions: { rateLimits: options.rateLimits ?? false, pageDirectory: options.pageDirectory ?? false },
+    taskOptions: {
+      rateLimits: options.rateLimits ?? false,
+      pageDirectory: options.pageDirectory ?? false,
+      ...(options.uploads ? { uploads: options.uploads } : {}),
+    },
   });
   await app.ready();
   return {

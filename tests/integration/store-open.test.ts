@@ -59,6 +59,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0015_partner_answers_by_task',
       '0016_task_offers',
       '0017_sensitive_reveals',
+      '0018_uploads',
     ]);
   });
 

@@ -1,0 +1,80 @@
+import type { StoreDb } from './database-schema';
+import type { UploadState } from './uploads.table';
+
+export interface UploadRecord {
+  id: string;
+  taskId: string;
+  attempt: number;
+  stepId: string;
+  field: string;
+  declaredBytes: number;
+  state: UploadState;
+  contentType: string | null;
+  bytes: number | null;
+  sha256: string | null;
+  createdAt: number;
+}
+
+export async function insertUpload(
+  db: StoreDb,
+  input: Pick<UploadRecord, 'id' | 'taskId' | 'attempt' | 'stepId' | 'field' | 'declaredBytes' | 'createdAt'>,
+): Promise<void> {
+  await db
+    .insertInto('uploads')
+    .values({
+      id: input.id,
+      task_id: input.taskId,
+      attempt: input.attempt,
+      step_id: input.stepId,
+      field: input.field,
+      declared_bytes: input.declaredBytes,
+      state: 'uploading',
+      created_at: input.createdAt,
+    })
+    .execute();
+}
+
+export async function findUpload(db: StoreDb, id: string): Promise<UploadRecord | undefined> {
+  const row = await db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      taskId: row.task_id,
+      attempt: Number(row.attempt),
+      stepId: row.step_id,
+      field: row.field,
+      declaredBytes: Number(row.declared_bytes),
+      state: row.state,
+      contentType: row.content_type,
+      bytes: row.bytes === null ? null : Number(row.bytes),
+      sha256: row.sha256,
+      createdAt: Number(row.created_at),
+    }
+  );
+}
+
+/** What an attempt's uploads hold so far, against its quota: files, and bytes declared. */
+export async function attemptUploadUse(db: StoreDb, input: { taskId: string; attempt: number }): Promise<{ files: number; bytes: number }> {
+  const row = await db
+    .selectFrom('uploads')
+    .select((eb) => [eb.fn.countAll<number | string>().as('files'), eb.fn.sum<number | string | null>('declared_bytes').as('bytes')])
+    .where('task_id', '=', input.taskId)
+    .where('attempt', '=', input.attempt)
+    .executeTakeFirstOrThrow();
+  return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
+}
+
+export async function completeUpload(
+  db: StoreDb,
+  input: { id: string; contentType: string; bytes: number; sha256: string; completedAt: number },
+): Promise<void> {
+  await db
+    .updateTable('uploads')
+    .set({ state: 'completed', content_type: input.contentType, bytes: input.bytes, sha256: input.sha256, completed_at: input.completedAt })
+    .where('id', '=', input.id)
+    .execute();
+}
+
+export async function deleteUpload(db: StoreDb, id: string): Promise<void> {
+  await db.deleteFrom('uploads').where('id', '=', id).execute();
+}

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { fileTypeFromFile } from 'file-type';
+import sharp from 'sharp';
+import type { FileType } from '../../src/workflows/file-field';
+
+export interface CleanedFile {
+  contentType: FileType;
+  bytes: number;
+  sha256: string;
+}
+
+/** A file that passed: what it is, and where its cleaned bytes are (`path` itself when kept as it was). */
+export type Cleaning = { ok: true; file: CleanedFile; path: string } | { ok: false; message: string };
+
+/**
+ * The received file, checked and cleaned (docs/api.md#uploads): its type read from its bytes (file-type), never from
+ * its name or the client's claim; an image decoded and encoded again into `cleanedPath`, turned upright first, so that
+ * nothing of its metadata (EXIF with a GPS position, XMP, maker notes) is kept; a PDF kept as it is. Files are read
+ * and written in parts by file-type, sharp and the hash: never held whole in memory.
+ */
+export async function cleanUpload(path: string, cleanedPath: string, accepted: readonly FileType[]): Promise<Cleaning> {
+  const detected = await fileTypeFromFile(path);
+  const mime = detected?.mime;
+  if (mime === 'image/heic' || mime === 'image/heif') {
+    // sharp's prebuilt libvips reads AVIF only: it has no HEVC decoder, so a HEIC photo cannot be converted here.
+    return { ok: false, message: 'HEIC photos cannot be read by this server: send the photo as JPEG or PNG.' };
+  }
+  if (mime === undefined || !isFileType(mime) || !accepted.includes(mime)) {
+    const found = mime ? `is ${mime}` : 'is of no type we know';
+    return { ok: false, message: `The file ${found}; this field accepts ${accepted.join(', ')}.` };
+  }
+  if (mime === 'application/pdf') return { ok: true, file: await describe(path, mime), path };
+  try {
+    // sharp keeps no metadata unless asked (withMetadata/keepExif); rotate() applies the EXIF orientation first.
+    const image = sharp(path, { failOn: 'error', sequentialRead: true }).rotate();
+    await (mime === 'image/png' ? image.png() : image.jpeg({ quality: 90 })).toFile(cleanedPath);
+  } catch {
+    return { ok: false, message: `The file starts as ${mime} but is not a readable image.` };
+  }
+  return { ok: true, file: await describe(cleanedPath, mime), path: cleanedPath };
+}
+
+async function describe(path: string, contentType: FileType): Promise<CleanedFile> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return { contentType, bytes: (await stat(path)).size, sha256: hash.digest('hex') };
+}
+
+function isFileType(mime: string): mime is FileType {
+  return mime === 'image/jpeg' || mime === 'image/png' || mime === 'application/pdf';
+}
