@@ -32,7 +32,7 @@ export interface AppDependencies {
   /** In emulator mode, the stand-in of the partner's backend: its event receiver and the preview's panel. */
   partnerBackend?: Pick<PartnerBackendOptions, 'receiver' | 'selfUrl' | 'offerStandIn' | 'offerTimeoutMs'>;
   /** Overrides for the task API (tests turn rate limits off, point at another page build, fix the session secret). */
-  taskOptions?: Partial<Pick<TaskApiOptions, 'rateLimits' | 'pageDirectory' | 'sessionSecret' | 'uploads'>>;
+  taskOptions?: Partial<Pick<TaskApiOptions, 'rateLimits' | 'pageDirectory' | 'sessionSecret' | 'uploads' | 'uploadFiles'>>;
   /** Emulator mode's stand-in of the partner's backend for offers (server.ts makes it); else PARTNER_BACKEND_URL's. */
   offerBackend?: TaskApiOptions['offerBackend'];
   /**

@@ -16,6 +16,8 @@ import { registerPreviewRoutes } from './preview-routes';
 import { createRateLimits, rateLimitsOf, type RateLimitSettings } from './rate-limits';
 import { registerTaskRoutes, sessionHooksOf } from './task-routes';
 import { registerUploadRoutes, type UploadSettings } from '../uploads/upload-routes';
+import type { UploadFiles } from '../uploads/upload-files';
+import { uploadFilesOf } from '../uploads/upload-store';
 import { createOfferService } from '../offers/offer.service';
 import type { OfferBackend } from '../offers/offer-loader';
 
@@ -38,8 +40,10 @@ export interface TaskApiOptions {
   pageDirectory?: string | false;
   /** Emulator mode's stand-in of the partner's backend for offers; by default PARTNER_BACKEND_URL's, else none (424 offer_unavailable). */
   offerBackend?: OfferBackend;
-  /** Where uploads are kept and their limits (docs/configuration.md#uploads); tests point them at a directory of their own. */
+  /** Uploads' limits (docs/configuration.md#uploads); tests set their own. */
   uploads?: UploadSettings;
+  /** Where uploads' bytes are kept: by default the store the configuration names (upload-store.ts); tests pass their own. */
+  uploadFiles?: UploadFiles;
 }
 
 const DEFAULT_PAGE_DIRECTORY = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -98,7 +102,10 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   registerTaskRoutes(app, { config, clock, sessionSecret, limits, service, offers });
   // A scope of their own: tus's content type is parsed nowhere else.
   const sessionHooks = sessionHooksOf({ clock, sessionSecret, limits });
-  await app.register(async (scope) => registerUploadRoutes(scope, { config, clock, store, settings: options.uploads ?? {}, sessionHooks }));
+  const files = options.uploadFiles ?? uploadFilesOf(config);
+  await app.register(async (scope) =>
+    registerUploadRoutes(scope, { config, clock, store, settings: options.uploads ?? {}, files, sessionHooks }),
+  );
   // A partner key is limited as a session is (RATE_LIMIT_PER_TASK), and its address as any client's.
   const perKey = limits.limiter(rateLimits === false ? 0 : rateLimits.perTask);
   await app.register(partnerApi, {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Server as TusServer } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrorStatus, type ApiErrorCode } from '../../src/contract/api-errors';
@@ -19,11 +19,9 @@ import type { Task } from '../store/tasks.table';
 import { attemptUploadUse, completeUpload, deleteUpload, findUpload, insertUpload, type UploadRecord } from '../store/uploads.repository';
 import { readOwnTask } from '../task-progress/locked-task';
 import { cleanUpload, type Cleaning } from './upload-cleaning';
-import { directoryUploadFiles, type UploadFiles } from './upload-files';
+import type { UploadFiles } from './upload-files';
 
 export interface UploadSettings {
-  /** Where the files are kept; default the directory `uploads/` beside the SQLite file, or `./data/uploads` (docs/configuration.md#uploads). */
-  files?: UploadFiles;
   maxFilesPerAttempt?: number;
   maxBytesPerAttempt?: number;
   /** The rule of a step's file field; default: the `fileField` of the step's schema in the task's workflow. */
@@ -35,6 +33,8 @@ export interface UploadRouteDeps {
   clock: Clock;
   store: Store;
   settings: UploadSettings;
+  /** Where the bytes are kept (upload-store.ts). */
+  files: UploadFiles;
   /** The task API's session hooks: per address, authenticated (sets `request.taskContext`), per session. */
   sessionHooks: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>)[];
 }
@@ -50,7 +50,7 @@ const DEFAULT_MAX_BYTES_PER_ATTEMPT = 100 * 1024 * 1024;
  */
 export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
   const { clock, store, settings } = deps;
-  const files = settings.files ?? directoryUploadFiles(defaultUploadDirectory(deps.config));
+  const { files } = deps;
   const maxFiles = settings.maxFilesPerAttempt ?? DEFAULT_MAX_FILES_PER_ATTEMPT;
   const maxBytes = settings.maxBytesPerAttempt ?? DEFAULT_MAX_BYTES_PER_ATTEMPT;
   const fileRuleOf = settings.fileRuleOf ?? registeredFileRule;
@@ -206,12 +206,4 @@ const tusRefusals: Partial<Record<number, ApiErrorCode>> = { 400: 'bad_request',
 /** What tus answers for a thrown `{status_code, body}`: the contract's error body (docs/api.md#errors). */
 function tusError(code: ApiErrorCode, message: string, field?: string) {
   return { status_code: apiErrorStatus[code], body: JSON.stringify({ error: { code, message, ...(field ? { field } : {}) } }) };
-}
-
-/** Beside the SQLite file, as the sensitive-data key is; `./data/uploads` with Postgres. */
-function defaultUploadDirectory(config: Config): string {
-  const database = config.database;
-  return database.kind === 'sqlite' && database.filename !== ':memory:' && database.filename !== ''
-    ? join(dirname(database.filename), 'uploads')
-    : './data/uploads';
 }

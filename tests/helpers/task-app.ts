@@ -5,6 +5,7 @@ import { buildApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
 import { parseConfig, type Config } from '../../server/config';
 import type { RateLimitSettings } from '../../server/task-api/rate-limits';
+import type { UploadFiles } from '../../server/uploads/upload-files';
 import type { UploadSettings } from '../../server/uploads/upload-routes';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
@@ -38,6 +39,8 @@ export interface TaskAppOptions {
   /** A directory holding a built page (index.html); default: no page. */
   pageDirectory?: string;
   uploads?: UploadSettings;
+  /** Where uploads' bytes go; default the configuration's (a directory beside the database). */
+  uploadFiles?: UploadFiles;
 }
 
 /**
@@ -71,6 +74,7 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
       rateLimits: options.rateLimits ?? false,
       pageDirectory: options.pageDirectory ?? false,
       ...(options.uploads ? { uploads: options.uploads } : {}),
+      ...(options.uploadFiles ? { uploadFiles: options.uploadFiles } : {}),
     },
   });
   await app.ready();

@@ -25,7 +25,7 @@ describe.each(testDatabases)('tus uploads on $name', (engine) => {
 
   beforeEach(async () => {
     directory = mkdtempSync(join(tmpdir(), 'ptk-uploads-'));
-    t = await openTaskApp({ engine, uploads: { files: directoryUploadFiles(directory), fileRuleOf, maxFilesPerAttempt: 3 } });
+    t = await openTaskApp({ engine, uploadFiles: directoryUploadFiles(directory), uploads: { fileRuleOf, maxFilesPerAttempt: 3 } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
   });
