@@ -1,4 +1,4 @@
-import { fileFieldsOf } from '../../src/workflows/file-field';
+import { fileFieldsOf, storedFileType } from '../../src/workflows/file-field';
 import type { StepDefinition } from '../../src/workflows/workflow-definition';
 import { apiError } from '../api-error';
 import type { StoreDb } from '../store/database-schema';
@@ -34,7 +34,9 @@ export async function checkFileAnswers(
     if (!upload || !own || upload.state !== 'completed' || upload.contentType === null || upload.bytes === null || upload.sha256 === null) {
       throw apiError('invalid_step_data', `${path} must be the id of a file uploaded for it in this attempt, and complete`, path);
     }
-    if (!(rule.types as readonly string[]).includes(upload.contentType) || upload.bytes > rule.maxBytes) {
+    // The row holds the type as stored: a HEIC photo sent for a field accepting HEIC was kept as a JPEG.
+    const storedTypes: readonly string[] = rule.types.map(storedFileType);
+    if (!storedTypes.includes(upload.contentType) || upload.bytes > rule.maxBytes) {
       throw apiError('invalid_step_data', `${path} must be a file of ${rule.types.join(', ')} of at most ${rule.maxBytes} bytes`, path);
     }
     answers[field] = { id, contentType: upload.contentType, bytes: upload.bytes, sha256: upload.sha256 };

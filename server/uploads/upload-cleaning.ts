@@ -4,10 +4,10 @@ import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
-import type { FileType } from '../../src/workflows/file-field';
+import type { FileType, StoredFileType } from '../../src/workflows/file-field';
 
 export interface CleanedFile {
-  contentType: FileType;
+  contentType: StoredFileType;
   bytes: number;
   sha256: string;
 }
@@ -43,12 +43,12 @@ export async function cleanUpload(path: string, cleanedPath: string, accepted: r
   return { ok: true, file: await describe(cleanedPath, mime), path: cleanedPath };
 }
 
-async function describe(path: string, contentType: FileType): Promise<CleanedFile> {
+async function describe(path: string, contentType: StoredFileType): Promise<CleanedFile> {
   const hash = createHash('sha256');
   await pipeline(createReadStream(path), hash);
   return { contentType, bytes: (await stat(path)).size, sha256: hash.digest('hex') };
 }
 
-function isFileType(mime: string): mime is FileType {
+function isFileType(mime: string): mime is StoredFileType {
   return mime === 'image/jpeg' || mime === 'image/png' || mime === 'application/pdf';
 }

@@ -1,10 +1,17 @@
 import { z, type ZodMiniType } from 'zod/mini';
 
 /**
- * The types a file field may accept, as read from the file's bytes on the server (docs/api.md#uploads). No HEIC: the
- * server's image library (sharp's prebuilt libvips) cannot decode it, so a HEIC photo is refused as unsupported_file_type.
+ * The types a file field may accept, as read from the file's bytes on the server (docs/api.md#uploads). A HEIC photo
+ * (what iPhones take) is stored converted to JPEG, which every partner can open.
  */
-export type FileType = 'image/jpeg' | 'image/png' | 'application/pdf';
+export type FileType = 'image/jpeg' | 'image/png' | 'image/heic' | 'application/pdf';
+
+/** The type a file of an accepted type is stored, described and served as. */
+export type StoredFileType = Exclude<FileType, 'image/heic'>;
+
+export function storedFileType(type: FileType): StoredFileType {
+  return type === 'image/heic' ? 'image/jpeg' : type;
+}
 
 export interface FileRule {
   types: readonly FileType[];

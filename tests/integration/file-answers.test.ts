@@ -65,6 +65,19 @@ describe.each(testDatabases)('a step answer naming an upload on $name', (engine)
     });
   });
 
+  it('takes a HEIC photo, stored as the JPEG it was converted to, for a field accepting HEIC alone', async () => {
+    const heicStep = { id: 'photos', schema: z.object({ photo: fileField({ types: ['image/heic'], maxBytes: 5000 }) }) };
+    const task = await insertTask(t.store.db, newTask());
+    const id = await uploaded({ taskId: task.id, attempt: task.attempt, contentType: 'image/jpeg' });
+    expect(await checkFileAnswers(t.store.db, task, heicStep, { photo: id })).toEqual({
+      photo: { id, contentType: 'image/jpeg', bytes: 3000, sha256: 'ab'.repeat(32) },
+    });
+    // A row naming HEIC would be a file kept unconverted: no field takes it.
+    const unconverted = await uploaded({ taskId: task.id, attempt: task.attempt, contentType: 'image/heic' });
+    const error = await checkFileAnswers(t.store.db, task, heicStep, { photo: unconverted }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: 'invalid_step_data', field: 'data.photo' });
+  });
+
   it('refuses an id of another task, another attempt, none that exists, one not complete, or of the wrong type or size', async () => {
     const task = await insertTask(t.store.db, newTask());
     const other = await insertTask(t.store.db, newTask());
