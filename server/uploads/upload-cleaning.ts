@@ -5,8 +5,9 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
 import type { FileType, StoredFileType } from '../../src/workflows/file-field';
+import { decodeHeic } from './heic-decoding';
 
-export interface CleanedFile {
+interface CleanedFile {
   contentType: StoredFileType;
   bytes: number;
   sha256: string;
@@ -18,21 +19,27 @@ export type Cleaning = { ok: true; file: CleanedFile; path: string } | { ok: fal
 /**
  * The received file, checked and cleaned (docs/api.md#uploads): its type read from its bytes (file-type), never from
  * its name or the client's claim; an image decoded and encoded again into `cleanedPath`, turned upright first, so that
- * nothing of its metadata (EXIF with a GPS position, XMP, maker notes) is kept; a PDF kept as it is. Files are read
- * and written in parts by file-type, sharp and the hash: never held whole in memory.
+ * nothing of its metadata (EXIF with a GPS position, XMP, maker notes) is kept; a HEIC photo converted so to JPEG; a
+ * PDF kept as it is. Files are read and written in parts by file-type, sharp and the hash, never held whole in memory,
+ * but for a HEIC photo, which its decoder takes whole (heic-decoding.ts).
  */
 export async function cleanUpload(path: string, cleanedPath: string, accepted: readonly FileType[]): Promise<Cleaning> {
   const detected = await fileTypeFromFile(path);
-  const mime = detected?.mime;
-  if (mime === 'image/heic' || mime === 'image/heif') {
-    // sharp's prebuilt libvips reads AVIF only: it has no HEVC decoder, so a HEIC photo cannot be converted here.
-    return { ok: false, message: 'HEIC photos cannot be read by this server: send the photo as JPEG or PNG.' };
-  }
+  // HEIF is the container a HEIC photo is in: file-type names it image/heif when its brand is the generic one.
+  const mime = detected?.mime === 'image/heif' ? 'image/heic' : detected?.mime;
   if (mime === undefined || !isFileType(mime) || !accepted.includes(mime)) {
     const found = mime ? `is ${mime}` : 'is of no type we know';
     return { ok: false, message: `The file ${found}; this field accepts ${accepted.join(', ')}.` };
   }
   if (mime === 'application/pdf') return { ok: true, file: await describe(path, mime), path };
+  if (mime === 'image/heic') {
+    const decoded = await decodeHeic(path);
+    if (!decoded.ok) return decoded;
+    // Raw pixels carry no metadata, and libheif has turned them upright; a transparent part is shown on white.
+    const raw = { width: decoded.width, height: decoded.height, channels: 4 } as const;
+    await sharp(decoded.pixels, { raw }).flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toFile(cleanedPath);
+    return { ok: true, file: await describe(cleanedPath, 'image/jpeg'), path: cleanedPath };
+  }
   try {
     // sharp keeps no metadata unless asked (withMetadata/keepExif); rotate() applies the EXIF orientation first.
     const image = sharp(path, { failOn: 'error', sequentialRead: true }).rotate();
@@ -49,6 +56,6 @@ async function describe(path: string, contentType: StoredFileType): Promise<Clea
   return { contentType, bytes: (await stat(path)).size, sha256: hash.digest('hex') };
 }
 
-function isFileType(mime: string): mime is StoredFileType {
-  return mime === 'image/jpeg' || mime === 'image/png' || mime === 'application/pdf';
+function isFileType(mime: string): mime is FileType {
+  return mime === 'image/jpeg' || mime === 'image/png' || mime === 'image/heic' || mime === 'application/pdf';
 }
