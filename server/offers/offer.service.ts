@@ -6,6 +6,7 @@ import { apiError } from '../api-error';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import { storeOffer } from '../store/task-offers.repository';
+import { describeFiles } from '../task-progress/file-descriptions';
 import { readOwnTask, workflowOf } from '../task-progress/locked-task';
 import { createHttpTransport } from '../upstream/http-transport';
 import { currentOffer, offerAnswers, offerBasis } from './offer-basis';
@@ -59,6 +60,9 @@ export function createOfferService(deps: OfferServiceDeps): OfferService {
       if (running) return running;
       const { schema } = step.offer;
       const load = (async (): Promise<StepOfferResponse> => {
+        // The partner's backend gets a file as it does everywhere (docs/connecting-your-backend.md#files); the basis
+        // above stays on the stored ids, which name the same files.
+        const sent = await describeFiles(store.db, { taskId: task.id, workflow, stepData: answers });
         const outcome = deps.backend
           ? await loadOffer({
               ...{ backend: deps.backend, send: transport.send, clock, timeoutMs: deps.timeoutMs, schema },
@@ -67,7 +71,7 @@ export function createOfferService(deps: OfferServiceDeps): OfferService {
                 timestamp: new Date(clock.now()).toISOString(),
                 data: {
                   ...{ assignedTaskUuid: task.assignedTaskUuid, workerUuid: task.workerUuid, taskFlowUuid: task.taskFlowUuid },
-                  ...{ companyUuid: task.companyUuid, workflowId: workflow.id, stepId, attempt: task.attempt, answers },
+                  ...{ companyUuid: task.companyUuid, workflowId: workflow.id, stepId, attempt: task.attempt, answers: sent },
                 },
               },
             })

@@ -7,11 +7,14 @@ import type { Clock } from '../clock';
 import { apiError } from '../api-error';
 import type { Store } from '../store/store';
 import type { TaskServiceDeps } from '../task-progress/locked-task';
+import { describeViewFiles } from '../task-progress/file-descriptions';
 import { resolvePartnerStep, type ResolvePartnerStep } from '../task-progress/partner-steps';
 import type { RateLimitCheck } from '../task-api/rate-limits';
+import type { UploadFiles } from '../uploads/upload-files';
 import { cursorSeal } from './changes-cursor';
 import { createFeedWatch } from './feed-watch';
 import { idempotentAnswers } from './idempotent-answer';
+import { openPartnerUpload } from './partner-uploads.service';
 import { companiesOf, partnerAuthentication } from './partner-auth';
 import {
   changesQuerySchema,
@@ -20,6 +23,8 @@ import {
   partnerStepResultSchema,
   partnerTaskParamsSchema,
   partnerTaskSchema,
+  partnerUploadParamsSchema,
+  partnerUploadResponses,
   taskChangesSchema,
 } from './partner-schemas';
 import { getPartnerTask, listPartnerTaskChanges } from './partner-tasks.service';
@@ -37,6 +42,8 @@ export interface PartnerApiOptions {
   metrics?: Registry | undefined;
   /** Tests may put another engine in; by default the one of server/task-progress/partner-steps.ts. */
   resolveStep?: ResolvePartnerStep;
+  /** Where uploads' bytes are kept (server/uploads/upload-store.ts): the files route streams them. */
+  files: UploadFiles;
 }
 
 /** `?reveal=sensitive`: the task's sensitive values in clear, for a key that may see them. */
@@ -47,8 +54,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The partner API (`/api/partner/v1/`), server to server, keyed by `npm run partner-keys`: a task, the changes feed,
- * and resolving a step that awaits the partner. Registered inside the task API so the OpenAPI document lists it and
- * its answers keep the error shape of docs/api.md#errors.
+ * a task's uploaded files, and resolving a step that awaits the partner. Registered inside the task API so the
+ * OpenAPI document lists it and its answers keep the error shape of docs/api.md#errors.
  */
 export async function partnerApi(app: FastifyInstance, options: PartnerApiOptions): Promise<void> {
   const { store, clock, service, limits } = options;
@@ -114,6 +121,33 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
     },
   );
 
+  api.get(
+    '/api/partner/v1/tasks/:assignedTaskUuid/uploads/:uploadId',
+    { schema: { params: partnerUploadParamsSchema, response: partnerUploadResponses, security } },
+    async (request, reply) => {
+      const key = keyOf(request);
+      const upload = await openPartnerUpload(store, options.files, {
+        ...request.params,
+        key,
+        companies: companiesOf(key),
+        now: clock.now(),
+      });
+      // docs/connecting-your-backend.md#files: the checked type, as a download never shown in place, of a name we
+      // made, never sniffed by a browser into something else, never kept by a cache (it is personal data); its
+      // sha256 as RFC 9530's Repr-Digest, to check what arrived. Bytes, not the JSON the type provider infers from
+      // the response schemas (they are there for the OpenAPI document).
+      const answer = (reply as FastifyReply)
+        .type(upload.file.contentType)
+        .header('content-length', String(upload.file.bytes))
+        .header('content-disposition', `attachment; filename="${upload.filename}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .header('repr-digest', `sha-256=:${Buffer.from(upload.file.sha256, 'hex').toString('base64')}:`);
+      // A HEAD gets these headers; Fastify drains the stream without sending it.
+      return answer.send(upload.bytes);
+    },
+  );
+
   api.post(
     '/api/partner/v1/tasks/:assignedTaskUuid/steps/:stepId',
     {
@@ -141,7 +175,7 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
         },
         async () => {
           const outcome = await resolveStep(service, { assignedTaskUuid, stepId, data: request.body.data, companies: companiesOf(key) });
-          return { task: outcome.task };
+          return { task: await describeViewFiles(store.db, outcome.task) };
         },
       );
       if (answer.replayed) reply.header('idempotent-replayed', 'true');

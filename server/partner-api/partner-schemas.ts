@@ -35,6 +35,20 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
 }
 
 /** The step route's body; also the preview's, which hands it on (server/partner-backend/partner-backend-routes.ts). */
+export const partnerUploadParamsSchema = z.object({
+  assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
+  /** Any string: one that is no upload id answers 404 as an unknown upload does. */
+  uploadId: z.string().check(z.minLength(1), z.maxLength(100)),
+});
+
+/** The files route answers bytes of the upload's checked type (docs/connecting-your-backend.md#files), for OpenAPI. */
+export const partnerUploadResponses = {
+  200: {
+    description: 'The stored (cleaned) bytes, as an attachment named `<uploadId>.<extension>`.',
+    content: Object.fromEntries((['image/jpeg', 'image/png', 'application/pdf'] as const).map((type) => [type, { schema: z.file() }])),
+  },
+};
+
 export const partnerStepBodySchema = z.object({
   data: z
     .unknown()

@@ -4,6 +4,7 @@ import { listTaskChanges } from '../store/task-changes.repository';
 import type { Store } from '../store/store';
 import { revealSealed, type SensitiveRevealer } from '../sensitive/reveal-sealed';
 import { maskSealed } from '../sensitive/sensitive-values';
+import { describeFiles } from '../task-progress/file-descriptions';
 import { workflowOf } from '../task-progress/locked-task';
 import { readPartnerTask } from '../task-progress/partner-task-access';
 import type { CursorSeal } from './changes-cursor';
@@ -22,9 +23,10 @@ export async function getPartnerTask(
   input: { assignedTaskUuid: string; companies: ReadonlySet<string> | undefined; reveal?: SensitiveRevealer },
 ): Promise<PartnerTask> {
   const task = await readPartnerTask(store.db, input.assignedTaskUuid, input.companies);
-  const stepData = input.reveal === undefined ? maskSealed(task.stepData) : await revealSealed(store.db, input.reveal, task);
-  const [history, updates] = await Promise.all([listHistory(store.db, task.id), listUpdatesForTask(store.db, task.id)]);
   const workflow = workflowOf(task);
+  const shown = input.reveal === undefined ? maskSealed(task.stepData) : await revealSealed(store.db, input.reveal, task);
+  const stepData = await describeFiles(store.db, { taskId: task.id, workflow, stepData: shown });
+  const [history, updates] = await Promise.all([listHistory(store.db, task.id), listUpdatesForTask(store.db, task.id)]);
   return {
     id: task.id,
     assignedTaskUuid: task.assignedTaskUuid,

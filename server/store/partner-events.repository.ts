@@ -7,7 +7,7 @@ import type { Task } from './tasks.table';
 export type PartnerEventType = 'task.step_saved' | 'task.completed' | 'task.failed' | 'task.restarted' | 'task.rejected';
 
 /** The body of one event, as signed and sent (the Standard Webhooks `{type, timestamp, data}` shape). */
-interface PartnerEventBody {
+export interface PartnerEventBody {
   type: PartnerEventType;
   /** When the change was committed (ISO 8601); every retry sends the same. */
   timestamp: string;
@@ -19,7 +19,10 @@ interface PartnerEventBody {
     workflowId: string;
     attempt: number;
     stepId?: string;
-    /** The step's data as the server validated and stored it, sensitive values masked. */
+    /**
+     * The step's data as the server validated and stored it, sensitive values masked; a file field is described as
+     * `{id, contentType, bytes, sha256}` when the event is written (server/task-progress/file-descriptions.ts).
+     */
     stepData?: unknown;
     status: TaskStatus;
   };

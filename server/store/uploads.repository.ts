@@ -78,3 +78,23 @@ export async function completeUpload(
 export async function deleteUpload(db: StoreDb, id: string): Promise<void> {
   await db.deleteFrom('uploads').where('id', '=', id).execute();
 }
+
+/** What each completed upload among `ids` of the task is, without its bytes: the others (unknown, unfinished, another task's) are left out. */
+export async function describeCompletedUploads(
+  db: StoreDb,
+  input: { taskId: string; ids: readonly string[] },
+): Promise<{ id: string; contentType: string; bytes: number; sha256: string }[]> {
+  if (input.ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['id', 'content_type', 'bytes', 'sha256'])
+    .where('task_id', '=', input.taskId)
+    .where('id', 'in', input.ids)
+    .where('state', '=', 'completed')
+    .execute();
+  return rows.flatMap((row) =>
+    row.content_type === null || row.bytes === null || row.sha256 === null
+      ? []
+      : [{ id: row.id, contentType: row.content_type, bytes: Number(row.bytes), sha256: row.sha256 }],
+  );
+}

@@ -116,6 +116,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     // Emulator mode without SESSION_SECRET: one company, nothing to hide, and cursors that outlive a restart.
     cursorSecret: config.sessionSecret ?? options.sessionSecret ?? EMULATOR_CURSOR_SECRET,
     metrics: options.metrics,
+    files,
   });
   if (config.previewEnabled) registerPreviewRoutes(app, { config, perAddress: limits.perAddress });
 

@@ -3,8 +3,9 @@ import type { SensitiveKeyRing } from '../sensitive/sensitive-keys';
 import type { CompanyGate } from '../tenants/company-credentials';
 import type { StoreDb } from '../store/database-schema';
 import { platformUpdateOf, readLastSentAt } from '../store/outbox-enqueue.repository';
-import { partnerEventOf } from '../store/partner-events.repository';
+import { partnerEventOf, type PartnerEventBody } from '../store/partner-events.repository';
 import { partnerEventTypeOf } from './partner-event-kinds';
+import { describeStepFiles } from './file-descriptions';
 import type { PartnerTaskUpdateRecord } from '../../src/contract/partner-task-update';
 import type { NewTaskHistoryEntry } from '../store/task-history.repository';
 import type { TaskHistoryFact } from '../store/task-history.table';
@@ -87,6 +88,8 @@ interface GatheredWrites {
   history: HistoryWrite[];
   /** Undefined until read (or told, knowLastSentAt); then the sentAt of the last update, this transaction's included. */
   lastSentAt: number | null | undefined;
+  /** The partner's events carrying a step's data: their file fields are described before they are written. */
+  stepEvents: { write: OutboxWrite; event: PartnerEventBody }[];
 }
 
 /**
@@ -103,7 +106,7 @@ export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: Tas
     const writesOf = (task: Task): GatheredWrites => {
       let writes = gathered.get(task.id);
       if (writes === undefined) {
-        writes = { task, saved: undefined, outbox: [], history: [], lastSentAt: undefined };
+        writes = { task, saved: undefined, outbox: [], history: [], lastSentAt: undefined, stepEvents: [] };
         gathered.set(task.id, writes);
       }
       return writes;
@@ -131,7 +134,9 @@ export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: Tas
       if (type !== undefined && deps.companies.partnerEvents?.tells(task.companyUuid)) {
         const event = partnerEventOf({ task, type, now, stepId: fact.stepId, attempt: fact.attempt });
         // Not a platform sentAt: the platform lane's rule reads only its own rows (outbox-enqueue.repository.ts).
-        writes.outbox.push({ lane: 'partner', payload: JSON.stringify(event), sentAt: now });
+        const write: OutboxWrite = { lane: 'partner', payload: JSON.stringify(event), sentAt: now };
+        writes.outbox.push(write);
+        if (event.data.stepId !== undefined) writes.stepEvents.push({ write, event });
         events += 1;
       }
       return fact;
@@ -144,6 +149,10 @@ export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: Tas
     };
     const value = await work({ trx, now, enqueue, record, save, knowLastSentAt });
     for (const writes of gathered.values()) {
+      for (const { write, event } of writes.stepEvents) {
+        const described = await withFilesDescribed(trx, writes.task, event);
+        if (described !== event) write.payload = JSON.stringify(described);
+      }
       await writeTaskChanges(trx, { task: writes.task, now, saved: writes.saved, outbox: writes.outbox, history: writes.history });
     }
     return value;
@@ -151,6 +160,18 @@ export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: Tas
   if (enqueued > 0) deps.onUpdateEnqueued();
   if (events > 0) deps.companies.partnerEvents?.enqueued();
   return result;
+}
+
+/**
+ * An event's step data with its file fields described (file-descriptions.ts), as of this transaction: a lookup, so
+ * made once the service has decided, in the same transaction as the step it tells of. The event itself when its step
+ * holds no file: most events, whose payload is then not written twice.
+ */
+async function withFilesDescribed(trx: StoreDb, task: Task, event: PartnerEventBody): Promise<PartnerEventBody> {
+  const { stepId, stepData } = event.data;
+  if (stepId === undefined) return event;
+  const described = await describeStepFiles(trx, { taskId: task.id, workflow: workflowOf(task), stepId, data: stepData });
+  return described === stepData ? event : { ...event, data: { ...event.data, stepData: described } };
 }
 
 /** Where a task's updates go: its own id (`partnerId`) and the partner page about it, when configured. */
