@@ -10,9 +10,11 @@ import { newPartnerKey } from '../../server/partner-api/partner-key-secret';
 import { insertPartnerKey } from '../../server/store/partner-keys.repository';
 import { listReveals } from '../../server/store/sensitive-reveals.repository';
 import { findUpload } from '../../server/store/uploads.repository';
+import { s3UploadFiles } from '../../server/uploads/s3-upload-files';
 import { directoryUploadFiles, type UploadFiles } from '../../server/uploads/upload-files';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { FileRule } from '../../src/workflows/file-field';
+import { startS3Server } from '../helpers/s3-server';
 import { bearer, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 
@@ -28,13 +30,20 @@ const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
     ? imageRule
     : undefined;
 
-/** The stores the bytes may live in: the directory store here (no S3-compatible test server exists in this project yet). */
+/** The stores the bytes may live in: a directory, and a bucket of a real S3-compatible server on loopback (s3rver). */
 const stores = [
   {
     name: 'a directory',
-    open: () => {
+    open: async () => {
       const directory = mkdtempSync(join(tmpdir(), 'ptk-partner-uploads-'));
-      return { files: directoryUploadFiles(directory), remove: () => rmSync(directory, { recursive: true, force: true }) };
+      return { files: directoryUploadFiles(directory), remove: async () => rmSync(directory, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'an S3 bucket',
+    open: async () => {
+      const s3 = await startS3Server();
+      return { files: s3UploadFiles(s3.uploadStore('partner/uploads/')), remove: () => s3.close() };
     },
   },
 ];
@@ -44,11 +53,11 @@ const cases = testDatabases.flatMap((engine) => stores.map((store) => ({ engine,
 describe.each(cases)('files through the partner API on $name', ({ engine, store }) => {
   let t: TaskApp;
   let files: UploadFiles;
-  let removeStore: () => void;
+  let removeStore: () => Promise<void>;
   let base: string;
 
   beforeEach(async () => {
-    const opened = store.open();
+    const opened = await store.open();
     files = opened.files;
     removeStore = opened.remove;
     t = await openTaskApp({ engine, uploadFiles: files, uploads: { fileRuleOf } });
@@ -60,7 +69,7 @@ describe.each(cases)('files through the partner API on $name', ({ engine, store 
     // may still be busy when the app closes (which would then wait for it): every answer here has been read.
     t.app.server.closeAllConnections();
     await t.close();
-    removeStore();
+    await removeStore();
   });
 
   async function session(context: TaskContext = newContext(), workflow = 'work-authorization') {
