@@ -20,6 +20,7 @@ import { attemptUploadUse, completeUpload, deleteUpload, findUpload, insertUploa
 import { readOwnTask } from '../task-progress/locked-task';
 import { cleanUpload, type Cleaning } from './upload-cleaning';
 import type { UploadFiles } from './upload-files';
+import { createCleaningGate, type CleaningGate } from './cleaning-gate';
 
 export interface UploadSettings {
   maxFilesPerAttempt?: number;
@@ -62,6 +63,8 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     if (!task) throw new Error('upload request without its task');
     return task;
   };
+  // One file is cleaned at a time (cleaning-gate.ts): a decoded photo is the largest thing an upload puts in memory.
+  const cleaningTurn = createCleaningGate();
 
   // Made on the first upload: a server that never takes one needs no store.
   let made: Promise<TusServer> | undefined;
@@ -116,7 +119,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
         const task = record && (await findTaskById(store.db, record.taskId));
         const rule = record && task && fileRuleOf(task.workflowId, record.stepId, record.field);
         const cleaning: Cleaning = rule
-          ? await files.withLocalCopy(upload.id, (path) => cleanInto(files, upload.id, path, rule.types))
+          ? await files.withLocalCopy(upload.id, (path) => cleanInto(files, upload.id, path, rule.types, cleaningTurn))
           : { ok: false, message: 'The upload is gone.' };
         if (!cleaning.ok) {
           // Nothing of a refused file stays: neither its bytes nor its row.
@@ -172,11 +175,14 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   for (const method of ['HEAD', 'PATCH', 'DELETE'] as const) app.route({ ...route, method, url: `${UPLOADS_PATH}/:id`, handler: handle });
 }
 
-/** Cleans the received file into a temporary one, which then takes the received one's place in the store. */
-async function cleanInto(files: UploadFiles, id: string, path: string, types: FileRule['types']): Promise<Cleaning> {
+/**
+ * Cleans the received file into a temporary one, when the gate gives it its turn, which then takes the received one's
+ * place in the store.
+ */
+async function cleanInto(files: UploadFiles, id: string, path: string, types: FileRule['types'], turn: CleaningGate): Promise<Cleaning> {
   const directory = await mkdtemp(join(tmpdir(), 'ptk-clean-'));
   try {
-    const cleaning = await cleanUpload(path, join(directory, 'cleaned'), types);
+    const cleaning = await turn(() => cleanUpload(path, join(directory, 'cleaned'), types));
     if (cleaning.ok && cleaning.path !== path) await files.replace(id, cleaning.path);
     return cleaning;
   } finally {
