@@ -1,6 +1,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { EMULATOR_CREDENTIAL } from '../server/emulator/emulator-credential';
 import pg from 'pg';
 import { benchPostgresUrl, round } from './bench-support';
@@ -90,11 +91,11 @@ export function productionLikeEnv(options: { emulatorUrl: string; metricsToken: 
 /**
  * `compiled`: the server bundled to one JS file by esbuild (packages left external) and run by plain Node with the
  * flags of `npm run serve`, as `npm start` runs it; otherwise through tsx, as `npm run dev` does (tsx alone adds
- * about 50 MB of RSS).
+ * about 50 MB of RSS). `entry`: another script than bench/bench-server.ts, that posts its `{url}` the same way.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { compiled?: boolean; cpuProfileDirectory?: string | undefined } = {},
+  options: { compiled?: boolean; cpuProfileDirectory?: string | undefined; entry?: string } = {},
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   // BENCH_CPU_PROF=<dir> (or the caller's directory, for one server of several): a V8 CPU profile of the server,
   // written when it exits (open it in Chrome's DevTools).
@@ -103,7 +104,8 @@ export async function startServerProcess(
   // BENCH_HEAP_SNAPSHOTS=<dir>: `kill -USR2 <server pid>` writes a heap snapshot of the server there, under load.
   if (process.env.BENCH_HEAP_SNAPSHOTS)
     profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOTS}`);
-  const entry = options.compiled ? bundleServer() : 'bench/bench-server.ts';
+  const source = options.entry ?? 'bench/bench-server.ts';
+  const entry = options.compiled ? bundleServer(source) : source;
   const child = fork(entry, {
     execArgv: [...(options.compiled ? serveNodeFlags() : ['--import', 'tsx']), ...profile],
     env: { ...process.env, ...env },
@@ -128,10 +130,10 @@ function serveNodeFlags(): string[] {
 }
 
 /** Inside node_modules so that the bundle's bare imports (fastify, kysely...) resolve as from the project. */
-function bundleServer(): string {
-  const outfile = 'node_modules/.cache/ptk-bench/bench-server.mjs';
+function bundleServer(source: string): string {
+  const outfile = `node_modules/.cache/ptk-bench/${basename(source, '.ts')}.mjs`;
   const args = [
-    'bench/bench-server.ts',
+    source,
     '--bundle',
     '--platform=node',
     '--format=esm',

@@ -4,6 +4,7 @@ import { pageRows } from './page-report';
 import { scaleRows } from './scale-report';
 
 import { retentionRows } from './retention-report';
+import { uploadsRows } from './uploads-report';
 
 /** One JSON line printed by a suite: `suite` says which, the rest is the suite's own figures. */
 export type SuiteResult = { suite: string } & Record<string, unknown>;
@@ -197,6 +198,8 @@ function rowsOf(result: SuiteResult): Row[] {
     }
     case 'scale':
       return scaleRows(result);
+    case 'uploads':
+      return uploadsRows(result);
     default:
       return [];
   }

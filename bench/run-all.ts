@@ -26,6 +26,8 @@ const commands: Record<string, string[]> = {
   // One Postgres as the data grows: 100,000 tasks and 1,000,000 outbox rows against an empty database (about 3 min).
   scale: ['bench/scale.ts'],
   token: ['bench/token.ts'],
+  // Ten 10 MB uploads at once: the kit's server beside a bare @tus/server, a photo and a PDF (about 2 min).
+  uploads: ['bench/uploads.ts'],
 };
 const allSuites = Object.keys(commands);
 const { values } = parseArgs({ options: { suites: { type: 'string', default: allSuites.join(',') } } });
