@@ -167,6 +167,9 @@ const secretNames = new Set([
   'METRICS_TOKEN',
   'PARTNER_WEBHOOK_SECRET',
   'SENSITIVE_DATA_KEYS',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
 ]);
 
 /** Never echo a secret back, even a malformed one: say only how long it was. */

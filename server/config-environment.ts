@@ -203,6 +203,21 @@ export const environmentSchema = z.object({
   // After SIGTERM: readiness 503 at once, every other route served this long, so the proxy stops sending work before
   // the listener closes (docs/operations.md#start-and-stop). Unset: 5000, or 0 in emulator mode (config.ts).
   SHUTDOWN_GRACE_MS: integer(0, 600_000, 5_000),
+  // Where uploads' bytes go (docs/configuration.md#uploads), checked in config-uploads.ts: `file:<dir>` or
+  // `s3://<bucket>/<prefix>`, with the S3 variables below. The AWS credential variables are read here too, so those
+  // of a `.env` file count, and are never echoed.
+  UPLOAD_STORE: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: optionalString,
+  AWS_REGION: optionalString,
+  S3_FORCE_PATH_STYLE: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { error: 'one of: true, false' }).optional()),
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  AWS_SESSION_TOKEN: optionalString,
+  // Per attempt of a task (docs/api.md#uploads): files, and their declared sizes in all. Each file's own maximum is
+  // its field's (`fileField({maxBytes})`).
+  UPLOAD_MAX_FILES_PER_ATTEMPT: integer(1, 10_000, 20),
+  UPLOAD_MAX_BYTES_PER_ATTEMPT: integer(1, 10 * 1024 ** 3, 100 * 1024 * 1024),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

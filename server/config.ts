@@ -15,6 +15,7 @@ import {
 import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential';
 import { parseSensitiveKeys, type SensitiveKey } from './sensitive/sensitive-keys';
 import { partnerBackendOf, partnerWebhookOf, type PartnerBackendConfig, type PartnerWebhookConfig } from './config-partner-webhook';
+import { uploadsOf, type UploadsConfig } from './config-uploads';
 
 /**
  * The one place that reads the environment (docs/architecture.md#configuration-in-one-module). Every variable is validated at start; every bad one is
@@ -114,6 +115,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Where `GET /metrics` is served: for operators only (docs/operations.md#metrics). */
   metrics: MetricsExposure;
+  /** Where uploads' bytes are kept, and an attempt's quota (docs/configuration.md#uploads). */
+  uploads: UploadsConfig;
   /** Accepted but risky settings, logged at start (e.g. a plain-HTTP platform address allowed by its opt-in). */
   warnings: string[];
 }
@@ -147,6 +150,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   const partnerWebhook = partnerWebhookOf(e, mode, found);
   const sensitiveKeys = sensitiveKeysOf(e, emulatorMode, found.problems);
   const partnerBackend = partnerBackendOf(e, mode, found);
+  const uploads = uploadsOf(e, found);
   const { problems, warnings } = found;
   if (problems.length > 0) return { ok: false, problems };
 
@@ -214,6 +218,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     // In emulator mode no proxy stands in front, and `npm run dev` restarts the server on each change: no grace.
     shutdownGraceMs: emulatorMode && blankToUndefined(env.SHUTDOWN_GRACE_MS) === undefined ? 0 : e.SHUTDOWN_GRACE_MS,
     metrics,
+    uploads,
     warnings,
   };
   return { ok: true, config };

@@ -104,7 +104,18 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   const sessionHooks = sessionHooksOf({ clock, sessionSecret, limits });
   const files = options.uploadFiles ?? uploadFilesOf(config);
   await app.register(async (scope) =>
-    registerUploadRoutes(scope, { config, clock, store, settings: options.uploads ?? {}, files, sessionHooks }),
+    registerUploadRoutes(scope, {
+      config,
+      clock,
+      store,
+      settings: {
+        maxFilesPerAttempt: config.uploads.maxFilesPerAttempt,
+        maxBytesPerAttempt: config.uploads.maxBytesPerAttempt,
+        ...options.uploads,
+      },
+      files,
+      sessionHooks,
+    }),
   );
   // A partner key is limited as a session is (RATE_LIMIT_PER_TASK), and its address as any client's.
   const perKey = limits.limiter(rateLimits === false ? 0 : rateLimits.perTask);

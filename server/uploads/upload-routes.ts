@@ -33,7 +33,8 @@ export interface UploadRouteDeps {
   config: Config;
   clock: Clock;
   store: Store;
-  settings: UploadSettings;
+  /** The configuration's per-attempt quota (docs/configuration.md#uploads), under whatever a test sets. */
+  settings: UploadSettings & Required<Pick<UploadSettings, 'maxFilesPerAttempt' | 'maxBytesPerAttempt'>>;
   /** Where the bytes are kept (upload-store.ts). */
   files: UploadFiles;
   /** The task API's session hooks: per address, authenticated (sets `request.taskContext`), per session. */
@@ -41,8 +42,6 @@ export interface UploadRouteDeps {
 }
 
 const UPLOADS_PATH = '/api/task/uploads';
-const DEFAULT_MAX_FILES_PER_ATTEMPT = 20;
-const DEFAULT_MAX_BYTES_PER_ATTEMPT = 100 * 1024 * 1024;
 
 /**
  * Resumable uploads (tus 1.0.0, docs/api.md#uploads) with @tus/server, mounted as its Fastify guide shows: every
@@ -52,8 +51,7 @@ const DEFAULT_MAX_BYTES_PER_ATTEMPT = 100 * 1024 * 1024;
 export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
   const { clock, store, settings } = deps;
   const { files } = deps;
-  const maxFiles = settings.maxFilesPerAttempt ?? DEFAULT_MAX_FILES_PER_ATTEMPT;
-  const maxBytes = settings.maxBytesPerAttempt ?? DEFAULT_MAX_BYTES_PER_ATTEMPT;
+  const { maxFilesPerAttempt: maxFiles, maxBytesPerAttempt: maxBytes } = settings;
   const fileRuleOf = settings.fileRuleOf ?? registeredFileRule;
   // The task each request's token names, found by the Fastify handler, read by tus's hooks.
   const tasks = new WeakMap<IncomingMessage, Task>();
