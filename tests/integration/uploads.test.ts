@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import * as tus from 'tus-js-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findUpload } from '../../server/store/uploads.repository';
-import { directoryUploadFiles } from '../../server/uploads/upload-files';
+import { s3UploadFiles } from '../../server/uploads/s3-upload-files';
+import { directoryUploadFiles, type UploadFiles } from '../../server/uploads/upload-files';
 import type { FileRule } from '../../src/workflows/file-field';
+import { startS3Server } from '../helpers/s3-server';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 
@@ -18,21 +21,59 @@ const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
   stepId === 'photos' && field === 'photo' ? photoRule : undefined;
 const metadata = { filename: 'photo.jpg', filetype: 'image/jpeg', stepId: 'photos', field: 'photo' };
 
-describe.each(testDatabases)('tus uploads on $name', (engine) => {
+/** Where the bytes go, and every name kept there: what someone with the disk or the bucket would find. */
+interface StoreUnderTest {
+  files: UploadFiles;
+  storedNames(): Promise<string[]>;
+  close(): Promise<void>;
+}
+const stores = [
+  {
+    name: 'directory',
+    async open(): Promise<StoreUnderTest> {
+      const directory = mkdtempSync(join(tmpdir(), 'ptk-uploads-'));
+      return {
+        files: directoryUploadFiles(directory),
+        storedNames: async () => readdirSync(directory),
+        close: async () => rmSync(directory, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    // A real S3-compatible server on loopback (tests/helpers/s3-server.ts), the keys under a prefix.
+    name: 's3',
+    async open(): Promise<StoreUnderTest> {
+      const s3 = await startS3Server();
+      return { files: s3UploadFiles(s3.uploadStore('uploads/')), storedNames: () => s3.listKeys(), close: () => s3.close() };
+    },
+  },
+];
+const storesAndEngines = stores.flatMap((store) =>
+  testDatabases.map((engine) => ({ name: `the ${store.name} store on ${engine.name}`, store, engine })),
+);
+
+describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
   let t: TaskApp;
-  let directory: string;
+  let kept: StoreUnderTest;
   let endpoint: string;
 
   beforeEach(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'ptk-uploads-'));
-    t = await openTaskApp({ engine, uploadFiles: directoryUploadFiles(directory), uploads: { fileRuleOf, maxFilesPerAttempt: 3 } });
+    kept = await store.open();
+    t = await openTaskApp({ engine, uploadFiles: kept.files, uploads: { fileRuleOf, maxFilesPerAttempt: 3 } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
   });
   afterEach(async () => {
     await t.close();
-    rmSync(directory, { recursive: true, force: true });
+    await kept.close();
   });
+
+  /** The bytes the store keeps for an upload. */
+  async function storedBytes(id: string): Promise<Buffer> {
+    const stream = await kept.files.open(id);
+    if (!stream) throw new Error(`nothing stored for ${id}`);
+    return buffer(stream);
+  }
 
   /** Runs one tus upload to its end: the upload's id, or the refusal's status and body. */
   function upload(
@@ -129,7 +170,7 @@ describe.each(testDatabases)('tus uploads on $name', (engine) => {
 
     const result = await upload(photo, session.token);
     if (!result.ok) throw new Error(`refused: ${result.status} ${result.body}`);
-    const stored = readFileSync(join(directory, result.id));
+    const stored = await storedBytes(result.id);
     const kept = await sharp(stored).metadata();
     expect(kept.format).toBe('jpeg');
     expect(kept.exif).toBeUndefined();
@@ -157,7 +198,7 @@ describe.each(testDatabases)('tus uploads on $name', (engine) => {
     expect(patch.status).toBe(409);
     expect(await patch.json()).toMatchObject({ error: { code: 'upload_complete' } });
     expect((await fetch(url, { method: 'DELETE', headers: tusHeaders })).status).toBe(409);
-    expect(readFileSync(join(directory, result.id))).toEqual(stored);
+    expect(await storedBytes(result.id)).toEqual(stored);
     expect(await findUpload(t.database.store.db, result.id)).toMatchObject({
       state: 'completed',
       contentType: 'image/jpeg',
@@ -171,7 +212,7 @@ describe.each(testDatabases)('tus uploads on $name', (engine) => {
     const result = await upload(Buffer.from('not a photo at all, just words\n'.repeat(20)), session.token);
     expect(result).toMatchObject({ ok: false, status: 415 });
     expect(JSON.parse((result as { body: string }).body)).toMatchObject({ error: { code: 'unsupported_file_type' } });
-    expect(readdirSync(directory)).toEqual([]);
+    expect(await kept.storedNames()).toEqual([]);
     const rows = await t.database.store.db.selectFrom('uploads').selectAll().execute();
     expect(rows).toEqual([]);
   });
@@ -189,7 +230,7 @@ describe.each(testDatabases)('tus uploads on $name', (engine) => {
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: 'upload_too_large', field: 'Upload-Length' } });
-    expect(readdirSync(directory)).toEqual([]);
+    expect(await kept.storedNames()).toEqual([]);
   });
 
   it('refuses an upload for a field the step does not have, and one past the attempt quota', async () => {
