@@ -6,6 +6,7 @@ import { heldForPermission } from '../store/outbox-status.repository';
 import { openStore } from '../store/store';
 import { openCompanyCredentials } from '../tenants/company-credentials';
 import { inspectDatabase } from '../store/database-inspection';
+import { uploadFilesOf } from '../uploads/upload-store';
 import {
   checkDatabase,
   checkHeldUpdates,
@@ -16,9 +17,10 @@ import {
   formatReport,
   type CheckResult,
 } from './doctor-checks';
+import { checkUploadStore } from './doctor-upload-store';
 
 /**
- * `npm run doctor`: checks the configuration and the database (reachable, migrations current, writable), obtains a token, lists workers, and says what to do about each failure;
+ * `npm run doctor`: checks the configuration, the database (reachable, migrations current, writable) and the upload store, obtains a token, lists workers, and says what to do about each failure;
  * in tenant mode it does so for every tenant's credential and names the failing ones. In emulator mode it starts a
  * private emulator, so it passes without the server running.
  */
@@ -29,7 +31,7 @@ async function main(): Promise<number> {
   try {
     process.stdout.write(`${describeTarget(config)}\n`);
     const database = checkDatabase(await inspectDatabase(config.database, systemClock.now()), config.database);
-    const results: CheckResult[] = [...database];
+    const results: CheckResult[] = [...database, await checkUploadStore(config.uploads.store, uploadFilesOf(config))];
     const databaseUsable = database.every((result) => result.ok);
     for (const { label, credential } of await credentialsToCheck(config, results)) {
       const client = createWorkforceClient({ upstream: { ...config.upstream, credential }, clock: systemClock });

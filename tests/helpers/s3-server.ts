@@ -1,6 +1,7 @@
 /**
- * A real S3-compatible server on loopback for tests: s3rver (npm), which speaks S3's REST protocol over HTTP, checks
- * the AWS SDK's signatures and keeps objects in a temporary directory.
+ * A real S3-compatible server on loopback for tests: s3rver (npm), which speaks S3's REST protocol over HTTP and keeps
+ * objects in a temporary directory. It knows one access key id (below) and refuses any other; it does not verify SigV4
+ * signatures, so a wrong secret goes unnoticed.
  *
  *   const s3 = await startS3Server();          // one bucket, `s3.bucket`, at `s3.endpoint` (http://127.0.0.1:<port>)
  *   directly: s3.client (an S3Client signed for it, path-style), s3.listKeys(prefix?), s3.getObject(key)
@@ -26,7 +27,7 @@ export interface S3TestServer {
   endpoint: string;
   bucket: string;
   region: string;
-  /** s3rver's fixed credential: it checks every request's signature against it. */
+  /** s3rver's fixed credential: a request with another access key id is refused (InvalidAccessKeyId). */
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** An S3 client for this server (path-style addressing, its credential). */
   client: S3Client;
