@@ -3,7 +3,7 @@ import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
-import type { DataStore } from '@tus/utils';
+import type { DataStore } from '@tus/server';
 
 /**
  * Where the bytes of uploads live (docs/configuration.md#uploads): what tus writes through, and what the rest of the
