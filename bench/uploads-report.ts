@@ -32,7 +32,7 @@ export function uploadsRows(result: Record<string, unknown>) {
   return [
     {
       figure: `${where}: server RSS at its peak above the idle server, over a first and a next ${r.uploads}`,
-      value: `${highest} MB, the highest of ${runs(r.rssAboveIdleMb, ' MB')}; the next ${r.uploads}' own rise ${r.kit.warm.rssRiseMb.join(' / ')} MB`,
+      value: `${highest} MB, the highest of ${runs(r.rssAboveIdleMb, ' MB')}; the next ${r.uploads} alone ${r.kit.warm.rssRiseMb.join(' / ')} MB`,
       target: '< 64 MB',
       met: highest < 64,
     },
