@@ -15,8 +15,11 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 
-# Production dependencies alone, from the lockfile: cached until package.json or package-lock.json change. Of
-# better-sqlite3 only the compiled addon is kept: its C sources and object files are most of its weight.
+# Production dependencies alone, from the lockfile: cached until package.json or package-lock.json change. Only what
+# runs is kept (docs/deploying.md#the-image): of better-sqlite3 the compiled addon, not its C sources and object files;
+# of libheif-js the one build heic-decode loads (libheif-wasm/libheif-bundle.js, the WebAssembly inside), not its
+# asm.js, ES module and separate-file builds; of every package no TypeScript declarations or sources and no source
+# maps (Node reads neither; the server bundle keeps its own map). Licences and package.json files stay.
 FROM toolchain AS dependencies
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \
@@ -24,7 +27,11 @@ RUN npm ci --omit=dev --no-audit --no-fund \
   && mv build/Release/better_sqlite3.node . \
   && rm -rf build deps src \
   && mkdir -p build/Release \
-  && mv better_sqlite3.node build/Release/
+  && mv better_sqlite3.node build/Release/ \
+  && cd ../libheif-js \
+  && rm -r libheif libheif-wasm/libheif-bundle.mjs libheif-wasm/libheif.wasm libheif-wasm/libheif.js \
+  && cd .. \
+  && find . -type f \( -name '*.ts' -o -name '*.d.cts' -o -name '*.d.mts' -o -name '*.map' \) -delete
 
 # The page and the server, built with the dev dependencies (vite, esbuild).
 FROM toolchain AS build

@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
@@ -21,6 +23,23 @@ const MAX_IMAGE_BYTES = 300 * MB;
  */
 const OFFICIAL_BASE_BYTES = 220 * MB;
 const BASE_IMAGE = 'node:20-bookworm-slim';
+
+/**
+ * Run by the image's node in the running container: the HEIC photo of tests/fixtures/heic (64x32, turned a quarter
+ * by its irot, with EXIF and a GPS position) decoded by heic-decode (libheif in WebAssembly), resolved from the bundled
+ * server's place as server/uploads/heic-decoding.ts resolves it, then encoded by sharp (libvips, a native binary of the
+ * image's platform) to a JPEG: what docs/api.md#uploads does to a HEIC photo.
+ */
+const imageCodeCheck = `
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+const require = createRequire('/app/build/server/main.mjs');
+const decode = require(require.resolve('heic-decode'));
+const { width, height, data } = await decode({ buffer: Buffer.from(process.argv[1], 'base64') });
+const jpeg = await sharp(Buffer.from(data.buffer), { raw: { width, height, channels: 4 } }).jpeg().toBuffer();
+const kept = await sharp(jpeg).metadata();
+console.log(JSON.stringify({ format: kept.format, width: kept.width, height: kept.height, exif: kept.exif !== undefined }));
+`;
 
 const probe = probeContainerEngine();
 const suffix = randomBytes(6).toString('hex');
@@ -138,6 +157,11 @@ describe('the container image', () => {
       const uid = /^Uid:\s+(\d+)/m.exec(processOne)?.[1];
       expect(uid).toBeDefined();
       expect(Number(uid)).not.toBe(0);
+
+      // The image's native and WebAssembly image code loads and works there, as the server's user on a read-only root.
+      const heic = readFileSync(join(import.meta.dirname, '../fixtures/heic/sideways.heic')).toString('base64');
+      const converted = await check(['exec', container, 'node', '--input-type=module', '--eval', imageCodeCheck, heic]);
+      expect(JSON.parse(converted)).toEqual({ format: 'jpeg', width: 32, height: 64, exif: false });
 
       // The image's HEALTHCHECK, which the runtime would run on its own schedule.
       if (engine.name === 'podman') await check(['healthcheck', 'run', container]);
