@@ -20,6 +20,12 @@ interface CleanedFile {
  */
 const CLEANED_JPEG = { quality: 90, optimiseCoding: false } as const;
 
+/**
+ * The most pixels an image may have, as for a HEIC photo (heic-decoding.ts): a 48 MP phone photo passes, while an
+ * image made to be small on the wire and huge once decoded (a decompression bomb) is refused before it is decoded.
+ */
+const MAX_IMAGE_PIXELS = 50_000_000;
+
 /** A file that passed: what it is, and where its cleaned bytes are (`path` itself when kept as it was). */
 export type Cleaning = { ok: true; file: CleanedFile; path: string } | { ok: false; message: string };
 
@@ -47,9 +53,20 @@ export async function cleanUpload(path: string, cleanedPath: string, accepted: r
     await sharp(decoded.pixels, { raw }).flatten({ background: '#ffffff' }).jpeg(CLEANED_JPEG).toFile(cleanedPath);
     return { ok: true, file: await describe(cleanedPath, 'image/jpeg'), path: cleanedPath };
   }
+  // Read from the header before a pixel is decoded: a 1.5 MB JPEG of 16000x16000 took 774 MB to turn upright.
+  const size = await sharp(path)
+    .metadata()
+    .then(
+      (metadata) => metadata.width * metadata.height,
+      () => undefined,
+    );
+  if (size === undefined) return { ok: false, message: `The file starts as ${mime} but is not a readable image.` };
+  if (size > MAX_IMAGE_PIXELS) {
+    return { ok: false, message: `The image is ${(size / 1e6).toFixed(1)} megapixels; at most ${MAX_IMAGE_PIXELS / 1e6} are taken.` };
+  }
   try {
     // sharp keeps no metadata unless asked (withMetadata/keepExif); rotate() applies the EXIF orientation first.
-    const image = sharp(path, { failOn: 'error', sequentialRead: true }).rotate();
+    const image = sharp(path, { failOn: 'error', sequentialRead: true, limitInputPixels: MAX_IMAGE_PIXELS }).rotate();
     await (mime === 'image/png' ? image.png() : image.jpeg(CLEANED_JPEG)).toFile(cleanedPath);
   } catch {
     return { ok: false, message: `The file starts as ${mime} but is not a readable image.` };
