@@ -53,6 +53,10 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8787
+# Two malloc arenas instead of glibc's eight a core: libvips's threads (sharp, cleaning uploaded photos) each took one
+# and kept it grown. Ten sideways 12 MP photos raised the server's RSS by 111-123 MB with the default, 87-96 MB with
+# two (docs/development.md#benchmarks).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 # Owned by root and read-only to the server; only data/ (the default SQLite file, a volume in production) is its own.
 COPY --from=dependencies /app/node_modules ./node_modules
