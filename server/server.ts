@@ -18,6 +18,10 @@ import { createPublicListener } from './http/public-listener';
 import { openStoreWhenReachable, type Store, type StoreOptions } from './store/store';
 import { purgeUnconfirmedTasks } from './store/tasks.repository';
 import { startRetention } from './retention/retention-job';
+import type { UploadFiles } from './uploads/upload-files';
+import { removeClaimedUploads } from './uploads/upload-removal';
+import { uploadFilesOf } from './uploads/upload-store';
+import { pacingFor } from './retention/batches';
 import { clientsPerTenant, type TenantClients } from './delivery/delivery-clients';
 import { openCompanyCredentials, type CompanyCredentials } from './tenants/company-credentials';
 import { PartnerBackendReceiver } from './partner-backend/receiver';
@@ -54,6 +58,8 @@ export interface StartServerOptions {
   tenantsRefreshMs?: number;
   /** Adds routes before the app serves (Fastify accepts none after): a partner's own endpoints, the benchmark's floor. */
   extendApp?: (app: FastifyInstance) => void | Promise<void>;
+  /** Where uploads' bytes are kept; by default the store the configuration names (upload-store.ts). */
+  uploadFiles?: UploadFiles;
 }
 
 /**
@@ -138,6 +144,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const offerStandIn = config.partnerBackend.kind === 'emulator-stand-in' ? new OfferStandIn() : undefined;
   // In tenant mode each company's webhook comes and goes with that refresh, so the gate answers per company.
   const partnerEvents = partnerEventsGateOf(partnerEndpoints);
+  // One store of uploads' bytes for the routes that take and serve them and the jobs that remove them.
+  const uploadFiles = options.uploadFiles ?? uploadFilesOf(config);
 
   const app = await buildApp({
     serverFactory: listener.serverFactory,
@@ -160,7 +168,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         }
       : {}),
     ...(offerStandIn ? { offerBackend: { url: `${url}${EMULATOR_PREFIX}/partner-backend`, secrets: () => [offerStandIn.secret] } } : {}),
-    ...(options.pageDirectory === undefined ? {} : { taskOptions: { pageDirectory: options.pageDirectory } }),
+    taskOptions: { uploadFiles, ...(options.pageDirectory === undefined ? {} : { pageDirectory: options.pageDirectory }) },
   });
   try {
     await options.extendApp?.(app);
@@ -199,9 +207,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     ...{ endpoints: partnerEndpoints, store, clock, log, wakeSignal: partnerWake, timeoutMs, leaseMs, policy },
     ...{ metrics: deliveryMetrics.forLane('partner'), relay: options.partnerRelay },
   });
-  const stopPurging = purgeEveryHour(store, clock, config.unconfirmedTaskRetentionMs, log);
-  // docs/operations.md#retention: delivered rows and finished tasks' answers past their time, at start then hourly.
-  const retention = startRetention({ store, clock, log, retention: config.retention });
+  const stopPurging = purgeEveryHour({ store, clock, retentionMs: config.unconfirmedTaskRetentionMs, log, uploadFiles });
+  // docs/operations.md#retention: delivered rows, finished tasks' answers and forgotten files past their time, at start then hourly.
+  const retention = startRetention({ store, clock, log, retention: config.retention, uploadFiles });
 
   let closing: Promise<void> | undefined;
   return {
@@ -235,12 +243,15 @@ const TENANTS_REFRESH_MS = 5_000;
  * Rejected tasks, and tasks whose every update died, are kept `retentionMs` for an operator's questions, then purged
  * (docs/decisions/008-a-deputy-for-many-companies.md: an invented task costs nothing lasting). At start, then hourly, in batches until none are left.
  */
-function purgeEveryHour(store: Store, clock: Clock, retentionMs: number, log: Logger): () => void {
+function purgeEveryHour(deps: { store: Store; clock: Clock; retentionMs: number; log: Logger; uploadFiles: UploadFiles }): () => void {
+  const { store, clock, retentionMs, log } = deps;
   const purge = async () => {
     let total = 0;
     for (let purged = -1; purged !== 0; total += purged)
       purged = await purgeUnconfirmedTasks(store.db, clock.now() - retentionMs, clock.now());
     if (total > 0) log.info({ tasks: total, retentionMs }, 'purged rejected and never-confirmed tasks past their retention');
+    // Their files were claimed with them (docs/operations.md#files); a failure here leaves them to the retention job.
+    if (total > 0) await removeClaimedUploads(store, deps.uploadFiles, {}, pacingFor(store.dialect));
   };
   const run = () =>
     void purge().catch((error: unknown) => log.warn({ err: error }, 'could not purge old unconfirmed tasks; trying again in an hour'));

@@ -14,7 +14,9 @@ function contentSecurityPolicy(config: Config, request: FastifyRequest, styleSou
     "default-src 'none'",
     "script-src 'self'",
     ["style-src 'self'", ...styleSources].join(' '),
-    "img-src 'self' data:",
+    // blob: the preview of a file the worker chose, from the browser's own copy or fetched with the session
+    // (src/task/file-field.tsx): an object URL, never an address elsewhere.
+    "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
     "manifest-src 'self'",

@@ -8,6 +8,8 @@ import type { Store } from '../store/store';
 import { eraseAnswersOfFinishedTasks } from '../store/task-answers.repository';
 import { purgeRemovals, REMOVALS_KEPT_MS } from '../store/task-changes.repository';
 import { deletePendingSeenBefore } from '../store/tenants.repository';
+import type { UploadFiles } from '../uploads/upload-files';
+import { claimForgottenUploads, removeClaimedUploads } from '../uploads/upload-removal';
 import { batchRows, inBatches, pacingFor, pauseAfter, type BatchPacing } from './batches';
 
 /** Finished tasks whose answers are erased per transaction: each brings its history and outbox rows, some tens. */
@@ -27,18 +29,25 @@ export interface RetentionOutcome {
   outboxRows: number;
   /** Finished tasks whose answers were erased. */
   tasksErased: number;
+  /**
+   * Uploads removed, bytes and rows: those of the tasks whose answers were erased, those no saved step named a day
+   * after their creation, and those an erasure, a release or a purge left claimed (docs/operations.md#files).
+   */
+  files: number;
+  /** Why the upload store failed to remove a file, if it did: those left wait claimed for the next run. */
+  filesFailure?: unknown;
   /** False when answers were erased but the SQLite WAL could not be emptied yet (the next run tries again). */
   walTruncated: boolean;
 }
 
 /**
  * One run of docs/operations.md#retention: the partner API's stored answers past their 24 hours, delivered outbox rows
- * past OUTBOX_RETENTION_DAYS, then, with TASK_DATA_RETENTION_DAYS, the answers of tasks finished before it. Dead
- * letters and undelivered rows stay.
+ * past OUTBOX_RETENTION_DAYS, then, with TASK_DATA_RETENTION_DAYS, the answers of tasks finished before it, with their
+ * files; the uploads no saved step named after a day. Dead letters and undelivered rows stay.
  */
 export async function runRetention(
   store: Store,
-  input: { now: number; retention: Config['retention']; walOwed?: boolean },
+  input: { now: number; retention: Config['retention']; uploadFiles: UploadFiles; walOwed?: boolean },
   pacing: BatchPacing = pacingFor(store.dialect),
 ): Promise<RetentionOutcome> {
   const { now, retention } = input;
@@ -72,30 +81,48 @@ export async function runRetention(
   await inBatches(() => purgeRemovals(store.db, { before: now - REMOVALS_KEPT_MS, limit }), pacing);
   const lastSeenBefore = now - PENDING_COMPANY_RETENTION_MS;
   await inBatches(() => deletePendingSeenBefore(store.db, { lastSeenBefore, limit }), pacing);
+  // The erased tasks' files were claimed with their answers; those of a removal cut short by a crash wait claimed too.
+  await claimForgottenUploads(store, { now, limit }, pacing);
+  let files = 0;
+  let filesFailure: unknown;
+  // A store that does not answer (S3 away) must not keep the WAL from being emptied of the answers erased above.
+  await removeClaimedUploads(store, input.uploadFiles, {}, pacing, (removed) => (files += removed)).catch((error: unknown) => {
+    filesFailure = error;
+  });
   // The erased values are still in the WAL's older frames until it is copied back and cut (SQLite).
-  if (tasksErased > 0 || input.walOwed === true) walTruncated = await store.truncateWal();
-  return { idempotencyAnswers, outboxRows, tasksErased, walTruncated };
+  if (tasksErased > 0 || files > 0 || input.walOwed === true) walTruncated = await store.truncateWal();
+  return { idempotencyAnswers, outboxRows, tasksErased, files, ...(filesFailure === undefined ? {} : { filesFailure }), walTruncated };
 }
 
 /**
  * Runs the retention at start, then every `everyMs` (an hour), like the purge of unconfirmed tasks; a run still
  * going when the next is due is not doubled. `stop` ends the walk between two batches and waits for it.
  */
-export function startRetention(deps: { store: Store; clock: Clock; log: Logger; retention: Config['retention']; everyMs?: number }): {
+export function startRetention(deps: {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  retention: Config['retention'];
+  uploadFiles: UploadFiles;
+  everyMs?: number;
+}): {
   stop(): Promise<void>;
 } {
-  const { store, clock, log, retention } = deps;
+  const { store, clock, log, retention, uploadFiles } = deps;
   let stopped = false;
   let running: Promise<void> | undefined;
   let walOwed = false;
   const run = () => {
     if (stopped || running) return;
     const pacing = { ...pacingFor(store.dialect), stopped: () => stopped };
-    running = runRetention(store, { now: clock.now(), retention, walOwed }, pacing)
+    running = runRetention(store, { now: clock.now(), retention, uploadFiles, walOwed }, pacing)
       .then((outcome) => {
-        const { idempotencyAnswers, outboxRows, tasksErased } = outcome;
-        if (idempotencyAnswers > 0 || outboxRows > 0 || tasksErased > 0) {
-          log.info({ idempotencyAnswers, outboxRows, tasksErased }, 'retention: deleted what was past its time');
+        const { idempotencyAnswers, outboxRows, tasksErased, files } = outcome;
+        if (idempotencyAnswers > 0 || outboxRows > 0 || tasksErased > 0 || files > 0) {
+          log.info({ idempotencyAnswers, outboxRows, tasksErased, files }, 'retention: deleted what was past its time');
+        }
+        if (outcome.filesFailure !== undefined) {
+          log.warn({ err: outcome.filesFailure }, 'retention: the upload store failed to remove files; the next run tries again');
         }
         walOwed = !outcome.walTruncated;
         if (walOwed) log.warn('retention: the SQLite WAL stayed busy and still holds erased answers; the next run empties it');

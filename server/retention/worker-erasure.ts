@@ -1,4 +1,7 @@
 import type { Store } from '../store/store';
+import { claimUploadsOfTasks } from '../store/upload-removals.repository';
+import type { UploadFiles } from '../uploads/upload-files';
+import { removeClaimedUploads } from '../uploads/upload-removal';
 import { TASK_KEYS_PER_STATEMENT } from '../store/partner-idempotency.repository';
 import {
   countUndelivered,
@@ -18,6 +21,8 @@ export interface WorkerErasure {
   undelivered: { platform: number; partner: number; dead: number };
   /** The partner API's answers stored about the worker's tasks. */
   idempotencyAnswers: number;
+  /** The worker's uploads removed: their bytes from the store (disk or S3), then their rows. */
+  files: number;
   /** SQLite: the WAL was emptied, so no old frame keeps an erased value; false when it stayed busy. */
   walTruncated: boolean;
 }
@@ -25,23 +30,32 @@ export interface WorkerErasure {
 /**
  * Deletes everything stored about a worker (docs/operations.md#export-and-erasure): their tasks with their context,
  * step data and history, every outbox row of those tasks, delivered or not, and the partner API's answers stored
- * about those tasks; then records who erased and when. Undelivered updates go too: an outbox row cannot outlive its
- * task, so the platform keeps the last status it was sent. In batches, and on SQLite with the WAL emptied afterwards.
+ * about those tasks, and the files they uploaded, from `uploadFiles`; then records who erased and when. Undelivered
+ * updates go too: an outbox row cannot outlive its task, so the platform keeps the last status it was sent. In
+ * batches, and on SQLite with the WAL emptied afterwards.
  */
 export async function eraseWorker(
   store: Store,
-  input: { workerUuid: string; by: string; now: number },
+  input: { workerUuid: string; by: string; now: number; uploadFiles: UploadFiles },
   pacing: BatchPacing = pacingFor(store.dialect),
 ): Promise<WorkerErasure> {
   const taskIds = await workerTaskIds(store.db, input.workerUuid);
   const taskKeys = await workerTaskKeys(store.db, input.workerUuid);
   const undelivered = await countUndelivered(store.db, taskIds);
   const limit = batchRows(store.dialect);
-  let deleted = 0;
-  for (let start = 0; start < taskIds.length; start += limit) {
-    const chunk = taskIds.slice(start, start + limit);
-    deleted += await inBatches(() => eraseTasksStep(store.db, chunk, limit, input.now), pacing);
+  const chunks: string[][] = [];
+  for (let start = 0; start < taskIds.length; start += limit) chunks.push(taskIds.slice(start, start + limit));
+  // The files first, while the tasks still name the worker: a store that fails stops the erasure before any task is
+  // deleted, with the rows of the files left claimed, and the same command run again finds them all.
+  let files = 0;
+  for (const chunk of chunks) {
+    await claimUploadsOfTasks(store.db, chunk);
+    files += await removeClaimedUploads(store, input.uploadFiles, { taskIds: chunk }, pacing);
   }
+  let deleted = 0;
+  for (const chunk of chunks) deleted += await inBatches(() => eraseTasksStep(store.db, chunk, limit, input.now), pacing);
+  // An upload begun meanwhile was claimed with its task (eraseTasksStep): its bytes go now.
+  for (const chunk of chunks) files += await removeClaimedUploads(store, input.uploadFiles, { taskIds: chunk }, pacing);
   // After the tasks: a partner API request about them claimed before this deletes with its answer, and one claimed
   // after finds no task (partner-idempotency.repository.ts, claimIdempotencyKey).
   let idempotencyAnswers = 0;
@@ -50,7 +64,8 @@ export async function eraseWorker(
     idempotencyAnswers += await inBatches(() => eraseAnswersAboutTasksStep(store.db, chunk, limit), pacing);
   }
   await recordErasure(store.db, { by: input.by, at: input.now });
-  return { tasks: taskIds.length, rows: deleted - taskIds.length, undelivered, idempotencyAnswers, walTruncated: await truncateWal(store) };
+  const walTruncated = await truncateWal(store);
+  return { tasks: taskIds.length, rows: deleted - taskIds.length, undelivered, idempotencyAnswers, files, walTruncated };
 }
 
 /** A server writing beside the command may keep the WAL busy for a moment: a few tries before reporting it. */

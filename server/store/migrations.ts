@@ -18,6 +18,7 @@ import { partnerAnswersByTask } from './migrations/0015-partner-answers-by-task'
 import { taskOffers } from './migrations/0016-task-offers';
 import { sensitiveReveals } from './migrations/0017-sensitive-reveals';
 import { uploads } from './migrations/0018-uploads';
+import { uploadRemovals } from './migrations/0019-upload-removals';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -43,6 +44,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0016_task_offers': taskOffers,
     '0017_sensitive_reveals': sensitiveReveals,
     '0018_uploads': uploads,
+    '0019_upload_removals': uploadRemovals,
   };
   return { getMigrations: async () => migrations };
 }

@@ -3,12 +3,13 @@ import type { StoreDb } from './database-schema';
 import { outboxLanes, type OutboxLane } from './outbox.table';
 import { eraseInTransaction } from './secure-erasure';
 import { moveTasksInFeed } from './task-changes.repository';
+import { claimUploadsOfTasks } from './upload-removals.repository';
 
 /*
  * TASK_DATA_RETENTION_DAYS (docs/operations.md#retention): a finished task's answers are erased, its row stays with
  * its status. The answers are the step data, the details of its history (scores), and the parts of its outbox rows
  * that repeat them: a platform update's partnerStatus.details (docs/platform.md#partner-task-update-record, where
- * the step reports quote the worker) and a partner event's stepData.
+ * the step reports quote the worker) and a partner event's stepData; and the files of its uploads, of every attempt.
  */
 
 /**
@@ -82,6 +83,8 @@ export function eraseAnswersOfFinishedTasks(db: StoreDb, input: { finishedBefore
       .where('id', 'in', ids)
       .execute();
     await trx.updateTable('task_history').set({ detail: null }).where('task_id', 'in', ids).where('detail', 'is not', null).execute();
+    // The files of every attempt go with the answers: the caller removes their bytes (docs/operations.md#files).
+    await claimUploadsOfTasks(trx, ids);
     const rows = await trx.selectFrom('outbox').select(['id', 'lane', 'payload']).where('task_id', 'in', ids).execute();
     for (const row of rows) {
       const payload = payloadWithoutAnswers(row.lane, row.payload);

@@ -6,6 +6,7 @@ import { compileOnce } from './compiled-query';
 import { deleteAnswersAboutTasks, TASK_KEYS_PER_STATEMENT } from './partner-idempotency.repository';
 import { changeMarkerColumns, recordRemovals } from './task-changes.repository';
 import { deleteOffersOf } from './task-offers.repository';
+import { claimUploadsOfTasks } from './upload-removals.repository';
 import { canonicalUuid } from '../../src/contract/task-context';
 
 export interface NewTask {
@@ -78,13 +79,14 @@ export async function insertTaskIfAbsent(db: StoreDb, input: NewTask): Promise<{
 /**
  * Forgets a task (its row, history, outbox rows and the partner API's answers stored about it), so the next session
  * for its id binds anew. Undelivered updates of the old binding are dropped with it: they reported another context's
- * work; the stored answers repeat its step data, and a key sent again is answered for the new binding. Returns what was bound, or undefined.
+ * work; the stored answers repeat its step data, and a key sent again is answered for the new binding. Its uploads are
+ * claimed for removal (docs/operations.md#files): the caller removes their bytes. Returns what was bound, or undefined.
  */
 export function releaseTask(
   db: StoreDb,
   assignedTaskUuid: string,
   now: number,
-): Promise<{ workerUuid: string; companyUuid: string; dropped: number } | undefined> {
+): Promise<{ taskId: string; workerUuid: string; companyUuid: string; dropped: number } | undefined> {
   return db.transaction().execute(async (trx) => {
     const task = await trx
       .selectFrom('tasks')
@@ -95,19 +97,21 @@ export function releaseTask(
     if (!task) return undefined;
     await recordRemovals(trx, { taskIds: [task.id], reason: 'released', now });
     await deleteOffersOf(trx, [task.id]);
+    await claimUploadsOfTasks(trx, [task.id]);
     const pending = await trx.deleteFrom('outbox').where('task_id', '=', task.id).where('state', '=', 'pending').executeTakeFirst();
     await trx.deleteFrom('outbox').where('task_id', '=', task.id).execute();
     await trx.deleteFrom('task_history').where('task_id', '=', task.id).execute();
     await deleteAnswersAboutTasks(trx, [task.assigned_task_key]);
     await trx.deleteFrom('tasks').where('id', '=', task.id).execute();
-    return { workerUuid: task.worker_uuid, companyUuid: task.company_uuid, dropped: Number(pending.numDeletedRows) };
+    return { taskId: task.id, workerUuid: task.worker_uuid, companyUuid: task.company_uuid, dropped: Number(pending.numDeletedRows) };
   });
 }
 
 /**
  * Forgets tasks that cost rows and confirm nothing: rejected by the platform before `before`, or created before it
  * with no update ever delivered and none still waiting (every one a dead letter). A task with an update delivered or
- * pending is kept, whatever its age. Returns how many tasks went.
+ * pending is kept, whatever its age. Their uploads are claimed for removal (docs/operations.md#files): the caller
+ * removes their bytes. Returns how many tasks went.
  */
 export function purgeUnconfirmedTasks(db: StoreDb, before: number, now: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -137,6 +141,7 @@ export function purgeUnconfirmedTasks(db: StoreDb, before: number, now: number):
     if (ids.length === 0) return 0;
     await recordRemovals(trx, { taskIds: ids, reason: 'purged', now });
     await deleteOffersOf(trx, ids);
+    await claimUploadsOfTasks(trx, ids);
     await trx.deleteFrom('outbox').where('task_id', 'in', ids).execute();
     await trx.deleteFrom('task_history').where('task_id', 'in', ids).execute();
     // The partner API's answers about them too, so a new binding of the same id shows none of this one's.

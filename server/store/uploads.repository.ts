@@ -34,8 +34,9 @@ export async function insertUpload(
     .execute();
 }
 
+/** The upload, unless it is being removed (docs/operations.md#files): then it answers as one that never was. */
 export async function findUpload(db: StoreDb, id: string): Promise<UploadRecord | undefined> {
-  const row = await db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('uploads').selectAll().where('id', '=', id).where('state', '<>', 'removing').executeTakeFirst();
   return (
     row && {
       id: row.id,
@@ -60,19 +61,23 @@ export async function attemptUploadUse(db: StoreDb, input: { taskId: string; att
     .select((eb) => [eb.fn.countAll<number | string>().as('files'), eb.fn.sum<number | string | null>('declared_bytes').as('bytes')])
     .where('task_id', '=', input.taskId)
     .where('attempt', '=', input.attempt)
+    .where('state', '<>', 'removing')
     .executeTakeFirstOrThrow();
   return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
 }
 
+/** False when the upload is no longer being uploaded: its row is gone, or claimed for removal meanwhile (an erasure). */
 export async function completeUpload(
   db: StoreDb,
   input: { id: string; contentType: string; bytes: number; sha256: string; completedAt: number },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('uploads')
     .set({ state: 'completed', content_type: input.contentType, bytes: input.bytes, sha256: input.sha256, completed_at: input.completedAt })
     .where('id', '=', input.id)
-    .execute();
+    .where('state', '=', 'uploading')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function deleteUpload(db: StoreDb, id: string): Promise<void> {

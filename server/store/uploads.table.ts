@@ -15,6 +15,9 @@ export interface UploadsTable {
   sha256: string | null;
   created_at: number;
   completed_at: number | null;
+  /** When a saved step first named it (migrations/0019-upload-removals.ts); null: never, removed a day after creation. */
+  saved_at: number | null;
 }
 
-export type UploadState = 'uploading' | 'completed';
+/** `removing`: its bytes are being removed, then the row (docs/operations.md#files); nothing reads or names it any more. */
+export type UploadState = 'uploading' | 'completed' | 'removing';

@@ -5,6 +5,7 @@ import { deleteAnswersAboutTasks, listAnswersAboutTasks } from './partner-idempo
 import { maskSealed } from '../sensitive/sensitive-values';
 import { eraseInTransaction } from './secure-erasure';
 import { deleteOffersOf } from './task-offers.repository';
+import { claimUploadsOfTasks, listUploadsOfTasks, type StoredUpload } from './upload-removals.repository';
 import { recordRemovals } from './task-changes.repository';
 import { toTaskHistoryEntry } from './task-history.table';
 import { toTask } from './tasks.table';
@@ -33,11 +34,33 @@ function deliveryOf(row: OutboxUpdate) {
   };
 }
 
+/**
+ * One upload of the task, without its bytes: `file` names where `export --out` wrote them beside the JSON, null when
+ * they were not written (no --out, or an upload still being sent).
+ */
+function uploadOf(upload: StoredUpload) {
+  return {
+    id: upload.id,
+    attempt: upload.attempt,
+    stepId: upload.stepId,
+    field: upload.field,
+    state: upload.state,
+    contentType: upload.contentType,
+    bytes: upload.bytes,
+    sha256: upload.sha256,
+    createdAt: iso(upload.createdAt),
+    completedAt: iso(upload.completedAt),
+    savedAt: iso(upload.savedAt),
+    file: null as string | null,
+  };
+}
+
 export type WorkerExport = Awaited<ReturnType<typeof exportWorkerData>>;
 
 /**
- * The worker's tasks, oldest first, each with its context, step data, history, updates and events, and the partner
- * API's answers stored about it (kept 24 hours for their Idempotency-Key; the answers to a step hold the task's view).
+ * The worker's tasks, oldest first, each with its context, step data, history, updates and events, the partner API's
+ * answers stored about it (kept 24 hours for their Idempotency-Key; the answers to a step hold the task's view), and
+ * the files uploaded for it, of every attempt, described (their bytes are the store's: upload-export.ts writes them).
  */
 export async function exportWorkerData(
   db: StoreDb,
@@ -52,6 +75,7 @@ export async function exportWorkerData(
     const history = await db.selectFrom('task_history').selectAll().where('task_id', '=', task.id).orderBy('id').execute();
     const outbox = (await db.selectFrom('outbox').selectAll().where('task_id', '=', task.id).orderBy('id').execute()).map(toOutboxUpdate);
     const partnerApiAnswers = await listAnswersAboutTasks(db, [row.assigned_task_key]);
+    const uploads = await listUploadsOfTasks(db, [task.id]);
     tasks.push({
       taskId: task.id,
       context: {
@@ -90,6 +114,7 @@ export async function exportWorkerData(
         body: answer.body,
         createdAt: iso(answer.createdAt),
       })),
+      uploads: uploads.map(uploadOf),
     });
   }
   return { worker: workerUuid, tasks };
@@ -144,6 +169,8 @@ export function eraseTasksStep(db: StoreDb, taskIds: readonly string[], limit: n
     // The partner's backend hears of the erasure in the changes feed, by ids only, and drops its copy.
     await recordRemovals(trx, { taskIds: doomed, reason: 'erased', now });
     await deleteOffersOf(trx, doomed);
+    // An upload begun since eraseWorker removed the files goes with its task (docs/operations.md#files).
+    await claimUploadsOfTasks(trx, doomed);
     const result = await trx.deleteFrom('tasks').where('id', 'in', doomed).executeTakeFirst();
     return Number(result.numDeletedRows);
   });

@@ -7,6 +7,7 @@ import { stepById } from '../../src/workflows/workflow-path';
 import { currentOffer } from '../offers/offer-basis';
 import { sealStepData } from '../sensitive/step-data-sealing';
 import { checkFileAnswers } from './file-answers';
+import { keepSavedUploads } from './saved-uploads';
 import { decideBack, decideStepSubmission, type GradedOutcome } from './step-decision';
 import { completedUpdate, failedUpdate, gradedRetryUpdate, stepSavedUpdate, wentBackUpdate } from './status-updates';
 import { withLockedTask, type TaskServiceDeps } from './locked-task';
@@ -40,8 +41,12 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
       today: new Date(locked.now).toISOString().slice(0, 10),
       offer: offer?.offer,
     });
-    // A file field's id must name this attempt's upload (docs/api.md#uploads): checked before anything is saved.
-    if (step) await checkFileAnswers(locked.trx, task, step, decided.stepData[stepId]);
+    // A file field's id must name this attempt's upload (docs/api.md#uploads): checked before anything is saved, and
+    // kept from now on with the answers (docs/operations.md#files).
+    if (step) {
+      const files = await checkFileAnswers(locked.trx, task, step, decided.stepData[stepId]);
+      await keepSavedUploads(locked.trx, { taskId: task.id, files, now: locked.now });
+    }
     // Sealed before anything is saved or sent: the clear value of a sensitive field stays in this request only.
     const decision = step ? { ...decided, stepData: await sealAnswer(deps, step.schema, decided.stepData, stepId) } : decided;
     // A step saved before `start` is still the attempt's first interaction (docs/platform.md#statuses-and-transitions: ready -> inProgress). The step's

@@ -22,6 +22,9 @@ export interface S3UploadStore {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
+/** @tus/s3-store's preferred part size, and S3's 5 MiB minimum with room. */
+const PART_BYTES = 8 * 1024 * 1024;
+
 /**
  * Uploads in a bucket, written by @tus/s3-store as a multipart upload per file. For each upload id it keeps `<id>`
  * (the file), `<id>.info` (tus's record) and, while a received piece is shorter than S3's smallest part, `<id>.part`.
@@ -70,7 +73,9 @@ class UploadS3Store extends S3Store {
     };
     // tus keeps what it read of an upload's `.info` (which never changes once written: Upload-Length is required, so
     // no deferred length rewrites it) per process; bounded, as uploads finished by another instance never leave it.
-    super({ s3ClientConfig: clientConfig, cache: boundedCache<MetadataValue>(1000) });
+    // Every part but the last of the same size: Cloudflare R2 refuses a multipart upload whose parts differ, and a
+    // piece that ends a PATCH short of a part waits as `<id>.part` for the next (docs/deploying.md#uploads-with-several-instances).
+    super({ s3ClientConfig: clientConfig, cache: boundedCache<MetadataValue>(1000), partSize: PART_BYTES, minPartSize: PART_BYTES });
     this.prefix = settings.prefix;
     if (this.prefix !== '') {
       // @tus/s3-store names every object by the upload id alone: the prefix is added to each request's keys, in one place.

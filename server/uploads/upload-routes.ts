@@ -18,6 +18,7 @@ import { findTaskById } from '../store/tasks.repository';
 import type { Task } from '../store/tasks.table';
 import { attemptUploadUse, completeUpload, deleteUpload, findUpload, insertUpload, type UploadRecord } from '../store/uploads.repository';
 import { readOwnTask } from '../task-progress/locked-task';
+import { claimUpload, deleteClaimedUploads } from '../store/upload-removals.repository';
 import { cleanUpload, type Cleaning } from './upload-cleaning';
 import type { UploadFiles } from './upload-files';
 import { createCleaningGate, type CleaningGate } from './cleaning-gate';
@@ -125,7 +126,12 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
           await deleteUpload(store.db, upload.id);
           throw tusError('unsupported_file_type', cleaning.message);
         }
-        await completeUpload(store.db, { id: upload.id, ...cleaning.file, completedAt: clock.now() });
+        if (!(await completeUpload(store.db, { id: upload.id, ...cleaning.file, completedAt: clock.now() }))) {
+          // Claimed for removal while it was cleaned (an erasure): its remover may have run before the cleaned file
+          // took its place, so these bytes go here (docs/operations.md#files).
+          await files.remove(upload.id);
+          throw tusError('not_found', 'No such upload for this task.');
+        }
         return {};
       },
     });
@@ -150,8 +156,9 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
           .header('cache-control', 'no-store')
           .send();
       }
-      // Terminated, it no longer counts against the attempt's quota; the row goes first, so no answer can name it after.
-      if (request.method === 'DELETE') await deleteUpload(store.db, record.id);
+      // Terminated, it no longer counts against the attempt's quota. Claimed first, so no answer can name it after,
+      // and deleted once tus removed its bytes: a crash between leaves the claim to the retention job (docs/operations.md#files).
+      if (request.method === 'DELETE') await claimUpload(store.db, record.id);
     }
     tasks.set(request.raw, task);
     // The headers set by the scope's hooks (security headers) go out on the raw response tus writes.
@@ -159,6 +166,8 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     const server = await tus();
     reply.hijack();
     await server.handle(request.raw, reply.raw);
+    const { id } = request.params as { id?: string };
+    if (request.method === 'DELETE' && reply.raw.statusCode === 204 && id !== undefined) await deleteClaimedUploads(store.db, [id]);
   };
   // The task API's 16 KB body limit stays: tus's bytes bypass it (the parser above leaves them unread), while a body
   // of any other type Fastify would parse is refused at 16 KB rather than held in memory whole.
@@ -174,6 +183,23 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
 }
 
 /**
+  // The worker's own file again, for the page to show after a reload or "Back" (docs/api.md#uploads). Its HEAD is
+  // tus's, above: not the one Fastify would add.
+  app.get(`${UPLOADS_PATH}/:id`, { ...route, exposeHeadRoute: false }, async (request, reply) => {
+    const context = request.taskContext;
+    if (!context) throw new Error('upload route without its session hook');
+    const task = await readOwnTask(store.db, context);
+    const record = await ownUpload(store, task, (request.params as { id: string }).id);
+    const stream = record.state === 'completed' && record.contentType !== null ? await files.open(record.id) : undefined;
+    if (!stream || record.contentType === null) throw apiError('not_found', 'No such upload for this task.');
+    // The type read from the bytes, never sniffed again; personal data, kept by no cache.
+    return reply
+      .header('content-type', record.contentType)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', 'attachment')
+      .send(stream);
+  });
  * Cleans the received file into a temporary one, when the gate gives it its turn, which then takes the received one's
  * place in the store.
  */

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Registry } from 'prom-client';
 import { buildApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
 import { parseConfig, type Config } from '../../server/config';
 import type { RateLimitSettings } from '../../server/task-api/rate-limits';
-import type { UploadFiles } from '../../server/uploads/upload-files';
+import { directoryUploadFiles, type UploadFiles } from '../../server/uploads/upload-files';
 import type { UploadSettings } from '../../server/uploads/upload-routes';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
@@ -29,6 +32,8 @@ export interface TaskApp {
   config: Config;
   /** How many times a request woke the relay. */
   wakes: () => number;
+  /** Where the app keeps uploads' bytes: the option's, or a directory of this app's own, removed by `close`. */
+  uploadFiles: UploadFiles;
   close(): Promise<void>;
 }
 
@@ -39,7 +44,7 @@ export interface TaskAppOptions {
   /** A directory holding a built page (index.html); default: no page. */
   pageDirectory?: string;
   uploads?: UploadSettings;
-  /** Where uploads' bytes go; default the configuration's (a directory beside the database). */
+  /** Where uploads' bytes go; default a directory of the app's own, never the configuration's `./data`. */
   uploadFiles?: UploadFiles;
 }
 
@@ -61,6 +66,8 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
   const config = parsed.config;
   const database = await (options.engine ?? testDatabases[0]!).open();
   const clock = new ManualClock(Date.parse('2026-03-01T09:00:00.000Z'));
+  const ownUploads = options.uploadFiles ? undefined : mkdtempSync(join(tmpdir(), 'ptk-app-uploads-'));
+  const uploadFiles = options.uploadFiles ?? directoryUploadFiles(ownUploads!);
   let wakes = 0;
   const app = await buildApp({
     config,
@@ -74,7 +81,7 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
       rateLimits: options.rateLimits ?? false,
       pageDirectory: options.pageDirectory ?? false,
       ...(options.uploads ? { uploads: options.uploads } : {}),
-      ...(options.uploadFiles ? { uploadFiles: options.uploadFiles } : {}),
+      uploadFiles,
     },
   });
   await app.ready();
@@ -84,9 +91,11 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
     clock,
     config,
     wakes: () => wakes,
+    uploadFiles,
     close: async () => {
       await app.close();
       await database.cleanup();
+      if (ownUploads) rmSync(ownUploads, { recursive: true, force: true });
     },
   };
 }

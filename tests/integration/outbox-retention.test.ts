@@ -16,6 +16,7 @@ import { workerTaskIds } from '../../server/store/worker-data.repository';
 import { tableAccesses } from '../helpers/query-plans';
 import { runNodeScript } from '../helpers/run-command';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
+import { unusedUploadFiles } from '../helpers/upload-stores';
 
 const DAY = 24 * 60 * 60_000;
 const t0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -91,12 +92,18 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
     const b3 = await row(store, b, 'platform', old + 2_000, 'pending');
     const bEvent = await row(store, b, 'partner', old, 'pending');
 
-    const outcome = await runRetention(store, { now, retention }, noPause);
+    const outcome = await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause);
 
     expect(await remainingIds(store)).toEqual([a2, aRecentEvent, b2, c1, cDead, cDeadEvent, d2, b3, bEvent].sort((x, y) => x - y));
-    expect(outcome).toEqual({ idempotencyAnswers: 0, outboxRows: [a1, aEvent, b1, d1].length, tasksErased: 0, walTruncated: true });
+    expect(outcome).toEqual({
+      idempotencyAnswers: 0,
+      outboxRows: [a1, aEvent, b1, d1].length,
+      tasksErased: 0,
+      files: 0,
+      walTruncated: true,
+    });
     // A second run finds nothing more: what it kept, it keeps.
-    expect((await runRetention(store, { now, retention }, noPause)).outboxRows).toBe(0);
+    expect((await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause)).outboxRows).toBe(0);
   });
 
   it('keeps the sentAt rule: a clock stepped back still gets a sentAt after the last one delivered', async () => {
@@ -104,7 +111,7 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
     const task = await addTask(store.db);
     await row(store, task, 'platform', old, 'delivered');
     const kept = await row(store, task, 'platform', old + 5_000, 'delivered');
-    await runRetention(store, { now, retention }, noPause);
+    await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause);
     expect(await remainingIds(store)).toEqual([kept]);
 
     const next = await store.db
@@ -132,7 +139,7 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
 
-    const outcome = await runRetention(store, { now, retention }, noPause);
+    const outcome = await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause);
 
     expect(outcome.outboxRows).toBe(2 * rows - 1);
     expect(await remainingIds(store)).toEqual([newest.id]);
@@ -144,7 +151,7 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
     await row(store, task, 'platform', old, 'dead');
     await row(store, task, 'platform', old + 1, 'dead');
     await row(store, task, 'partner', old, 'dead');
-    await runRetention(store, { now, retention }, noPause);
+    await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause);
     expect(await remainingIds(store)).toHaveLength(3);
 
     expect(await deleteDeadLetters(store.db, { limit: 5, lane: 'partner' })).toBe(1);

@@ -100,7 +100,12 @@ describe.each(testDatabases)('the changes feed on $name', (engine) => {
           const session = sessions[index % sessions.length];
           if (!session || erased.has(session.context.wxAssignedTaskUuid)) return;
           erased.add(session.context.wxAssignedTaskUuid);
-          await eraseWorker(t.database.store, { workerUuid: session.context.wxWorkerUuid, by: 'test', now: t.clock.now() });
+          await eraseWorker(t.database.store, {
+            workerUuid: session.context.wxWorkerUuid,
+            by: 'test',
+            now: t.clock.now(),
+            uploadFiles: t.uploadFiles,
+          });
         };
         for (const batch of plan) {
           const busy = new Set<number>();
@@ -170,7 +175,9 @@ describe.each(testDatabases)('the changes feed on $name', (engine) => {
 
     await releaseTask(t.database.store.db, released.context.wxAssignedTaskUuid, t.clock.now());
     const retention = { outboxMs: 365 * 86_400_000, taskDataMs: 86_400_000 };
-    expect((await runRetention(t.database.store, { now: t.clock.now() + 2 * 86_400_000, retention })).tasksErased).toBeGreaterThan(0);
+    expect(
+      (await runRetention(t.database.store, { now: t.clock.now() + 2 * 86_400_000, retention, uploadFiles: t.uploadFiles })).tasksErased,
+    ).toBeGreaterThan(0);
 
     const { pages } = await readToHead(atHead);
     const removed = pages.flatMap((page) => page.removed ?? []);

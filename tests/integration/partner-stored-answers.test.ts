@@ -137,7 +137,11 @@ describe.each(testDatabases)("the partner API's stored answers on $name", (engin
 
     const { tasks: exported } = await exportWorkerData(store.db, worker.wxWorkerUuid);
     expect(exported.map((task) => task.partnerApiAnswers.map((stored) => stored.body))).toEqual([[answer.json()]]);
-    const erasure = await eraseWorker(store, { workerUuid: worker.wxWorkerUuid, by: 'test', now: t.clock.now() }, noPause);
+    const erasure = await eraseWorker(
+      store,
+      { workerUuid: worker.wxWorkerUuid, by: 'test', now: t.clock.now(), uploadFiles: t.uploadFiles },
+      noPause,
+    );
     expect(erasure.idempotencyAnswers).toBe(1);
     expect(await storedKeys(store.db)).toEqual([['refused', null]]);
   });
@@ -184,7 +188,7 @@ describe.each(testDatabases)("the partner API's stored answers on $name", (engin
     // TASK_DATA_RETENTION_DAYS=1 (the early task's answers go too).
     const restarted = await t.database.openAnother();
     const retention = { outboxMs: 365 * 24 * HOUR, taskDataMs: 24 * HOUR };
-    const outcome = await runRetention(restarted, { now: t.clock.now(), retention }, noPause);
+    const outcome = await runRetention(restarted, { now: t.clock.now(), retention, uploadFiles: t.uploadFiles }, noPause);
 
     expect(outcome).toMatchObject({ idempotencyAnswers: 1, tasksErased: 1 });
     expect(await storedKeys(store.db)).toEqual([['late', late.wxAssignedTaskUuid]]);

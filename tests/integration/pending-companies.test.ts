@@ -4,6 +4,7 @@ import { runRetention } from '../../server/retention/retention-job';
 import { clearPending, listPending, recordRefusal } from '../../server/store/tenants.repository';
 import { runNodeScript } from '../helpers/run-command';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
+import { unusedUploadFiles } from '../helpers/upload-stores';
 
 const DAY_MS = 24 * 60 * 60_000;
 const retention = { outboxMs: 30 * DAY_MS, taskDataMs: undefined };
@@ -99,7 +100,7 @@ describe.each(testDatabases)('the pending companies on $name', (engine) => {
     await recordRefusal(db, { companyUuid: refreshed, now: now - DAY_MS, limit: 10 });
     await recordRefusal(db, { companyUuid: recent, now: now - 29 * DAY_MS, limit: 10 });
 
-    await runRetention(database.store, { now, retention }, noPause);
+    await runRetention(database.store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause);
     expect(await listed()).toEqual([
       [refreshed, 2],
       [recent, 1],

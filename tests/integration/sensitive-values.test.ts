@@ -262,7 +262,11 @@ describe.each(testDatabases)('a sensitive value past TASK_DATA_RETENTION_DAYS, o
       await t.database.store.db.updateTable('tasks').set({ status: 'completed', current_step: null }).execute();
       await deliverEverything(t.database.store, t.clock.now());
       const retention = { outboxMs: 365 * DAY, taskDataMs: 30 * DAY };
-      const run = await runRetention(t.database.store, { now: t.clock.now() + 31 * DAY, retention }, { minPauseMs: 0, pausePerBusy: 0 });
+      const run = await runRetention(
+        t.database.store,
+        { now: t.clock.now() + 31 * DAY, retention, uploadFiles: t.uploadFiles },
+        { minPauseMs: 0, pausePerBusy: 0 },
+      );
       expect(run.tasksErased).toBe(1);
       expect(await stepData()).toBe('{}');
       if (engine.name === 'sqlite') {

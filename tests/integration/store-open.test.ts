@@ -60,6 +60,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0016_task_offers',
       '0017_sensitive_reveals',
       '0018_uploads',
+      '0019_upload_removals',
     ]);
   });
 

@@ -36,7 +36,7 @@ describe.each(testDatabases)('task data retention on $name', (engine) => {
   });
   afterEach(() => taskApp.close());
 
-  const retainAt = (now: number) => runRetention(store, { now, retention }, noPause);
+  const retainAt = (now: number) => runRetention(store, { now, retention, uploadFiles: taskApp.uploadFiles }, noPause);
 
   it("erases the answers of tasks finished before it, keeping each task's row, status, history and updates", async () => {
     const { app, clock } = taskApp;
@@ -50,7 +50,13 @@ describe.each(testDatabases)('task data retention on $name', (engine) => {
     await deliverEverything(store, clock.now());
     expect(await rowsAsText(store)).toContain('Ottoline Quaver-Vane');
 
-    expect(await retainAt(clock.now() + DAY)).toEqual({ idempotencyAnswers: 0, outboxRows: 0, tasksErased: 1, walTruncated: true });
+    expect(await retainAt(clock.now() + DAY)).toEqual({
+      idempotencyAnswers: 0,
+      outboxRows: 0,
+      tasksErased: 1,
+      files: 0,
+      walTruncated: true,
+    });
 
     const after = await exported(store, finishedLongAgo);
     expect(await rowsAsText(store)).not.toContain('Ottoline Quaver-Vane');

@@ -15,7 +15,7 @@ import { startS3Server } from '../helpers/s3-server';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 
-/** The field every upload here is for: no registered workflow has a file field yet, so the test names its own rule. */
+/** The field every upload here is for: a rule of the test's own, so these tests hold whatever the workflows' fields are. */
 const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
 const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
   stepId === 'photos' && field === 'photo' ? photoRule : undefined;
@@ -205,6 +205,53 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
       bytes: stored.length,
       sha256: createHash('sha256').update(stored).digest('hex'),
     });
+  });
+
+  it('gives the worker their own completed upload back as stored, and no one else any', async () => {
+    const owner = await openSession(t.app);
+    const stranger = await openSession(t.app);
+    const photo = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#36c' } })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'PhoneMaker' } })
+      .toBuffer();
+    const result = await upload(photo, owner.token);
+    if (!result.ok) throw new Error(`refused: ${result.status} ${result.body}`);
+    const url = `${endpoint}/${result.id}`;
+
+    const own = await fetch(url, { headers: bearer(owner.token) });
+    expect(own.status).toBe(200);
+    expect(
+      Object.fromEntries(['content-type', 'x-content-type-options', 'cache-control'].map((name) => [name, own.headers.get(name)])),
+    ).toEqual({
+      'content-type': 'image/jpeg',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, no-store',
+    });
+    // The cleaned file, as kept: not the bytes sent, which carried the phone's EXIF.
+    const body = Buffer.from(await own.arrayBuffer());
+    expect(body).toEqual(await storedBytes(result.id));
+    expect(body.toString('latin1')).not.toContain('PhoneMaker');
+
+    const unfinished = await fetch(endpoint, {
+      method: 'POST',
+      headers: { ...bearer(owner.token), 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': tusMetadata() },
+    });
+    const refusals = [
+      await fetch(url, { headers: bearer(stranger.token) }),
+      await fetch(new URL(unfinished.headers.get('location')!, endpoint), { headers: bearer(owner.token) }),
+      await fetch(`${endpoint}/not-an-upload`, { headers: bearer(owner.token) }),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe(404);
+      expect(await refusal.json()).toMatchObject({ error: { code: 'not_found' } });
+    }
+    expect((await fetch(url)).status).toBe(401);
+
+    // A new attempt starts with none of the last one's files.
+    const headers = { ...bearer(owner.token), 'content-type': 'application/json' };
+    expect((await fetch(`${endpoint.replace('/uploads', '')}/start`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+    expect((await fetch(`${endpoint.replace('/uploads', '')}/restart`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+    expect((await fetch(url, { headers: bearer(owner.token) })).status).toBe(404);
   });
 
   it('refuses a text file sent as image/jpeg, and keeps nothing of it', async () => {

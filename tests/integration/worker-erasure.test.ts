@@ -116,6 +116,7 @@ describe.each(testDatabases)('npm run tasks -- export and erase on $name', (engi
       expect.stringMatching(
         new RegExp(`^Erased worker ${x.wxWorkerUuid}: 2 task\\(s\\) with their context, step data and history, and \\d+ row`),
       ),
+      '0 uploaded file(s) were removed from the upload store, with their records.',
       `${undelivered.platform} update(s) to the platform not yet delivered were dropped: the platform keeps the last status it was sent.`,
       "1 event(s) to your backend not yet delivered were dropped: they carried the worker's context and answers.",
       '1 dead letter(s) were deleted: they would have been sent only if retried.',
