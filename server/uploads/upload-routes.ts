@@ -180,9 +180,6 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     await server.handle(request.raw, reply.raw);
   });
   for (const method of ['HEAD', 'PATCH', 'DELETE'] as const) app.route({ ...route, method, url: `${UPLOADS_PATH}/:id`, handler: handle });
-}
-
-/**
   // The worker's own file again, for the page to show after a reload or "Back" (docs/api.md#uploads). Its HEAD is
   // tus's, above: not the one Fastify would add.
   app.get(`${UPLOADS_PATH}/:id`, { ...route, exposeHeadRoute: false }, async (request, reply) => {
@@ -200,6 +197,9 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
       .header('content-disposition', 'attachment')
       .send(stream);
   });
+}
+
+/**
  * Cleans the received file into a temporary one, when the gate gives it its turn, which then takes the received one's
  * place in the store.
  */
