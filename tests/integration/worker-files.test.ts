@@ -9,7 +9,8 @@ import { runRetention } from '../../server/retention/retention-job';
 import { eraseWorker } from '../../server/retention/worker-erasure';
 import { insertPartnerKey } from '../../server/store/partner-keys.repository';
 import type { Store } from '../../server/store/store';
-import { findTaskByAssignedTaskUuid } from '../../server/store/tasks.repository';
+import { findTaskByAssignedTaskUuid, purgeUnconfirmedTasks } from '../../server/store/tasks.repository';
+import { findUpload } from '../../server/store/uploads.repository';
 import type { WorkerExport } from '../../server/store/worker-data.repository';
 import { keepSavedUploads } from '../../server/task-progress/saved-uploads';
 import type { UploadFiles } from '../../server/uploads/upload-files';
@@ -344,6 +345,27 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
       expect(await rowIds()).toEqual([]);
       expect(await bytesFoundOf(files)).toEqual([]);
     }, 120_000);
+
+    it('a task purged unconfirmed loses its files, which the retention job removes', async () => {
+      const rejected = newContext();
+      const { token } = await openSession(t.app, rejected);
+      const file = await uploaded(token, 61);
+      const kept = await uploaded((await openSession(t.app)).token, 62);
+      await store.db
+        .updateTable('tasks')
+        .set({ rejected_at: t.clock.now() })
+        .where('assigned_task_uuid', '=', rejected.wxAssignedTaskUuid)
+        .execute();
+
+      expect(await purgeUnconfirmedTasks(store.db, t.clock.now() + 1, t.clock.now())).toBe(1);
+      expect(await rowIds()).toEqual([file.id, kept.id].sort());
+      expect(await findUpload(store.db, file.id)).toBeUndefined();
+      expect((await runRetention(store, { now: t.clock.now(), retention, uploadFiles: uploadStore.files }, noPause)).files).toBe(1);
+
+      expect(await rowIds()).toEqual([kept.id]);
+      expect(await bytesFoundOf([file])).toEqual([]);
+      expect(await bytesFoundOf([kept])).toEqual([kept.id]);
+    });
 
     it('the retention job finishes removals left claimed, whose bytes may be gone already', async () => {
       const { token } = await openSession(t.app);
