@@ -27,6 +27,11 @@ export interface ApiClient {
   openSession(): Promise<SessionResponse>;
   /** A session call: a valid token is ensured first, and an expired one is renewed and the call retried once. */
   call<T>(method: 'GET' | 'POST', path: string, schema: ZodMiniType<T>, body?: unknown): Promise<T>;
+  /**
+   * The session token for a request the client does not send itself (an upload's, src/api/file-uploads.ts), renewed
+   * first when about to expire, or at once with `renew` (the server refused it).
+   */
+  sessionToken(options?: { renew?: boolean }): Promise<string>;
 }
 
 interface HeldToken {
@@ -100,7 +105,12 @@ export function createApiClient(options: {
     }
   }
 
-  return { context, workflow: options.workflow, openSession, call };
+  async function sessionToken(options?: { renew?: boolean }): Promise<string> {
+    if (options?.renew) held = undefined;
+    return validToken();
+  }
+
+  return { context, workflow: options.workflow, openSession, call, sessionToken };
 }
 
 /** AbortSignal.timeout where the browser has it (Safari 16+, Chrome 103+); an AbortController otherwise. */

@@ -7,4 +7,8 @@ export const taskKeys = {
   view: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'view'] as const,
   updates: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'updates'] as const,
   offer: (context: TaskContext, stepId: string) => ['task', context.wxAssignedTaskUuid, 'offer', stepId] as const,
+  uploadedFile: (context: TaskContext, uploadId: string) => ['task', context.wxAssignedTaskUuid, 'upload', uploadId] as const,
+  /** The upload this device last started for a file field of the attempt (file-uploads.ts), as the server has it. */
+  fieldUpload: (context: TaskContext, attempt: number, stepId: string, field: string) =>
+    ['task', context.wxAssignedTaskUuid, 'field-upload', attempt, stepId, field] as const,
 };

@@ -1,4 +1,5 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { addDocumentPhotos, photoTexts } from './document-photos';
 import { expect, test } from './preview-fixtures';
 
 /**
@@ -12,6 +13,9 @@ async function reachAppointment(frame: FrameLocator, page: Page, postcode = '280
   await frame.getByRole('radio', { name: 'Yes' }).check();
   await frame.getByRole('button', { name: 'Continue' }).click();
   await frame.getByRole('textbox', { name: 'National ID number' }).fill('ZX9081726');
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await expect(frame.getByRole('heading', { name: 'Photos of your document' })).toBeVisible();
+  await addDocumentPhotos(frame, photoTexts.en);
   await frame.getByRole('button', { name: 'Continue' }).click();
   await expect(frame.getByRole('heading', { name: 'Where do you live?' })).toBeVisible();
   await frame.getByRole('textbox', { name: 'Postcode' }).fill(postcode);

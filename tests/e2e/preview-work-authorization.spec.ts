@@ -1,11 +1,12 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { addDocumentPhotos, photoTexts } from './document-photos';
 import { expect, test, type PreviewPortal } from './preview-fixtures';
 
 /**
  * work-authorization through the preview on a phone: a workflow that branches on the first answer, with "Back", an
- * answer checked against today on the page and on the server, a sensitive value, the appointment slots the developer
- * has the backend's stand-in offer in the Partner backend panel (nothing, then its sample), and a verification the
- * panel resolves.
+ * answer checked against today on the page and on the server, a sensitive value, photos of the document (the photos
+ * step's uploads in depth: preview-document-photos.spec.ts), the appointment slots the developer has the backend's
+ * stand-in offer in the Partner backend panel (nothing, then its sample), and a verification the panel resolves.
  */
 const UTC_DAY_MS = 86_400_000;
 /** A day as the server's check counts it: UTC, YYYY-MM-DD. */
@@ -50,7 +51,7 @@ test.describe('on a 375 × 667 phone', () => {
     consoleErrors.expect(/status of 400 .*\/api\/task\/steps\/document\)$/, 'the server refuses a past expiry date on purpose');
     const frame = await open(preview, page);
     await expect(frame.getByRole('heading', { name: 'Are you a citizen?' })).toBeVisible();
-    await expect(frame.getByText('Step 1 of 5')).toBeVisible();
+    await expect(frame.getByText('Step 1 of 6')).toBeVisible();
     await expect(backButton(frame, 'Back')).toHaveCount(0);
     await preview.checkAccessibility('citizenship');
     await frame.getByRole('button', { name: 'Continue' }).click();
@@ -58,11 +59,11 @@ test.describe('on a 375 × 667 phone', () => {
     await frame.getByLabel('No').check();
     await frame.getByRole('button', { name: 'Continue' }).click();
 
-    // The branch for non-citizens: the document, step 2 of the 5 either branch takes.
+    // The branch for non-citizens: the document, step 2 of the 6 either branch takes.
     const heading = frame.getByRole('heading', { name: 'Your work authorization document' });
     await expect(heading).toBeVisible();
     await expect(heading).toBeFocused();
-    await expect(frame.getByText('Step 2 of 5')).toBeVisible();
+    await expect(frame.getByText('Step 2 of 6')).toBeVisible();
     const expiry = frame.getByLabel('Expiry date');
     await frame.getByLabel('Document type').selectOption('passport');
     // The step's check runs on the page first: today is not after today.
@@ -86,24 +87,39 @@ test.describe('on a 375 × 667 phone', () => {
     await page.unroute('**/api/task/steps/document');
     await frame.getByRole('button', { name: 'Continue' }).click();
 
+    // Both branches meet again: a photo of each side of the document.
+    const photos = frame.getByRole('heading', { name: 'Photos of your document' });
+    await expect(photos).toBeVisible();
+    await expect(frame.getByText('Step 3 of 6')).toBeVisible();
+    await addDocumentPhotos(frame, photoTexts.en);
+    await preview.checkAccessibility('photos');
+    await frame.getByRole('button', { name: 'Continue' }).click();
+
     await expect(frame.getByRole('heading', { name: 'Where do you live?' })).toBeVisible();
-    await expect(frame.getByText('Step 3 of 5')).toBeVisible();
+    await expect(frame.getByText('Step 4 of 6')).toBeVisible();
     await preview.checkAccessibility('postcode');
 
-    // Back: the document again with its answer, to edit; its heading takes the focus.
+    // Back, twice: the photos as saved, then the document again with its answer, to edit; each heading takes the focus.
+    await backButton(frame, 'Back').click();
+    await expect(photos).toBeFocused();
+    await expect(frame.getByRole('img', { name: 'Your file: Front of the document' })).toBeVisible();
     await backButton(frame, 'Back').click();
     await expect(heading).toBeFocused();
-    await expect(frame.getByText('Step 2 of 5')).toBeVisible();
+    await expect(frame.getByText('Step 2 of 6')).toBeVisible();
     await expect(frame.getByLabel('Document type')).toHaveValue('passport');
     await expect(expiry).toHaveValue(utcDay(30));
-    await expect(preview.panel.getByTestId('latest-label')).toHaveText('Step 2 of 5 · Document');
+    await expect(preview.panel.getByTestId('latest-label')).toHaveText('Step 2 of 6 · Document');
     await frame.getByLabel('Document type').selectOption('work-visa');
+    await frame.getByRole('button', { name: 'Continue' }).click();
+    // The photos are kept on the path: they go on as they are.
+    await expect(photos).toBeVisible();
+    await expect(frame.getByRole('img', { name: 'Your file: Back of the document' })).toBeVisible();
     await frame.getByRole('button', { name: 'Continue' }).click();
 
     await frame.getByLabel('Postcode').fill('28013');
     await frame.getByRole('button', { name: 'Continue' }).click();
     await expect(frame.getByRole('heading', { name: 'Book a verification appointment' })).toBeVisible();
-    await expect(frame.getByText('Step 4 of 5')).toBeVisible();
+    await expect(frame.getByText('Step 5 of 6')).toBeVisible();
     await bookAndVerify(preview, page, { continue: 'Continue', waiting: 'We are verifying your documents' });
   });
 
@@ -113,20 +129,29 @@ test.describe('on a 375 × 667 phone', () => {
     test('a citizen gives a national ID, goes back, finds it masked and types it again, and completes', async ({ preview, page }) => {
       const frame = await open(preview, page);
       await expect(frame.getByRole('heading', { name: '¿Es usted ciudadano?' })).toBeVisible();
-      await expect(frame.getByText('Paso 1 de 5')).toBeVisible();
+      await expect(frame.getByText('Paso 1 de 6')).toBeVisible();
       await preview.checkAccessibility('citizenship in Spanish');
       await frame.getByLabel('Sí').check();
       await frame.getByRole('button', { name: 'Continuar' }).click();
 
       const heading = frame.getByRole('heading', { name: 'Su número de documento nacional' });
       await expect(heading).toBeVisible();
-      await expect(frame.getByText('Paso 2 de 5')).toBeVisible();
+      await expect(frame.getByText('Paso 2 de 6')).toBeVisible();
       const nationalId = frame.getByRole('textbox', { name: 'Número de documento nacional' });
       await nationalId.fill('ab12cd');
       await preview.checkAccessibility('national ID in Spanish');
       await frame.getByRole('button', { name: 'Continuar' }).click();
 
+      const photos = frame.getByRole('heading', { name: 'Fotos de su documento' });
+      await expect(photos).toBeVisible();
+      await expect(frame.getByText('Paso 3 de 6')).toBeVisible();
+      await addDocumentPhotos(frame, photoTexts.es);
+      await preview.checkAccessibility('photos in Spanish');
+      await frame.getByRole('button', { name: 'Continuar' }).click();
+
       await expect(frame.getByRole('heading', { name: '¿Dónde vive?' })).toBeVisible();
+      await backButton(frame, 'Volver').click();
+      await expect(photos).toBeFocused();
       await backButton(frame, 'Volver').click();
       await expect(heading).toBeFocused();
       // The saved value comes back masked: the input is empty, and says a number ending in CD is saved.
@@ -135,6 +160,8 @@ test.describe('on a 375 × 667 phone', () => {
       await expect(frame.getByText('••••', { exact: false })).toHaveCount(0);
       await preview.checkAccessibility('national ID after going back, in Spanish');
       await nationalId.fill('AB12CD');
+      await frame.getByRole('button', { name: 'Continuar' }).click();
+      await expect(photos).toBeVisible();
       await frame.getByRole('button', { name: 'Continuar' }).click();
 
       // The developer makes the backend's stand-in offer nothing for the first postcode: the worker goes back to change it.
@@ -157,7 +184,7 @@ test.describe('on a 375 × 667 phone', () => {
       await postcode.fill('08002');
       await frame.getByRole('button', { name: 'Continuar' }).click();
       await expect(frame.getByRole('heading', { name: 'Reserve una cita de verificación' })).toBeVisible();
-      await expect(frame.getByText('Paso 4 de 5')).toBeVisible();
+      await expect(frame.getByText('Paso 5 de 6')).toBeVisible();
       await bookAndVerify(preview, page, { continue: 'Continuar', waiting: 'Estamos verificando sus documentos' });
     });
   });

@@ -7,6 +7,7 @@ import { newWebhookSecret } from '../../server/delivery/webhook-signature';
 import { stepOfferResponseSchema } from '../../src/contract/step-offer';
 import { taskViewSchema } from '../../src/contract/task-view';
 import { slotsOfferSchema } from '../../src/workflows/work-authorization/definition';
+import { documentPhotos } from '../helpers/file-uploads';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 
@@ -106,10 +107,12 @@ describe.each(testDatabases)('offers from the partner backend on $name', (engine
       payload: { ...newContext(), workflow: 'work-authorization' },
     });
     expect(session.statusCode, session.body).toBe(200);
-    headers = bearer((session.json() as { token: string }).token);
+    const token = (session.json() as { token: string }).token;
+    headers = bearer(token);
     for (const [id, data] of [
       ['citizenship', { citizen: true }],
       ['national-id', { nationalId: NATIONAL_ID }],
+      ['photos', await documentPhotos(t.app, token)],
       ['postcode', { postcode: '28001' }],
     ] as const) {
       const saved = await step(id, data);

@@ -5,6 +5,7 @@ import { findTaskByAssignedTaskUuid } from '../../server/store/tasks.repository'
 import type { TaskView } from '../../src/contract/task-view';
 import { workAuthorization } from '../../src/workflows/work-authorization/definition';
 import { stepById } from '../../src/workflows/workflow-path';
+import { documentPhotos } from '../helpers/file-uploads';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 
@@ -45,10 +46,10 @@ describe.each(testDatabases)('a workflow that branches, on $name', (engine) => {
 
   it('follows the branch the answer names and refuses a step off it', async () => {
     const { token } = await open();
-    expect((await view(token)).progress).toEqual({ position: 1, total: 5 });
+    expect((await view(token)).progress).toEqual({ position: 1, total: 6 });
     expect((await step(token, 'citizenship', { citizen: true })).statusCode).toBe(200);
     const onId = await view(token);
-    expect(onId).toMatchObject({ currentStep: 'national-id', progress: { position: 2, total: 5 }, canGoBack: true });
+    expect(onId).toMatchObject({ currentStep: 'national-id', progress: { position: 2, total: 6 }, canGoBack: true });
     // The foreign document after "citizen: true": not on the path.
     const refused = await step(token, 'document', { documentType: 'passport', expiryDate: '2030-01-01' });
     expect([refused.statusCode, errorCode(refused)]).toEqual([409, 'step_out_of_order']);
@@ -59,22 +60,49 @@ describe.each(testDatabases)('a workflow that branches, on $name', (engine) => {
     const { context, token } = await open();
     await step(token, 'citizenship', { citizen: true });
     expect((await step(token, 'national-id', { nationalId: 'ab12cd34' })).statusCode).toBe(200);
-    const back = await post(token, '/api/task/back', { from: 'postcode' });
+    expect((await step(token, 'photos', await documentPhotos(t.app, token))).statusCode).toBe(200);
+    expect((await post(token, '/api/task/back', { from: 'postcode' })).statusCode).toBe(200);
+    const back = await post(token, '/api/task/back', { from: 'photos' });
     expect(back.statusCode, back.body).toBe(200);
     expect((back.json() as TaskView).currentStep).toBe('national-id');
     expect((await post(token, '/api/task/back', { from: 'national-id' })).statusCode).toBe(200);
     const first = await post(token, '/api/task/back', { from: 'citizenship' });
     expect([first.statusCode, errorCode(first)]).toEqual([409, 'back_not_allowed']);
 
-    // Not a citizen after all: the national ID leaves the path, and with it its answer.
+    // Not a citizen after all: the national ID leaves the path, and with it its answer. The photos, on both paths, stay.
     await step(token, 'citizenship', { citizen: false });
     const onDocument = await view(token);
     expect(onDocument.currentStep).toBe('document');
-    expect(Object.keys(onDocument.stepData)).toEqual(['citizenship']);
+    expect(Object.keys(onDocument.stepData).sort()).toEqual(['citizenship', 'photos']);
     const sent = await labels(context.wxAssignedTaskUuid);
-    expect(sent.map((status) => status.label)).toContain('Step 2 of 5 · National ID');
-    expect(sent.some((status) => status.details.startsWith('The worker went back to step 1 of 5 (Citizenship)'))).toBe(true);
+    expect(sent.map((status) => status.label)).toContain('Step 2 of 6 · National ID');
+    expect(sent.map((status) => status.label)).toContain('Step 3 of 6 · Photos');
+    expect(sent.some((status) => status.details.startsWith('The worker went back to step 1 of 6 (Citizenship)'))).toBe(true);
     for (const status of sent) expect([...status.label].length).toBeLessThanOrEqual(32);
+  });
+
+  it('takes the photos only as uploads of this task, each made for its side', async () => {
+    const { token } = await open();
+    await step(token, 'citizenship', { citizen: true });
+    await step(token, 'national-id', { nationalId: 'ab12cd34' });
+    const photos = await documentPhotos(t.app, token);
+    const stranger = await open();
+    const strangers = await documentPhotos(t.app, stranger.token);
+    const refusals = [
+      [{ front: photos.back, back: photos.front }, 'data.front'],
+      [{ ...photos, back: strangers.back }, 'data.back'],
+      [{ ...photos, back: 'A'.repeat(22) }, 'data.back'],
+      [{ front: photos.front }, 'data.back'],
+    ] as const;
+    for (const [data, field] of refusals) {
+      const refused = await step(token, 'photos', data);
+      expect([refused.statusCode, refused.json()], JSON.stringify(data)).toMatchObject([
+        400,
+        { error: { code: 'invalid_step_data', field } },
+      ]);
+    }
+    expect((await step(token, 'photos', photos)).statusCode).toBe(200);
+    expect(await view(token)).toMatchObject({ currentStep: 'postcode', progress: { position: 4, total: 6 }, stepData: { photos } });
   });
 
   it('refuses an expiry date in the past, naming the field, and changes nothing', async () => {
@@ -91,6 +119,7 @@ describe.each(testDatabases)('a workflow that branches, on $name', (engine) => {
     const { context, token } = await open();
     await step(token, 'citizenship', { citizen: false });
     await step(token, 'document', { documentType: 'work-visa', expiryDate: '2031-05-01' });
+    await step(token, 'photos', await documentPhotos(t.app, token));
     await step(token, 'postcode', { postcode: 'SW1A 1AA' });
     const unloaded = await step(token, 'appointment', { slotId: 'slot-1' });
     expect([unloaded.statusCode, errorCode(unloaded)]).toEqual([409, 'offer_not_loaded']);

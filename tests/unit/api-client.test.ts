@@ -77,6 +77,22 @@ describe('the API client: session tokens, no cookies', () => {
     expect(server.sessions()).toBe(2);
   });
 
+  it('hands an upload the current token: the same while it is fresh, a new one near expiry or when asked to renew', async () => {
+    let time = 0;
+    const server = fakeServer(
+      () => time,
+      () => ({ status: 200, body: task }),
+    );
+    const client = createApiClient({ context, fetch: server.fetch, now: () => time });
+    expect(await client.sessionToken()).toBe('token-1');
+    expect(await client.sessionToken()).toBe('token-1');
+    // The server refused it (a restart with a new secret): the next one is new.
+    expect(await client.sessionToken({ renew: true })).toBe('token-2');
+    time = 11 * 60_000;
+    expect(await client.sessionToken()).toBe('token-3');
+    expect(server.sessions()).toBe(3);
+  });
+
   it('shares one session request between concurrent calls', async () => {
     const server = fakeServer(
       () => 0,

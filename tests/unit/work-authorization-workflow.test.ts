@@ -21,6 +21,9 @@ function problems(stepId: keyof typeof workAuthorizationSchemas, data: unknown):
   return (workAuthorizationSchemas[stepId].safeParse(data).error?.issues ?? []).map((issue) => issue.path.join('.'));
 }
 
+/** Two upload ids, as the photos step holds them. */
+const photos = { front: 'F'.repeat(22), back: 'B'.repeat(22) };
+
 const ids = (stepData: Record<string, unknown>) => answeredPath(workAuthorization, stepData).steps.map((step) => step.id);
 
 describe('the work-authorization workflow: its path', () => {
@@ -28,25 +31,31 @@ describe('the work-authorization workflow: its path', () => {
     expect(workflowProblems(workAuthorization)).toEqual([]);
   });
 
-  it('takes citizens to their national ID and everyone else to a document, then both to the postcode', () => {
+  it('takes citizens to their national ID and everyone else to a document, then both to the photos and the postcode', () => {
     expect(ids({ citizenship: { citizen: true } })).toEqual(['citizenship', 'national-id']);
     expect(ids({ citizenship: { citizen: false } })).toEqual(['citizenship', 'document']);
     expect(ids({ citizenship: { citizen: true }, 'national-id': { nationalId: 'AB12CD' } })).toEqual([
       'citizenship',
       'national-id',
-      'postcode',
+      'photos',
     ]);
     expect(ids({ citizenship: { citizen: false }, document: { documentType: 'passport', expiryDate: '2031-01-01' } })).toEqual([
       'citizenship',
       'document',
+      'photos',
+    ]);
+    expect(ids({ citizenship: { citizen: false }, document: { documentType: 'passport', expiryDate: '2031-01-01' }, photos })).toEqual([
+      'citizenship',
+      'document',
+      'photos',
       'postcode',
     ]);
   });
 
-  it('counts 5 steps at most, and both branches as long, so progress never reads "Step 5 of 4"', () => {
-    expect(longestPathOf(workAuthorization)).toBe(5);
-    const citizen = { citizenship: { citizen: true }, 'national-id': { nationalId: 'AB12CD' }, postcode: { postcode: '28013' } };
-    expect(progressOf(workAuthorization, citizen, 'appointment')).toEqual({ position: 4, total: 5 });
+  it('counts 6 steps at most, and both branches as long, so progress never reads "Step 6 of 5"', () => {
+    expect(longestPathOf(workAuthorization)).toBe(6);
+    const citizen = { citizenship: { citizen: true }, 'national-id': { nationalId: 'AB12CD' }, photos, postcode: { postcode: '28013' } };
+    expect(progressOf(workAuthorization, citizen, 'appointment')).toEqual({ position: 5, total: 6 });
   });
 });
 

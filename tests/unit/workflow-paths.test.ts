@@ -55,6 +55,8 @@ function refusal(decide: () => unknown): { code: string; field: string | undefin
 
 const citizen = { citizenship: { citizen: true } };
 const nonCitizen = { citizenship: { citizen: false } };
+/** Two upload ids, as the photos step holds them (the server checks they are this task's completed uploads). */
+const photos = { photos: { front: 'F'.repeat(22), back: 'B'.repeat(22) } };
 const slots = { slots: [{ id: 'slot-1', startsAt: '2030-01-07T09:00:00.000Z', place: 'Centre' }] };
 
 describe('a workflow that branches', () => {
@@ -67,7 +69,9 @@ describe('a workflow that branches', () => {
     expect(first).toMatchObject({ kind: 'advanced', nextStepId: 'national-id' });
     expect(submit(task('citizenship'), 'citizenship', { citizen: false })).toMatchObject({ kind: 'advanced', nextStepId: 'document' });
     const id = submit(task('national-id', citizen), 'national-id', { nationalId: ' ab12cd ' });
-    expect(id).toMatchObject({ kind: 'advanced', nextStepId: 'postcode', stepData: { 'national-id': { nationalId: 'AB12CD' } } });
+    expect(id).toMatchObject({ kind: 'advanced', nextStepId: 'photos', stepData: { 'national-id': { nationalId: 'AB12CD' } } });
+    const sides = submit(task('photos', { ...citizen, 'national-id': { nationalId: 'AB12CD' } }), 'photos', photos.photos);
+    expect(sides).toMatchObject({ kind: 'advanced', nextStepId: 'postcode', stepData: photos });
   });
 
   it('refuses a step that is not on the path: the document after "citizen: true"', () => {
@@ -89,7 +93,7 @@ describe('a workflow that branches', () => {
   });
 
   it('checks an answer against the offer shown, and refuses one sent before the offer was loaded', () => {
-    const answered = { ...citizen, 'national-id': { nationalId: 'AB12CD' }, postcode: { postcode: '1000' } };
+    const answered = { ...citizen, 'national-id': { nationalId: 'AB12CD' }, ...photos, postcode: { postcode: '1000' } };
     const at = task('appointment', answered);
     expect(refusal(() => submit(at, 'appointment', { slotId: 'slot-9' }, slots))).toEqual({
       code: 'invalid_step_data',
@@ -100,20 +104,21 @@ describe('a workflow that branches', () => {
   });
 
   it('drops the answers of a branch an earlier answer leaves, and keeps those still ahead', () => {
-    const answered = { ...citizen, 'national-id': { nationalId: 'AB12CD' }, postcode: { postcode: '1000' } };
+    const answered = { ...citizen, 'national-id': { nationalId: 'AB12CD' }, ...photos, postcode: { postcode: '1000' } };
     // Back on the first step, the worker says they are not a citizen after all.
     const changed = submit(task('citizenship', answered), 'citizenship', { citizen: false });
     expect(changed).toMatchObject({ kind: 'advanced', nextStepId: 'document' });
-    expect(changed.stepData).toEqual({ citizenship: { citizen: false }, postcode: { postcode: '1000' } });
+    expect(changed.stepData).toEqual({ citizenship: { citizen: false }, ...photos, postcode: { postcode: '1000' } });
     // The same answer again changes nothing ahead.
     expect(submit(task('citizenship', answered), 'citizenship', { citizen: true }).stepData).toEqual(answered);
   });
 
   it('goes back one step on the path, answers kept; not from the first step nor from a partner step', () => {
-    const answered = { ...nonCitizen, document: { documentType: 'passport', expiryDate: '2030-01-01' } };
+    const answered = { ...nonCitizen, document: { documentType: 'passport', expiryDate: '2030-01-01' }, ...photos };
     expect(decideBack({ workflow: workAuthorization, task: task('postcode', answered), from: 'postcode' })).toEqual({
-      previousStepId: 'document',
+      previousStepId: 'photos',
     });
+    expect(previousStepId(workAuthorization, answered, 'photos')).toBe('document');
     expect(previousStepId(workAuthorization, answered, 'document')).toBe('citizenship');
     expect(refusal(() => decideBack({ workflow: workAuthorization, task: task('citizenship'), from: 'citizenship' })).code).toBe(
       'back_not_allowed',
@@ -128,9 +133,9 @@ describe('a workflow that branches', () => {
   });
 
   it('counts progress along the path, never past its total', () => {
-    expect(longestPathOf(workAuthorization)).toBe(5);
-    expect(progressOf(workAuthorization, {}, 'citizenship')).toEqual({ position: 1, total: 5 });
-    expect(progressOf(workAuthorization, citizen, 'national-id')).toEqual({ position: 2, total: 5 });
+    expect(longestPathOf(workAuthorization)).toBe(6);
+    expect(progressOf(workAuthorization, {}, 'citizenship')).toEqual({ position: 1, total: 6 });
+    expect(progressOf(workAuthorization, citizen, 'national-id')).toEqual({ position: 2, total: 6 });
     const short = uneven();
     // Before the branch is decided the total is the longest way; once on the short branch, its own length.
     expect(progressOf(short, {}, 'start')).toEqual({ position: 1, total: 4 });
@@ -147,22 +152,21 @@ describe('a workflow that branches', () => {
   });
 
   it('keeps the answers of steps the path can still reach', () => {
-    expect(answersKept(workAuthorization, { ...nonCitizen, 'national-id': { nationalId: 'X' }, postcode: { postcode: '1' } })).toEqual({
-      ...nonCitizen,
-      postcode: { postcode: '1' },
-    });
+    const answered = { ...nonCitizen, 'national-id': { nationalId: 'X' }, ...photos, postcode: { postcode: '1' } };
+    expect(answersKept(workAuthorization, answered)).toEqual({ ...nonCitizen, ...photos, postcode: { postcode: '1' } });
   });
 
   it('finds what makes a workflow impossible to run', () => {
+    const postcodeStep = workAuthorization.steps.find((step) => step.id === 'postcode')!;
     const broken: WorkflowDefinition = {
       ...workAuthorization,
       steps: [
         { ...workAuthorization.steps[0]!, next: 'nowhere' },
-        { ...workAuthorization.steps[3]!, next: 'citizenship' },
+        { ...postcodeStep, next: 'citizenship' },
       ],
     };
     expect(workflowProblems(broken)).toEqual(['step citizenship leads to nowhere, which is not a step of the workflow']);
-    const looping: WorkflowDefinition = { ...workAuthorization, steps: [{ ...workAuthorization.steps[3]!, next: 'postcode' }] };
+    const looping: WorkflowDefinition = { ...workAuthorization, steps: [{ ...postcodeStep, next: 'postcode' }] };
     expect(workflowProblems(looping)).toEqual(['its steps loop: postcode -> postcode']);
   });
 

@@ -1,18 +1,23 @@
 import { z } from 'zod/mini';
+import { fileField, type FileRule } from '../file-field';
 import { sensitive } from '../sensitive';
 import { stepsOf, type WorkflowDefinition } from '../workflow-definition';
 
 /**
- * Work authorization: citizens give a national ID, others a document and its expiry date; then a postcode, an
- * appointment among the slots the partner's backend offers for it, and the partner's verification. It teaches the
- * engine's branches, "Back", answers checked against earlier ones (or today), offers and sensitive values
- * (src/workflows/README.md). Imported by the page and by the server, so nothing here may be secret.
+ * Work authorization: citizens give a national ID, others a document and its expiry date; both then a photo of the
+ * document's front and back, a postcode, an appointment among the slots the partner's backend offers for it, and the
+ * partner's verification. It teaches the engine's branches, "Back", answers checked against earlier ones (or today),
+ * offers, sensitive values and files (src/workflows/README.md). Imported by the page and by the server, so nothing here
+ * may be secret.
  */
 const WORKFLOW_ID = 'work-authorization';
 
 export const documentTypes = ['passport', 'residence-permit', 'work-visa'] as const;
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A photo of one side of the document: what phones take (an iPhone's HEIC is kept as a JPEG), at most 10 MB. */
+export const documentPhotoRule: FileRule = { types: ['image/jpeg', 'image/png', 'image/heic'], maxBytes: 10 * 1024 * 1024 };
 
 export const workAuthorizationSchemas = {
   citizenship: z.strictObject({ citizen: z.boolean({ error: 'choose yes or no' }) }),
@@ -31,6 +36,7 @@ export const workAuthorizationSchemas = {
       ),
     ),
   }),
+  photos: z.strictObject({ front: fileField(documentPhotoRule), back: fileField(documentPhotoRule) }),
   postcode: z.strictObject({
     postcode: z.string().check(z.trim(), z.regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be 3 to 10 letters, digits, spaces or hyphens')),
   }),
@@ -71,7 +77,7 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
     }),
     step('national-id', {
       shortName: 'National ID',
-      next: 'postcode',
+      next: 'photos',
       // The value is masked before it reaches a report: it never goes to the platform.
       report: () => ({ color: 'neutral', details: 'The worker gave their national ID number.' }),
     }),
@@ -82,6 +88,10 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
         color: 'neutral',
         details: `The worker gave a ${data.documentType.replace('-', ' ')} valid until ${data.expiryDate}.`,
       }),
+    }),
+    step('photos', {
+      shortName: 'Photos',
+      report: () => ({ color: 'neutral', details: 'The worker sent photos of the front and back of their document.' }),
     }),
     step('postcode', {
       shortName: 'Postcode',

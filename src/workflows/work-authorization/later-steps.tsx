@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { lazyScreen } from '../lazy-screen';
 import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
 import { AppointmentStep } from './appointment-step';
 import { DocumentStep } from './document-step';
@@ -7,15 +9,30 @@ import type { WorkAuthorizationTexts } from './texts';
 import { VerificationStep } from './verification-step';
 
 /**
+ * The photos' screen brings the uploads' code (tus-js-client, src/api/file-uploads.ts): a chunk of its own, so the
+ * other later steps do not wait for it, fetched while the worker answers the step before it.
+ */
+const photosStep = lazyScreen<StepViewProps & { texts: WorkAuthorizationTexts }>(() =>
+  import('./photos-step').then((module) => ({ default: module.PhotosStep })),
+);
+const beforePhotos = new Set(['national-id', 'document']);
+
+/**
  * The screens of the steps after citizenship, fetched once the first step is shown (work-authorization-step.tsx):
  * the definition with its checks, the offer's loading and the branches' screens are code the first screen does not need.
  */
 export function WorkAuthorizationLaterStep(props: StepViewProps & { texts: WorkAuthorizationTexts }) {
-  switch (props.stepId) {
+  const { stepId } = props;
+  useEffect(() => {
+    if (beforePhotos.has(stepId)) void photosStep.fetch().catch(() => {});
+  }, [stepId]);
+  switch (stepId) {
     case 'national-id':
       return <NationalIdStep {...props} />;
     case 'document':
       return <DocumentStep {...props} />;
+    case 'photos':
+      return <photosStep.view {...props} />;
     case 'postcode':
       return <PostcodeStep {...props} />;
     case 'appointment':
@@ -23,6 +40,6 @@ export function WorkAuthorizationLaterStep(props: StepViewProps & { texts: WorkA
     case 'verification':
       return <VerificationStep {...props} />;
     default:
-      throw new MissingStepScreenError(props.stepId);
+      throw new MissingStepScreenError(stepId);
   }
 }

@@ -24,6 +24,20 @@ export interface WorkAuthorizationTexts {
     /** The step's `check`: the document must still be valid after today. */
     expiryPast: string;
   };
+  photos: {
+    intro: string;
+    frontLabel: string;
+    frontHint: string;
+    backLabel: string;
+    backHint: string;
+    /** Continue pressed with no photo of that side. */
+    missingFront: string;
+    missingBack: string;
+    /** Continue pressed while that side's photo is still on its way. */
+    stillUploading: string;
+    /** The server refused the answer (400 invalid_step_data naming the side): the upload is no longer usable. */
+    refused: string;
+  };
   postcode: { label: string; hint: string; error: string };
   verification: { what: string; howLong: string; mayClose: string; watching: string };
   done: { title: string; body: string; next: string };
