@@ -34,6 +34,8 @@ export interface DatabaseSchema {
   sensitive_reveals: SensitiveRevealsTable;
   /** Files from the worker's phone, without their bytes (migrations/0018-uploads.ts). */
   uploads: UploadsTable;
+  /** Who writes to an upload now, across instances (migrations/0020-upload-locks.ts). */
+  upload_locks: { upload_id: string; holder: string; expires_at: number; release_wanted: number };
   /** Who erased a worker's data and when, never whose (`npm run tasks -- erase`). */
   erasure_log: { erased_at: number; erased_by: string };
 }

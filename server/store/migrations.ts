@@ -19,6 +19,7 @@ import { taskOffers } from './migrations/0016-task-offers';
 import { sensitiveReveals } from './migrations/0017-sensitive-reveals';
 import { uploads } from './migrations/0018-uploads';
 import { uploadRemovals } from './migrations/0019-upload-removals';
+import { uploadLocks } from './migrations/0020-upload-locks';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -45,6 +46,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0017_sensitive_reveals': sensitiveReveals,
     '0018_uploads': uploads,
     '0019_upload_removals': uploadRemovals,
+    '0020_upload_locks': uploadLocks,
   };
   return { getMigrations: async () => migrations };
 }

@@ -22,6 +22,7 @@ import { claimUpload, deleteClaimedUploads } from '../store/upload-removals.repo
 import { cleanUpload, type Cleaning } from './upload-cleaning';
 import type { UploadFiles } from './upload-files';
 import { createCleaningGate, type CleaningGate } from './cleaning-gate';
+import { databaseUploadLocker } from './upload-locker';
 
 export interface UploadSettings {
   maxFilesPerAttempt?: number;
@@ -76,6 +77,8 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     new TusServer({
       path: UPLOADS_PATH,
       datastore,
+      // One request at a time per upload, across every instance (upload-locker.ts).
+      locker: databaseUploadLocker({ store, clock }),
       relativeLocation: true,
       // The page calls from its own origin, and the rest of the task API sends no CORS headers: tus would allow any.
       allowedOrigins: () => false,

@@ -41,6 +41,7 @@ export const apiErrorStatus = {
   restart_not_allowed: 409,
   offer_not_loaded: 409,
   upload_complete: 409,
+  upload_busy: 423,
   offer_unavailable: 424,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,

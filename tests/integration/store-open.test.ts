@@ -61,6 +61,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0017_sensitive_reveals',
       '0018_uploads',
       '0019_upload_removals',
+      '0020_upload_locks',
     ]);
   });
 
