@@ -15,8 +15,8 @@ export interface TestUploadStore {
   /** Every object the store holds, by name, with its bytes: what someone with the disk or the bucket would read. */
   objects(): Promise<{ name: string; bytes: Buffer }[]>;
   /**
-   * The S3 multipart uploads still open among those `objects()` has seen named (in a `.info`): their parts hold bytes
-   * but are no objects of the bucket. None in a directory.
+   * The S3 multipart uploads holding parts among those `objects()` has seen named (in a `.info`): their parts hold
+   * bytes but are no objects of the bucket. None in a directory.
    */
   openMultipartUploads(): Promise<string[]>;
   cleanup(): Promise<void>;
@@ -74,13 +74,13 @@ async function openS3Store(): Promise<TestUploadStore> {
       const open: string[] = [];
       for (const [uploadId, key] of multipart) {
         const parts = await s3.client.send(new ListPartsCommand({ Bucket: s3.bucket, Key: key, UploadId: uploadId })).then(
-          () => true,
+          (listed) => listed.Parts?.length ?? 0,
           (error: unknown) => {
-            if ((error as { name?: string }).name === 'NoSuchUpload') return false;
+            if ((error as { name?: string }).name === 'NoSuchUpload') return 0;
             throw error;
           },
         );
-        if (parts) open.push(key);
+        if (parts > 0) open.push(key);
       }
       return open;
     },

@@ -12,30 +12,26 @@ import type { Store } from '../../server/store/store';
 import { findTaskByAssignedTaskUuid, purgeUnconfirmedTasks } from '../../server/store/tasks.repository';
 import { findUpload } from '../../server/store/uploads.repository';
 import type { WorkerExport } from '../../server/store/worker-data.repository';
-import { keepSavedUploads } from '../../server/task-progress/saved-uploads';
 import type { UploadFiles } from '../../server/uploads/upload-files';
-import type { FileRule } from '../../src/workflows/file-field';
 import type { TaskContext } from '../../src/contract/task-context';
 import { runNodeScript } from '../helpers/run-command';
-import { bearer, newContext, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
+import { bearer, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
 import { noisyPhoto, uploadPartly, uploadWithTus } from '../helpers/tus-uploads';
 import { testUploadStores, type TestUploadStore } from '../helpers/upload-stores';
-import { deliverEverything, trainAndSign } from '../helpers/worker-answers';
+import { deliverEverything } from '../helpers/worker-answers';
 
 /*
- * docs/operations.md#files: a worker's files follow their data, in both stores and on both engines. Files are sent with
- * tus-js-client over real HTTP; the commands run as an operator runs them, in a process of their own.
+ * docs/operations.md#files: a worker's files follow their data, in both stores and on both engines. The files are
+ * work-authorization's photos of a document, sent with tus-js-client over real HTTP and named by the photos step
+ * through the task API; the commands run as an operator runs them, in a process of their own.
  */
 
 const DAY = 24 * 60 * 60_000;
 const noPause = { minPauseMs: 0, pausePerBusy: 0 };
 const retention = { outboxMs: 365 * DAY, taskDataMs: 30 * DAY };
 const photos = { stepId: 'photos', field: 'front' };
-const imageRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-/** Any task's `photos.front` and `photos.back` take an image: no registered workflow needs to have the step. */
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'photos' && (field === 'front' || field === 'back') ? imageRule : undefined;
+const backPhoto = { stepId: 'photos', field: 'back' };
 
 function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
   if (engine.name === 'sqlite') return t.location;
@@ -61,7 +57,7 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
     let endpoint: string;
     beforeEach(async () => {
       uploadStore = await kind.open();
-      t = await openTaskApp({ engine, uploadFiles: uploadStore.files, uploads: { fileRuleOf } });
+      t = await openTaskApp({ engine, uploadFiles: uploadStore.files });
       store = t.database.store;
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
@@ -105,13 +101,28 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
       return { id: await uploadPartly(endpoint, token, file, sent.length, photos), sent };
     }
 
-    /** Marks uploads as named by a saved step, as the step path does (step.service.ts). */
-    async function saved(context: TaskContext, ...files: Sent[]) {
-      const task = (await findTaskByAssignedTaskUuid(store.db, context.wxAssignedTaskUuid))!;
-      for (const file of files) {
-        const row = await store.db.selectFrom('uploads').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
-        const answer = { id: file.id, contentType: row.content_type!, bytes: Number(row.bytes), sha256: row.sha256! };
-        await keepSavedUploads(store.db, { taskId: task.id, files: { front: answer }, now: t.clock.now() });
+    /** A session of a work-authorization task, whose photos step asks for the document's front and back. */
+    async function session(context: TaskContext = newContext()) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/session', payload: { ...context, workflow: 'work-authorization' } });
+      expect(response.statusCode).toBe(200);
+      return { context, token: (response.json() as { token: string }).token };
+    }
+
+    /** The worker gives a national ID, then saves the photos step naming `front` and `back`, through the task API. */
+    async function savePhotos(token: string, front: Sent, back: Sent) {
+      const steps: [string, unknown][] = [
+        ['citizenship', { citizen: true }],
+        ['national-id', { nationalId: 'X1234567' }],
+        ['photos', { front: front.id, back: back.id }],
+      ];
+      for (const [stepId, data] of steps) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: `/api/task/steps/${stepId}`,
+          headers: bearer(token),
+          payload: { data },
+        });
+        expect([stepId, response.statusCode]).toEqual([stepId, 200]);
       }
     }
 
@@ -159,41 +170,43 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
 
     it('erase removes the worker’s files, bytes and rows, from every task and attempt, says how many, and keeps others’', async () => {
       const x = newContext();
-      const first = await openSession(t.app, x);
-      const xFiles = [await uploaded(first.token, 1), await halfUploaded(first.token, 2)];
-      await saved(x, xFiles[0]!);
+      const first = await session(x);
+      const [front, back] = [await uploaded(first.token, 1), await uploaded(first.token, 6, backPhoto)];
+      await savePhotos(first.token, front, back);
+      const xFiles = [front, back, await halfUploaded(first.token, 2)];
       await restart(first.token);
       xFiles.push(await uploaded(first.token, 3));
-      // Past S3's smallest part (5 MB): a part of a multipart upload that stays open, no object of the bucket.
-      const large = randomBytes(6 * 1024 * 1024);
-      const largeSent = large.subarray(0, 5.5 * 1024 * 1024);
+      // 9 of 10 MiB: on S3 an 8 MiB part of a multipart upload that stays open (no object of the bucket), the rest a `.part`.
+      const large = randomBytes(10 * 1024 * 1024);
+      const largeSent = large.subarray(0, 9 * 1024 * 1024);
       const largeId = await uploadPartly(endpoint, first.token, large, largeSent.length, photos);
       xFiles.push({ id: largeId, sent: largeSent });
       const secondTask = { ...newContext(), wxWorkerUuid: x.wxWorkerUuid.toUpperCase() };
-      const second = await openSession(t.app, secondTask);
-      xFiles.push(await uploaded(second.token, 4, { stepId: 'photos', field: 'back' }));
-      const y = await openSession(t.app);
+      const second = await session(secondTask);
+      xFiles.push(await uploaded(second.token, 4, backPhoto));
+      const y = await session();
       const yFile = await uploaded(y.token, 5);
       const key = await partnerKey();
       // The test can fail: before the erasure, every file is there to be found, and the partner downloads them.
-      const inParts = kind.name === 's3' ? [largeId] : [];
-      expect(await bytesFoundOf(xFiles)).toEqual(xFiles.map((file) => file.id).filter((id) => !inParts.includes(id)));
-      expect((await uploadStore.openMultipartUploads()).filter((key) => key.endsWith(largeId))).toHaveLength(inParts.length);
-      const before = await download(key, secondTask, xFiles[4]!);
-      expect([before.status, Buffer.from(await before.arrayBuffer())]).toEqual([200, xFiles[4]!.stored]);
+      expect(await bytesFoundOf(xFiles)).toEqual(xFiles.map((file) => file.id));
+      const inParts = (await uploadStore.openMultipartUploads()).filter((objectKey) => objectKey.endsWith(largeId));
+      expect(inParts).toHaveLength(kind.name === 's3' ? 1 : 0);
+      const before = await download(key, secondTask, xFiles[5]!);
+      expect([before.status, Buffer.from(await before.arrayBuffer())]).toEqual([200, xFiles[5]!.stored]);
 
       const result = await tasksCommand('erase', '--worker', x.wxWorkerUuid);
 
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain('\n5 uploaded file(s) were removed from the upload store, with their records.\n');
+      expect(result.stdout).toContain('\n6 uploaded file(s) were removed from the upload store, with their records.\n');
       expect(await rowIds()).toEqual([yFile.id]);
       expect(await bytesFoundOf(xFiles)).toEqual([]);
       expect(await uploadStore.openMultipartUploads()).toEqual([]);
       for (const file of xFiles) expect(await uploadStore.files.open(file.id)).toBeUndefined();
       for (const [context, file] of [
-        [x, xFiles[0]!],
-        [x, xFiles[2]!],
-        [secondTask, xFiles[4]!],
+        [x, front],
+        [x, back],
+        [x, xFiles[3]!],
+        [secondTask, xFiles[5]!],
       ] as const) {
         expect((await download(key, context, file)).status).toBe(404);
       }
@@ -205,12 +218,12 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
 
     it('export --out writes each completed file beside the JSON, which gives its type, size and sha256', async () => {
       const x = newContext();
-      const { token } = await openSession(t.app, x);
+      const { token } = await session(x);
       const front = await uploaded(token, 11);
-      const back = await uploaded(token, 12, { stepId: 'photos', field: 'back' });
+      const back = await uploaded(token, 12, backPhoto);
       const unfinished = await halfUploaded(token, 13);
-      await saved(x, front);
-      const other = await openSession(t.app);
+      await savePhotos(token, front, back);
+      const other = await session();
       await uploaded(other.token, 14);
       const out = join(mkdtempSync(join(tmpdir(), 'ptk-export-')), 'worker');
       try {
@@ -220,6 +233,8 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
         expect(result.stdout).toBe(`Wrote ${join(out, 'export.json')} and 2 uploaded file(s) in ${join(out, 'uploads')}\n`);
         const exported = JSON.parse(readFileSync(join(out, 'export.json'), 'utf8')) as WorkerExport;
         const uploads = exported.tasks.flatMap((task) => task.uploads);
+        // The step data name the files the JSON describes and the directory holds.
+        expect(exported.tasks[0]!.stepData).toMatchObject({ photos: { front: front.id, back: back.id } });
         expect(uploads.map((upload) => upload.id).sort()).toEqual([front.id, back.id, unfinished.id].sort());
         for (const file of [front, back]) {
           const listed = uploads.find((upload) => upload.id === file.id)!;
@@ -229,7 +244,12 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
           expect([listed.bytes, listed.sha256]).toEqual([written.length, sha256(written)]);
         }
         expect(uploads.find((upload) => upload.id === front.id)!.savedAt).not.toBeNull();
-        expect(uploads.find((upload) => upload.id === unfinished.id)).toMatchObject({ state: 'uploading', file: null, sha256: null });
+        expect(uploads.find((upload) => upload.id === unfinished.id)).toMatchObject({
+          state: 'uploading',
+          file: null,
+          sha256: null,
+          savedAt: null,
+        });
         expect(readdirSync(join(out, 'uploads')).sort()).toEqual([`${front.id}.jpg`, `${back.id}.jpg`].sort());
         // The worker's own: readable by the operator who ran it, nobody else.
         expect(statSync(out).mode & 0o777).toBe(0o700);
@@ -250,19 +270,23 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
 
     it('retention removes the files of every attempt with the answers of a finished task, and no other', async () => {
       const x = newContext();
-      const { token } = await openSession(t.app, x);
-      const firstAttempt = await uploaded(token, 21);
-      await saved(x, firstAttempt);
+      const { token } = await session(x);
+      const firstAttempt = [await uploaded(token, 21), await uploaded(token, 24, backPhoto)] as const;
+      await savePhotos(token, ...firstAttempt);
       await restart(token);
-      const secondAttempt = await uploaded(token, 22);
-      await saved(x, secondAttempt);
-      await trainAndSign(t.app, { fullName: 'Fenella Photo-Taker', context: x });
-      const unfinished = newContext();
-      const open = await openSession(t.app, unfinished);
-      const kept = await uploaded(open.token, 23);
-      await saved(unfinished, kept);
+      const secondAttempt = [await uploaded(token, 22), await uploaded(token, 25, backPhoto)] as const;
+      await savePhotos(token, ...secondAttempt);
+      // Finished, as the partner's verification would end it (the appointment between needs the partner's backend).
+      await store.db
+        .updateTable('tasks')
+        .set({ status: 'completed', current_step: null })
+        .where('assigned_task_uuid', '=', x.wxAssignedTaskUuid)
+        .execute();
+      const open = await session();
+      const kept = [await uploaded(open.token, 23), await uploaded(open.token, 26, backPhoto)] as const;
+      await savePhotos(open.token, ...kept);
       await deliverEverything(store, t.clock.now());
-      const gone = [firstAttempt, secondAttempt];
+      const gone = [...firstAttempt, ...secondAttempt];
 
       // Past a day but within the answers' 30: named by saved steps, every file stays.
       const early = await runRetention(store, { now: t.clock.now() + 2 * DAY, retention, uploadFiles: uploadStore.files }, noPause);
@@ -271,32 +295,33 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
 
       const outcome = await runRetention(store, { now: t.clock.now() + 31 * DAY, retention, uploadFiles: uploadStore.files }, noPause);
 
-      expect(outcome).toMatchObject({ tasksErased: 1, files: 2 });
-      expect(await rowIds()).toEqual([kept.id]);
+      expect(outcome).toMatchObject({ tasksErased: 1, files: 4 });
+      expect(await rowIds()).toEqual(kept.map((file) => file.id).sort());
       expect(await bytesFoundOf(gone)).toEqual([]);
-      expect(await storedBytes(kept.id)).toEqual(kept.stored);
+      for (const file of kept) expect(await storedBytes(file.id)).toEqual(file.stored);
     }, 120_000);
 
     it('removes an upload no saved step named a day after its creation, finished or not; one named stays, after a restart too', async () => {
       const x = newContext();
-      const { token } = await openSession(t.app, x);
-      const named = await uploaded(token, 31);
-      await saved(x, named);
+      const { token } = await session(x);
+      // A photo of the front taken again: the first one is never named.
       const replaced = await uploaded(token, 32);
+      const named = [await uploaded(token, 31), await uploaded(token, 35, backPhoto)] as const;
+      await savePhotos(token, ...named);
       const abandoned = await halfUploaded(token, 33);
       // A new attempt starts with none of the old answers: the file a saved step of the first one named still stays.
       await restart(token);
       t.clock.advance(DAY - 60_000);
       // A session lasts less than a day: the worker comes back.
-      const later = await openSession(t.app, x);
+      const later = await session(x);
       const recent = await uploaded(later.token, 34);
       const retain = () => runRetention(store, { now: t.clock.now() + 120_000, retention, uploadFiles: uploadStore.files }, noPause);
 
       expect((await retain()).files).toBe(2);
 
-      expect(await rowIds()).toEqual([named.id, recent.id].sort());
+      expect(await rowIds()).toEqual([...named.map((file) => file.id), recent.id].sort());
       expect(await bytesFoundOf([replaced, abandoned])).toEqual([]);
-      expect(await storedBytes(named.id)).toEqual(named.stored);
+      for (const file of named) expect(await storedBytes(file.id)).toEqual(file.stored);
       expect(await storedBytes(recent.id)).toEqual(recent.stored);
       // An upload removed answers as one that never was, and a step can no longer name it.
       const head = await fetch(`${endpoint}/${recent.id}`.replace(recent.id, replaced.id), {
@@ -306,12 +331,12 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
       expect(head.status).toBe(404);
       t.clock.advance(DAY);
       expect((await retain()).files).toBe(1);
-      expect(await rowIds()).toEqual([named.id]);
+      expect(await rowIds()).toEqual(named.map((file) => file.id).sort());
     }, 120_000);
 
     it('a release removes the task’s files, and the retention job finishes a removal a failing store cut short', async () => {
       const x = newContext();
-      const { token } = await openSession(t.app, x);
+      const { token } = await session(x);
       const files = [await uploaded(token, 41), await uploaded(token, 42), await halfUploaded(token, 43)];
       const failing: UploadFiles = {
         kind: uploadStore.files.kind,
@@ -348,9 +373,9 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
 
     it('a task purged unconfirmed loses its files, which the retention job removes', async () => {
       const rejected = newContext();
-      const { token } = await openSession(t.app, rejected);
+      const { token } = await session(rejected);
       const file = await uploaded(token, 61);
-      const kept = await uploaded((await openSession(t.app)).token, 62);
+      const kept = await uploaded((await session()).token, 62);
       await store.db
         .updateTable('tasks')
         .set({ rejected_at: t.clock.now() })
@@ -368,7 +393,7 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
     });
 
     it('the retention job finishes removals left claimed, whose bytes may be gone already', async () => {
-      const { token } = await openSession(t.app);
+      const { token } = await session();
       const file = await uploaded(token, 51);
       // As a crash leaves it between the two moves: claimed, bytes removed, row still there.
       await store.db.updateTable('uploads').set({ state: 'removing' }).where('id', '=', file.id).execute();
