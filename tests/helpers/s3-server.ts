@@ -31,7 +31,7 @@ export interface S3TestServer {
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** An S3 client for this server (path-style addressing, its credential). */
   client: S3Client;
-  /** The store's settings for `s3UploadFiles`, keys under `prefix` in this server's bucket. */
+  /** The store's settings for `s3UploadFiles`, keys under `prefix` (`a/b` or `a/b/`) in this server's bucket. */
   uploadStore(prefix?: string): S3UploadStore;
   /** The variables that point a server process at this bucket (docs/configuration.md#uploads). */
   environment(prefix?: string): Record<string, string>;
@@ -69,7 +69,7 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
   });
   const uploadStore = (prefix = ''): S3UploadStore => ({
     bucket,
-    prefix,
+    prefix: asKeyPrefix(prefix),
     endpoint,
     region: REGION,
     forcePathStyle: true,
@@ -189,6 +189,12 @@ const multipartCompletion: KoaMiddleware = async (context, next) => {
     `<Bucket>${bucket}</Bucket><Key>${escapeXml(storedKey)}</Key><UploadId>${uploadId}</UploadId>` +
     `<IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`;
 };
+
+/** As UPLOAD_STORE's path is read (config-uploads.ts): `a/b` and `a/b/` are the same prefix, `a/b/`. */
+function asKeyPrefix(path: string): string {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '' : `${trimmed}/`;
+}
 
 function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (character) => `&#${character.charCodeAt(0)};`);
