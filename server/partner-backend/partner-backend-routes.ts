@@ -11,6 +11,7 @@ import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.reposi
 import { findTaskByAssignedTaskUuid } from '../store/tasks.repository';
 import type { PartnerBackendReceiver } from './receiver';
 import { offerAnswerModes, type OfferStandIn } from './offer-stand-in';
+import { taskFilesOf } from './task-files';
 
 /** The key the preview's buttons use, made anew at each start of emulator mode (the one before is revoked). */
 const PREVIEW_KEY_NAME = 'emulator preview';
@@ -37,6 +38,12 @@ const offerModeBodySchema = z.strictObject({
   assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
   mode: z.enum(offerAnswerModes),
 });
+const fileParamsSchema = z.object({
+  assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
+  uploadId: z.string().check(z.minLength(1), z.maxLength(100)),
+});
+/** What the panel's copy of a file keeps of the partner API's answer. */
+const FILE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'cache-control', 'x-content-type-options'];
 const resolveParamsSchema = z.object({
   assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
   stepId: z.string().check(z.minLength(1), z.maxLength(100)),
@@ -44,8 +51,9 @@ const resolveParamsSchema = z.object({
 
 /**
  * Emulator mode's stand-in for the partner's own backend (docs/development.md#the-partner-backend-panel): the receiver
- * of the events (under /emulator/partner-backend/events) and, for the preview, what it received and buttons that
- * resolve a waiting step through the real partner API with a key made for this start.
+ * of the events (under /emulator/partner-backend/events) and, for the preview, what it received, the task's files
+ * (their bytes fetched as a backend would) and buttons that resolve a waiting step, both through the real partner
+ * API with a key made for this start.
  */
 export async function partnerBackendRoutes(app: FastifyInstance, options: PartnerBackendOptions): Promise<void> {
   const { store, clock, receiver, offerStandIn } = options;
@@ -102,6 +110,7 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
         events: receiver?.list(assignedTaskUuid) ?? [],
         offers: offerStandIn ? { mode: offerStandIn.modeOf(assignedTaskUuid), requests: offerStandIn.list(assignedTaskUuid) } : null,
         awaiting: assignedTaskUuid === undefined ? null : await awaitedStepOf(store, assignedTaskUuid),
+        files: assignedTaskUuid === undefined ? [] : await taskFilesOf(store, assignedTaskUuid),
       };
     },
   );
@@ -114,6 +123,26 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
         return reply.code(409).send({ error: { code: 'no_stand_in', message: 'PARTNER_BACKEND_URL is set: offers come from there' } });
       offerStandIn.setMode(request.body.assignedTaskUuid, request.body.mode);
       return { mode: request.body.mode };
+    },
+  );
+
+  // A file of the task, fetched from the partner API's files route with the preview's key, as a backend would: the
+  // panel shows the cleaned bytes the partner gets. Passed on as a stream, with the route's own headers.
+  api.get(
+    '/control/partner-backend/tasks/:assignedTaskUuid/uploads/:uploadId',
+    { schema: { params: fileParamsSchema } },
+    async (request, reply) => {
+      const { assignedTaskUuid, uploadId } = request.params;
+      const response = await fetch(
+        `${options.selfUrl}/api/partner/v1/tasks/${encodeURIComponent(assignedTaskUuid)}/uploads/${encodeURIComponent(uploadId)}`,
+        { headers: { authorization: `Bearer ${await keyForPreview()}` }, signal: AbortSignal.timeout(30_000) },
+      );
+      reply.code(response.status);
+      for (const name of FILE_HEADERS) {
+        const value = response.headers.get(name);
+        if (value !== null) reply.header(name, value);
+      }
+      return reply.send(response.body ?? undefined);
     },
   );
 

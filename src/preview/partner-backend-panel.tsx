@@ -3,11 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import {
   offerAnswerModes,
   partnerBackendQueryOptions,
+  taskFileUrl,
   useResolvePartnerStep,
   useSetOfferMode,
   type OfferAnswerMode,
   type ReceivedEvent,
   type ReceivedOfferRequest,
+  type TaskFile,
 } from './api/partner-backend';
 import { TimeStamp } from './time-stamp';
 import { Button } from '../ui/button';
@@ -15,7 +17,8 @@ import { Notice } from '../ui/notice';
 
 /**
  * The partner's own backend as emulator mode stands it in (docs/development.md#the-partner-backend-panel): the signed
- * events it received for this task, and, while a step waits on it, the results it can send through the partner API.
+ * events it received for this task, the files of the task's answers as the partner API hands them over, and, while a
+ * step waits on it, the results it can send through the partner API.
  */
 export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { controlPath: string; assignedTaskUuid: string }) {
   const backend = useQuery(partnerBackendQueryOptions(controlPath, assignedTaskUuid));
@@ -23,6 +26,7 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
   const awaiting = backend.data?.awaiting ?? null;
   const events = backend.data?.events ?? [];
   const offers = backend.data?.offers ?? null;
+  const files = backend.data?.files ?? [];
   const setMode = useSetOfferMode(controlPath, assignedTaskUuid);
   // Set in the click's own event, so the controlled radio never falls back to the old choice before the mutation's
   // state arrives (React Query notifies in a later task); cleared once the choice is stored or refused.
@@ -59,6 +63,18 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
         </div>
       )}
       <Notice tone="error">{resolve.isError ? `The partner API refused it: ${resolve.error.message}` : undefined}</Notice>
+      <h3>Files</h3>
+      {files.length === 0 ? (
+        <p className="pv-muted">None yet. A file appears here once the step that holds it is saved.</p>
+      ) : (
+        <ul className="pv-files" aria-label="Files of the task's answers">
+          {files.map((file) => (
+            <li key={file.id}>
+              <FileCard file={file} url={taskFileUrl(controlPath, assignedTaskUuid, file.id)} />
+            </li>
+          ))}
+        </ul>
+      )}
       <h3>Offer requests</h3>
       {backend.data && offers === null ? (
         <p className="pv-muted">Offers are asked of PARTNER_BACKEND_URL: your own backend shows its requests.</p>
@@ -119,6 +135,33 @@ const offerModeLabels: Record<OfferAnswerMode, string> = {
   error: 'an error (HTTP 500)',
   slow: 'too slow (no answer within OFFER_TIMEOUT_MS)',
 };
+
+/**
+ * A file as the partner gets it from `GET /api/partner/v1/tasks/…/uploads/{id}`: an image shown small (the cleaned
+ * one, with no EXIF left), any file a link to that download, with the description the events and the API carry.
+ */
+function FileCard({ file, url }: { file: TaskFile; url: string }) {
+  const name = `${file.stepId} · ${file.field}`;
+  return (
+    <figure className="pv-file">
+      {file.contentType.startsWith('image/') && <img src={url} alt={name} loading="lazy" decoding="async" />}
+      <figcaption>
+        <a href={url} download>
+          {name}
+        </a>{' '}
+        <span className="pv-muted pv-small">
+          {file.contentType}, {formatBytes(file.bytes)}, sha256 <code title={file.sha256}>{file.sha256.slice(0, 12)}…</code>
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
 
 function OfferRequestLine({ request }: { request: ReceivedOfferRequest }) {
   return (

@@ -1,4 +1,5 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
+import { addDocumentPhotos, photoTexts } from './document-photos';
 import { expect, test } from './preview-fixtures';
 
 /**
@@ -75,4 +76,40 @@ test('the backend reports failed: the open page shows the attempt ended, the pla
   await expect(preview.panel).toContainText('The identity document could not be verified.');
   await expect(eventLine(backend, 'task.failed')).toContainText('signature verified');
   await expect(backend.getByText('signature not verified')).toHaveCount(0);
+});
+
+test('the panel shows the photos a worker sent, as the partner API gives them: cleaned, with type, size and sha256', async ({
+  preview,
+  page,
+}) => {
+  await preview.open();
+  await preview.assign({ workflow: 'work-authorization', title: 'Work authorization' });
+  const { frame } = preview;
+  await expect(frame.getByRole('heading', { name: 'Are you a citizen?' })).toBeVisible();
+  await expect(frame.locator('html')).toHaveAttribute('data-interactive', '');
+  const backend = page.getByRole('region', { name: 'Partner backend' });
+  await expect(backend.getByText('None yet. A file appears here once the step that holds it is saved.')).toBeVisible();
+  await frame.getByRole('radio', { name: 'Yes' }).check();
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await frame.getByRole('textbox', { name: 'National ID number' }).fill('ZX9081726');
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await expect(frame.getByRole('heading', { name: 'Photos of your document' })).toBeVisible();
+  await addDocumentPhotos(frame, photoTexts.en);
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await expect(frame.getByRole('heading', { name: 'Where do you live?' })).toBeVisible();
+
+  const files = backend.getByRole('list', { name: "Files of the task's answers" });
+  await expect(files.getByRole('listitem')).toHaveCount(2);
+  for (const side of ['front', 'back']) {
+    const item = files.getByRole('listitem').filter({ hasText: `photos · ${side}` });
+    await expect(item).toContainText(/image\/jpeg, \d+ KB, sha256 [0-9a-f]{12}…/);
+    // Drawn from the bytes the partner API streams (addDocumentPhotos sends 320 × 200 photos).
+    const image = item.getByRole('img', { name: `photos · ${side}` });
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(320);
+  }
+  // The event of the step describes the same files, never their bytes.
+  const saved = backend.getByRole('listitem').filter({ hasText: 'task.step_saved' }).first();
+  await saved.getByText('Body').click();
+  await expect(saved.locator('pre')).toContainText('"contentType": "image/jpeg"');
+  await preview.checkAccessibility("partner backend panel with the task's photos");
 });

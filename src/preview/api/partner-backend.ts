@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { jsonRequest } from './json-request';
 import { previewKeys } from './preview-keys';
 
-/** GET /emulator/control/partner-backend: the built-in receiver's events for a task, and the step it waits on. */
+/** GET /emulator/control/partner-backend: the built-in receiver's events for a task, the step it waits on, its files. */
 const receivedEventSchema = z.object({
   receivedAt: z.number(),
   webhookId: z.string(),
@@ -29,6 +29,17 @@ const offerRequestSchema = z.object({
 });
 export type ReceivedOfferRequest = z.infer<typeof offerRequestSchema>;
 
+/** A file of the task's answers, as the partner API describes it (docs/connecting-your-backend.md#files). */
+const taskFileSchema = z.object({
+  stepId: z.string(),
+  field: z.string(),
+  id: z.string(),
+  contentType: z.string(),
+  bytes: z.number(),
+  sha256: z.string(),
+});
+export type TaskFile = z.infer<typeof taskFileSchema>;
+
 const partnerBackendSchema = z.object({
   receiver: z.boolean(),
   events: z.array(receivedEventSchema),
@@ -41,6 +52,7 @@ const partnerBackendSchema = z.object({
       results: z.array(z.object({ label: z.string(), data: z.unknown() })),
     }),
   ),
+  files: z.array(taskFileSchema),
 });
 
 /** Polled like the other live panels: a partner step resolved elsewhere (curl, a test) shows within a second. */
@@ -51,6 +63,11 @@ export function partnerBackendQueryOptions(controlPath: string, assignedTaskUuid
       jsonRequest('GET', `${controlPath}/partner-backend?assignedTaskUuid=${encodeURIComponent(assignedTaskUuid)}`, partnerBackendSchema),
     refetchInterval: 1000,
   });
+}
+
+/** Where the panel gets a file's bytes: the control API passes on the partner API's files route (the preview's key). */
+export function taskFileUrl(controlPath: string, assignedTaskUuid: string, uploadId: string): string {
+  return `${controlPath}/partner-backend/tasks/${encodeURIComponent(assignedTaskUuid)}/uploads/${encodeURIComponent(uploadId)}`;
 }
 
 /** Resolves the waiting step through the real partner API (the server calls it with the preview's own key). */
