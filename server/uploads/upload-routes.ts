@@ -20,8 +20,8 @@ import { attemptUploadUse, completeUpload, deleteUpload, findUpload, insertUploa
 import { readOwnTask } from '../task-progress/locked-task';
 import { claimUpload, deleteClaimedUploads } from '../store/upload-removals.repository';
 import { cleanUpload, type Cleaning } from './upload-cleaning';
-import type { UploadFiles } from './upload-files';
 import { createCleaningGate, type CleaningGate } from './cleaning-gate';
+import type { UploadFiles } from './upload-files';
 import { databaseUploadLocker } from './upload-locker';
 
 export interface UploadSettings {
@@ -63,9 +63,9 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     if (!task) throw new Error('upload request without its task');
     return task;
   };
+
   // One file is cleaned at a time (cleaning-gate.ts): a decoded photo is the largest thing an upload puts in memory.
   const cleaningTurn = createCleaningGate();
-
   // Made on the first upload: a server that never takes one needs no store.
   let made: Promise<TusServer> | undefined;
   const tus = () =>
