@@ -29,7 +29,10 @@ export async function checkUploadStore(store: UploadStoreConfig, files: UploadFi
 
 async function checkDirectory(directory: string): Promise<CheckResult> {
   if (await writable(directory)) return { name: NAME, ok: true, summary: `the directory ${directory} is writable` };
-  if (await writable(dirname(directory))) {
+  // The server makes the directory with its missing parents (recursive mkdir): the nearest that exists must be writable.
+  let nearest = dirname(directory);
+  while (!(await exists(nearest)) && dirname(nearest) !== nearest) nearest = dirname(nearest);
+  if (await writable(nearest)) {
     return { name: NAME, ok: true, summary: `the directory ${directory} does not exist yet: the server makes it at the first upload` };
   }
   return {
@@ -38,6 +41,13 @@ async function checkDirectory(directory: string): Promise<CheckResult> {
     summary: `the directory ${directory} cannot be written, nor made`,
     nextStep: 'Give this user write access to it, or set UPLOAD_STORE to file:<a writable directory> or s3://<bucket>/<prefix>.',
   };
+}
+
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function writable(path: string): Promise<boolean> {

@@ -66,6 +66,9 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
   const cursors = cursorSeal(options.cursorSecret);
   const watch = createFeedWatch({ store, clock, log: app.log, metrics: options.metrics });
   app.decorateRequest('partnerKey', null);
+  // The response schemas are zod (and a download's is a file): they type the handlers and fill the OpenAPI document,
+  // and fast-json-stringify cannot compile them. This scope serializes as buildApp does, whatever app it is in.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // Before the body is read, as on the task API: an unauthenticated caller learns nothing of what a route accepts.
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
