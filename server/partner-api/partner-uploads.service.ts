@@ -10,6 +10,7 @@ import type { PartnerKey } from '../store/partner-keys.table';
 import type { FileAnswer } from '../task-progress/file-answers';
 import { workflowOf } from '../task-progress/locked-task';
 import { readPartnerTask } from '../task-progress/partner-task-access';
+import { storedFileName } from '../uploads/stored-file-name';
 import type { UploadFiles } from '../uploads/upload-files';
 
 /** A stored file as the partner downloads it: what it is (its checked type first) and its bytes, as a stream. */
@@ -19,8 +20,6 @@ export interface PartnerUpload {
   filename: string;
   bytes: Readable;
 }
-
-const EXTENSIONS: Partial<Record<string, string>> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
 
 /**
  * The bytes of one upload of a task (docs/connecting-your-backend.md#files), under the partner API's rules: the task
@@ -57,7 +56,7 @@ export async function openPartnerUpload(
   }
   return {
     file: { id: upload.id, contentType, bytes, sha256 },
-    filename: `${upload.id}.${EXTENSIONS[contentType] ?? 'bin'}`,
+    filename: storedFileName(upload.id, contentType),
     bytes: stream,
   };
 }

@@ -4,10 +4,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { WorkerExport } from '../store/worker-data.repository';
+import { storedFileName } from './stored-file-name';
 import type { UploadFiles } from './upload-files';
-
-/** The extension a stored file is written with: its type as read from its bytes, never the name the worker gave. */
-const EXTENSIONS: Partial<Record<string, string>> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
 
 export interface ExportWritten {
   /** Relative to the directory: `export.json`. */
@@ -40,7 +38,7 @@ export async function writeExportWithFiles(exported: WorkerExport, files: Upload
       written.missing.push(upload.id);
       continue;
     }
-    const file = `uploads/${upload.id}.${EXTENSIONS[upload.contentType ?? ''] ?? 'bin'}`;
+    const file = `uploads/${storedFileName(upload.id, upload.contentType)}`;
     const hash = createHash('sha256');
     await pipeline(
       bytes,
