@@ -1,4 +1,4 @@
-import { expect, type FrameLocator } from '@playwright/test';
+import { expect, type FrameLocator, type Locator } from '@playwright/test';
 
 /** The worker's moves through the safety training, as a person would make them. */
 export type QuizAnswers = readonly (readonly [question: string, answer: string])[];
@@ -28,14 +28,14 @@ export async function beginTraining(frame: FrameLocator): Promise<void> {
 }
 
 export async function acknowledgePolicy(frame: FrameLocator): Promise<void> {
-  await frame.getByLabel('I have read and understood the safety policy.').check();
+  await checkAsAPersonWould(frame.getByLabel('I have read and understood the safety policy.'));
   await frame.getByRole('button', { name: 'Continue to the quiz' }).click();
   await expect(frame.getByRole('heading', { name: 'Safety quiz' })).toBeVisible();
 }
 
 export async function answerQuiz(frame: FrameLocator, answers: QuizAnswers): Promise<void> {
   for (const [question, answer] of answers) {
-    await frame.getByRole('group', { name: question }).getByLabel(answer).check();
+    await checkAsAPersonWould(frame.getByRole('group', { name: question }).getByLabel(answer));
   }
   await frame.getByRole('button', { name: 'Submit answers' }).click();
 }
@@ -46,4 +46,16 @@ export async function sign(frame: FrameLocator, name: string): Promise<void> {
   await frame.getByLabel('I confirm that I completed this training myself.').check();
   await frame.getByRole('button', { name: 'Sign and finish' }).click();
   await expect(frame.getByRole('heading', { name: 'All done' })).toBeVisible();
+}
+
+/**
+ * Presses a box or a radio, and presses it again if the press did not take, as a person who sees the box still empty
+ * does. Seen in CI on the preview, whose panels beside the frame re-render as updates arrive: Playwright scrolled the
+ * preview page to reach a radio at the foot of the frame, and its press then missed it ("Clicking the checkbox did not
+ * change its state"). The worker's own page keeps its place while code arrives (task-resume-restart.spec.ts).
+ */
+async function checkAsAPersonWould(target: Locator): Promise<void> {
+  await expect(async () => {
+    await target.check({ timeout: 5_000 });
+  }).toPass({ timeout: 15_000 });
 }
