@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
-import * as tus from 'tus-js-client';
+import { uploadWithTus } from '../helpers/tus-uploads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../server/config';
 import { newPartnerKey } from '../../server/partner-api/partner-key-secret';
@@ -102,18 +102,7 @@ describe.each(['sqlite', 'postgres'] as const)('files given to the partner, on %
   };
 
   const upload = (file: Buffer, token: string, field: string) =>
-    new Promise<string>((resolve, reject) => {
-      const running = new tus.Upload(file, {
-        endpoint: `${server.url}/api/task/uploads`,
-        headers: { authorization: `Bearer ${token}` },
-        metadata: { filename: `${field}.jpg`, filetype: 'image/jpeg', stepId: 'photos', field },
-        retryDelays: [],
-        storeFingerprintForResuming: false,
-        onSuccess: () => resolve(running.url!.split('/').pop()!),
-        onError: reject,
-      });
-      running.start();
-    });
+    uploadWithTus(`${server.url}/api/task/uploads`, token, file, { stepId: 'photos', field });
 
   const panel = async (assignedTaskUuid: string) =>
     (await call('GET', `/emulator/control/partner-backend?assignedTaskUuid=${assignedTaskUuid}`)) as unknown as PanelAnswer;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import * as tus from 'tus-js-client';
+import { uploadWithTus } from '../helpers/tus-uploads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newPartnerKey } from '../../server/partner-api/partner-key-secret';
 import { insertPartnerKey } from '../../server/store/partner-keys.repository';
@@ -83,20 +83,8 @@ describe.each(cases)('files through the partner API on $name', ({ engine, store 
   }
 
   /** One upload with tus-js-client, to its end: the upload's id. */
-  function upload(file: Buffer, token: string, target = { stepId: 'photos', field: 'front' }): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const running = new tus.Upload(file, {
-        endpoint: `${base}/api/task/uploads`,
-        headers: bearer(token),
-        metadata: { filename: 'IMG_0001.jpg', filetype: 'image/jpeg', ...target },
-        retryDelays: [],
-        storeFingerprintForResuming: false,
-        onSuccess: () => resolve(running.url!.split('/').pop()!),
-        onError: reject,
-      });
-      running.start();
-    });
-  }
+  const upload = (file: Buffer, token: string, target = { stepId: 'photos', field: 'front' }) =>
+    uploadWithTus(`${base}/api/task/uploads`, token, file, target);
 
   async function createKey(options: { companyUuid?: string | null; revealSensitive?: boolean } = {}) {
     const { key, prefix, keyHash } = newPartnerKey();
