@@ -38,7 +38,7 @@ const requestHandlers = [
  */
 const isomorphicFiles = [
   'src/contract/**',
-  'src/workflows/{registry,registry.server,workflow-definition,workflow-path,sensitive,file-field}.ts',
+  'src/workflows/{registry,registry.server,workflow-definition,workflow-catalog,workflow-path,sensitive,file-field}.ts',
   'src/workflows/*/definition{,.*}.ts',
 ];
 /** `except` of import-x/no-restricted-paths must be globs when `from` is one, and they match absolute paths. */
@@ -65,7 +65,7 @@ const wallZones = [
     except: isomorphicFiles.map(absolute),
     message:
       'server/ imports from src/ only the contract (src/contract/) and the workflow definitions (registry.ts, ' +
-      'registry.server.ts, workflow-definition.ts, workflow-path.ts, sensitive.ts, file-field.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
+      'registry.server.ts, workflow-definition.ts, workflow-catalog.ts, workflow-path.ts, sensitive.ts, file-field.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
       'the rest of src/ is React screens, texts and browser code. Move what both sides need into one of those.',
   },
   {

@@ -1,5 +1,6 @@
-import type { WorkflowId } from './registry';
+import { DEFAULT_WORKFLOW_ID, listWorkflows, type WorkflowId } from './registry';
 import { safetyTrainingServer } from './safety-training/definition.server';
+import { workflowCatalog, type WorkflowCatalog } from './workflow-catalog';
 import type { WorkflowServerModule } from './workflow-definition';
 
 /**
@@ -14,5 +15,5 @@ const serverModules = {
   'work-authorization': undefined,
 } satisfies Record<WorkflowId, WorkflowServerModule | undefined>;
 
-/** Looked up by the id a task has stored, which is a plain string. */
-export const workflowServerModules: Readonly<Record<string, WorkflowServerModule | undefined>> = serverModules;
+/** What the server runs (server/main.ts hands it to the engine): every workflow, with its server half. */
+export const serverWorkflows: WorkflowCatalog = workflowCatalog(listWorkflows(), { defaultWorkflow: DEFAULT_WORKFLOW_ID, serverModules });

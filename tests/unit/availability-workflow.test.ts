@@ -11,7 +11,7 @@ import {
   startDateRange,
 } from '../../src/workflows/availability/definition.start-date';
 import { DEFAULT_WORKFLOW_ID, findWorkflow, listWorkflows } from '../../src/workflows/registry';
-import { workflowServerModules } from '../../src/workflows/registry.server';
+import { serverWorkflows } from '../../src/workflows/registry.server';
 
 const NOW = Date.parse('2026-03-01T09:00:00.000Z');
 const startData = startDataSchemaAt(() => NOW);
@@ -165,16 +165,16 @@ describe('the workflow registry', () => {
     expect(ids.indexOf('safety-training')).toBeLessThan(ids.indexOf('availability'));
     expect(DEFAULT_WORKFLOW_ID).toBe('safety-training');
     expect(availability.steps.some((step) => step.grading)).toBe(false);
-    expect(workflowServerModules.availability).toBeUndefined();
+    expect(serverWorkflows.find('availability')?.server).toBeUndefined();
   });
 
   it.each(ids)('finds %s by its id, once, with a grader on the server for each of its graded steps', (id) => {
     expect(ids.filter((other) => other === id)).toHaveLength(1);
     const definition = findWorkflow(id)?.definition;
     expect(definition?.id).toBe(id);
-    expect(Object.hasOwn(workflowServerModules, id)).toBe(true);
+    expect(serverWorkflows.find(id)?.definition).toBe(definition);
     for (const step of definition?.steps.filter((each) => each.grading) ?? []) {
-      expect(workflowServerModules[id]?.graders[step.id], `grader of ${id}/${step.id}`).toBeTypeOf('function');
+      expect(serverWorkflows.find(id)?.server?.graders[step.id], `grader of ${id}/${step.id}`).toBeTypeOf('function');
     }
   });
 
