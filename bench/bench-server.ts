@@ -3,6 +3,7 @@ import { createLogger } from '../server/logger';
 import { startServer } from '../server/server';
 // Not from api-load.ts: that imports autocannon, which would then count in the server's RSS.
 import { BARE_ROUTE } from './bare-route';
+import { testWorkflows } from '../tests/helpers/test-workflows';
 
 /**
  * The server of the API and page benchmarks, in a process of its own so its RSS is the server's alone: `startServer`
@@ -11,6 +12,7 @@ import { BARE_ROUTE } from './bare-route';
  */
 const config = loadConfigOrExit();
 const server = await startServer(config, {
+  workflows: testWorkflows,
   log: createLogger(config.logLevel),
   // A production build made for the page benchmark, so dist/ (used by the e2e tests) is left alone.
   ...(process.env.BENCH_PAGE_DIRECTORY ? { pageDirectory: process.env.BENCH_PAGE_DIRECTORY } : {}),

@@ -5,6 +5,7 @@ import { loadConfigOrExit } from '../server/config';
 import { createLogger } from '../server/logger';
 import { openStore } from '../server/store/store';
 import { benchFileRuleOf } from './upload-field';
+import { testWorkflows } from '../tests/helpers/test-workflows';
 
 /**
  * The server of the upload benchmark, in a process of its own so its RSS is the server's alone: the app `main.ts`
@@ -18,6 +19,7 @@ const metrics = new Registry();
 collectDefaultMetrics({ register: metrics });
 const store = await openStore(config.database, { sqliteSynchronous: config.sqliteSynchronous });
 const app = await buildApp({
+  workflows: testWorkflows,
   config,
   clock: systemClock,
   store,

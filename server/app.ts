@@ -13,6 +13,7 @@ import { warnOfUntrustedProxy } from './http/proxy-warning';
 import { AccessLogController, type Logger } from './logger';
 import { partnerBackendRoutes, type PartnerBackendOptions } from './partner-backend/partner-backend-routes';
 import type { Store } from './store/store';
+import type { WorkflowCatalog } from '../src/workflows/workflow-catalog';
 import { singleCredentialGate, type CompanyGate } from './tenants/company-credentials';
 import { taskApi, type TaskApiOptions } from './task-api/task-api';
 
@@ -24,6 +25,8 @@ export interface AppDependencies {
   metrics: Registry;
   /** Rung after a request committed an update, so the relay delivers it without waiting for a poll. */
   onUpdateEnqueued: () => void;
+  /** The workflows this deployment runs, handed in by the app (docs/architecture.md#dependencies-passed-in). */
+  workflows: WorkflowCatalog;
   /** Which companies sessions may open for; by default the single credential's, from the configuration. */
   credentials?: CompanyGate;
   /** In emulator mode, the emulator's own clock (it can be moved forward to expire tokens). */
@@ -86,6 +89,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     store: deps.store,
     onUpdateEnqueued: deps.onUpdateEnqueued,
     companies: deps.credentials ?? defaultGate(deps.config),
+    workflows: deps.workflows,
     metrics: deps.metrics,
     ...(deps.offerBackend ? { offerBackend: deps.offerBackend } : {}),
     ...deps.taskOptions,
@@ -103,7 +107,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...(deps.config.emulatorStateFile === undefined ? {} : { stateFile: deps.config.emulatorStateFile }),
     });
     if (deps.partnerBackend) {
-      await app.register(partnerBackendRoutes, { prefix: EMULATOR_PREFIX, store: deps.store, clock: deps.clock, ...deps.partnerBackend });
+      await app.register(partnerBackendRoutes, {
+        ...{ prefix: EMULATOR_PREFIX, store: deps.store, clock: deps.clock, workflows: deps.workflows },
+        ...deps.partnerBackend,
+      });
     }
   }
   return app;

@@ -19,6 +19,7 @@ import { openStoreWhenReachable, type Store, type StoreOptions } from './store/s
 import { purgeUnconfirmedTasks } from './store/tasks.repository';
 import { startRetention } from './retention/retention-job';
 import type { UploadFiles } from './uploads/upload-files';
+import type { WorkflowCatalog } from '../src/workflows/workflow-catalog';
 import { removeClaimedUploads } from './uploads/upload-removal';
 import { uploadFilesOf } from './uploads/upload-store';
 import { pacingFor } from './retention/batches';
@@ -46,6 +47,8 @@ export interface RunningServer {
 }
 
 export interface StartServerOptions {
+  /** The workflows this deployment runs: the app's (docs/architecture.md#dependencies-passed-in). */
+  workflows: WorkflowCatalog;
   clock?: Clock;
   log?: Logger;
   store?: StoreOptions;
@@ -68,7 +71,7 @@ export interface StartServerOptions {
  * signal, the metrics registry, the logger) is made first and handed to both. The listener comes before all of them,
  * so an orchestrator's probes are answered while the database is awaited (docs/operations.md#start-and-stop).
  */
-export async function startServer(config: Config, options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(config: Config, options: StartServerOptions): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const metrics = new Registry();
@@ -141,7 +144,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     ? singleEndpoint(`${url}${EMULATOR_PREFIX}/partner-backend/events`, receiver.secret)
     : partnerEndpointsOf(config.partnerWebhook, credentials, clock);
   // Emulator mode without PARTNER_BACKEND_URL: offers come from a stand-in in this process, over loopback HTTP.
-  const offerStandIn = config.partnerBackend.kind === 'emulator-stand-in' ? new OfferStandIn() : undefined;
+  const offerStandIn = config.partnerBackend.kind === 'emulator-stand-in' ? new OfferStandIn(options.workflows) : undefined;
   // In tenant mode each company's webhook comes and goes with that refresh, so the gate answers per company.
   const partnerEvents = partnerEventsGateOf(partnerEndpoints);
   // One store of uploads' bytes for the routes that take and serve them and the jobs that remove them.
@@ -154,6 +157,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     store,
     metrics,
     log,
+    workflows: options.workflows,
     onUpdateEnqueued: () => outboxWake.wake(),
     credentials: partnerEvents
       ? {

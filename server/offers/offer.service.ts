@@ -7,6 +7,7 @@ import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import { storeOffer } from '../store/task-offers.repository';
 import { describeFiles } from '../task-progress/file-descriptions';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import { readOwnTask, workflowOf } from '../task-progress/locked-task';
 import { createHttpTransport } from '../upstream/http-transport';
 import { currentOffer, offerAnswers, offerBasis } from './offer-basis';
@@ -15,6 +16,7 @@ import { loadOffer, type OfferBackend } from './offer-loader';
 export interface OfferServiceDeps {
   store: Store;
   clock: Clock;
+  workflows: WorkflowCatalog;
   /** Undefined when no backend answers offers (outside emulator mode without PARTNER_BACKEND_URL). */
   backend: OfferBackend | undefined;
   /** OFFER_TIMEOUT_MS: the whole load, retries included. */
@@ -42,7 +44,7 @@ export function createOfferService(deps: OfferServiceDeps): OfferService {
   return {
     async offerFor(context, stepId) {
       const task = await readOwnTask(store.db, context);
-      const workflow = workflowOf(task);
+      const workflow = workflowOf(deps.workflows, task);
       const step = stepById(workflow, stepId);
       if (!step) throw apiError('invalid_step', `This workflow has no step "${stepId}".`);
       if (isClosed(task.status)) throw apiError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);

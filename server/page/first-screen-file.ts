@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import Negotiator from 'negotiator';
 import { firstScreenFile, FIRST_SCREENS_DIRECTORY } from '../../src/contract/first-screen-files';
 import { contextParamNames, taskContextSchema } from '../../src/contract/task-context';
-import { DEFAULT_WORKFLOW_ID } from '../../src/workflows/registry';
 
 /** The page's language when the browser prefers none it speaks, as pickLocale in src/ui/i18n/locale.ts decides. */
 const FALLBACK_LOCALE = 'en';
@@ -16,12 +15,15 @@ const FALLBACK_LOCALE = 'en';
  * the workflow the link names, or of the default one, in the language the browser prefers. A task that turns out to be
  * further along (or a flow mapped to another workflow) renders its own screen once the session has answered.
  */
-export function firstScreenPicker(pageDirectory: string): (query: unknown, acceptLanguage: string | undefined) => string | undefined {
+export function firstScreenPicker(
+  pageDirectory: string,
+  defaultWorkflow: string,
+): (query: unknown, acceptLanguage: string | undefined) => string | undefined {
   const locales = localesByWorkflow(pageDirectory);
   if (locales.size === 0) return () => undefined;
   return (query, acceptLanguage) => {
     if (!hasValidContext(query)) return undefined;
-    const workflow = workflowChoice(query) ?? DEFAULT_WORKFLOW_ID;
+    const workflow = workflowChoice(query) ?? defaultWorkflow;
     const offered = locales.get(workflow);
     if (!offered) return undefined;
     const locale =

@@ -29,7 +29,12 @@ const LEGACY_JAVASCRIPT = 'application/javascript';
  * Serves the built page (`npm run build` writes dist/). Without a build the routes answer 503 with what to do, so an
  * API-only test or a fresh checkout still starts.
  */
-export async function registerPageRoutes(app: FastifyInstance, pageDirectory: string, config: Config): Promise<void> {
+export async function registerPageRoutes(
+  app: FastifyInstance,
+  pageDirectory: string,
+  config: Config,
+  defaultWorkflow: string,
+): Promise<void> {
   const options = { preview: config.previewEnabled };
   const pageRoutes = options.preview ? [...taskPageRoutes, ...previewRoutes] : taskPageRoutes;
   if (!existsSync(join(pageDirectory, 'index.html'))) {
@@ -67,7 +72,7 @@ export async function registerPageRoutes(app: FastifyInstance, pageDirectory: st
       if (typeof type === 'string' && type.startsWith(LEGACY_JAVASCRIPT))
         reply.type(`text/javascript${type.slice(LEGACY_JAVASCRIPT.length)}`);
     });
-    const pickFirstScreen = firstScreenPicker(pageDirectory);
+    const pickFirstScreen = firstScreenPicker(pageDirectory, defaultWorkflow);
     const firstScreenStyles = inlineStyleSources(pageDirectory);
     for (const url of taskPageRoutes) {
       page.get(url, (request, reply) => {

@@ -116,7 +116,7 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
         );
       }
       const reveal = asked ? { by: key.name, keys: service.sensitiveKeys, now: clock.now() } : undefined;
-      return getPartnerTask(store, {
+      return getPartnerTask(store, service.workflows, {
         assignedTaskUuid: request.params.assignedTaskUuid,
         companies: companiesOf(key),
         ...(reveal ? { reveal } : {}),
@@ -129,7 +129,7 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
     { schema: { params: partnerUploadParamsSchema, response: partnerUploadResponses, security } },
     async (request, reply) => {
       const key = keyOf(request);
-      const upload = await openPartnerUpload(store, options.files, {
+      const upload = await openPartnerUpload(store, service.workflows, options.files, {
         ...request.params,
         key,
         companies: companiesOf(key),
@@ -178,7 +178,7 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
         },
         async () => {
           const outcome = await resolveStep(service, { assignedTaskUuid, stepId, data: request.body.data, companies: companiesOf(key) });
-          return { task: await describeViewFiles(store.db, outcome.task) };
+          return { task: await describeViewFiles(store.db, service.workflows, outcome.task) };
         },
       );
       if (answer.replayed) reply.header('idempotent-replayed', 'true');

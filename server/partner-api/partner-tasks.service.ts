@@ -5,6 +5,7 @@ import type { Store } from '../store/store';
 import { revealSealed, type SensitiveRevealer } from '../sensitive/reveal-sealed';
 import { maskSealed } from '../sensitive/sensitive-values';
 import { describeFiles } from '../task-progress/file-descriptions';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import { workflowOf } from '../task-progress/locked-task';
 import { readPartnerTask } from '../task-progress/partner-task-access';
 import type { CursorSeal } from './changes-cursor';
@@ -20,10 +21,11 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  */
 export async function getPartnerTask(
   store: Store,
+  workflows: WorkflowCatalog,
   input: { assignedTaskUuid: string; companies: ReadonlySet<string> | undefined; reveal?: SensitiveRevealer },
 ): Promise<PartnerTask> {
   const task = await readPartnerTask(store.db, input.assignedTaskUuid, input.companies);
-  const workflow = workflowOf(task);
+  const workflow = workflowOf(workflows, task);
   const shown = input.reveal === undefined ? maskSealed(task.stepData) : await revealSealed(store.db, input.reveal, task);
   const stepData = await describeFiles(store.db, { taskId: task.id, workflow, stepData: shown });
   const [history, updates] = await Promise.all([listHistory(store.db, task.id), listUpdatesForTask(store.db, task.id)]);

@@ -8,6 +8,7 @@ import type { Store } from '../store/store';
 import { findUpload } from '../store/uploads.repository';
 import type { PartnerKey } from '../store/partner-keys.table';
 import type { FileAnswer } from '../task-progress/file-answers';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import { workflowOf } from '../task-progress/locked-task';
 import { readPartnerTask } from '../task-progress/partner-task-access';
 import { storedFileName } from '../uploads/stored-file-name';
@@ -29,6 +30,7 @@ export interface PartnerUpload {
  */
 export async function openPartnerUpload(
   store: Store,
+  workflows: WorkflowCatalog,
   files: UploadFiles,
   input: { assignedTaskUuid: string; uploadId: string; key: PartnerKey; companies: ReadonlySet<string> | undefined; now: number },
 ): Promise<PartnerUpload> {
@@ -38,7 +40,7 @@ export async function openPartnerUpload(
   const { contentType, bytes, sha256 } = upload;
   if (contentType === null || bytes === null || sha256 === null) throw uploadNotFound();
 
-  const step = stepById(workflowOf(task), upload.stepId);
+  const step = stepById(workflowOf(workflows, task), upload.stepId);
   const sensitive = step !== undefined && sensitivePaths(step.schema).some((path) => path.length === 1 && path[0] === upload.field);
   if (sensitive && !input.key.revealSensitive) {
     throw apiError('reveal_not_allowed', `Key ${input.key.name} may not download a sensitive file: create one with --reveal-sensitive.`);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { findWorkflow } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import { stepById } from '../../src/workflows/workflow-path';
 
 /** What the stand-in answers the next offer requests with, as the preview's panel chose (docs/development.md#the-partner-backend-panel). */
@@ -37,6 +37,8 @@ export class OfferStandIn {
   private readonly requests: ReceivedOfferRequest[] = [];
   /** By assigned task (lowercase), as the panel is: two tasks in two preview tabs are answered each as chosen for it. */
   private readonly modes = new Map<string, OfferAnswerMode>();
+
+  constructor(private readonly workflows: WorkflowCatalog) {}
 
   modeOf(assignedTaskUuid: string | undefined): OfferAnswerMode {
     return (assignedTaskUuid !== undefined && this.modes.get(assignedTaskUuid.toLowerCase())) || 'offers';
@@ -84,7 +86,7 @@ export class OfferStandIn {
     if (this.requests.length > KEPT_REQUESTS) this.requests.splice(0, this.requests.length - KEPT_REQUESTS);
     // As a partner's backend must: an unsigned request is refused.
     if (!verified) return { status: 401, body: { error: 'the signature does not verify' } };
-    const workflow = findWorkflow(input.workflowId)?.definition;
+    const workflow = this.workflows.find(input.workflowId)?.definition;
     const offer = workflow && stepById(workflow, input.stepId)?.offer;
     if (!offer) return { status: 404, body: { error: `no offer for ${input.workflowId}/${input.stepId}` } };
     switch (mode) {

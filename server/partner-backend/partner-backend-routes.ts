@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 import { awaitsPartner } from '../../src/contract/step-rules';
-import { findWorkflow } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import type { Clock } from '../clock';
 import { newPartnerKey } from '../partner-api/partner-key-secret';
 import { partnerStepBodySchema } from '../partner-api/partner-schemas';
@@ -19,6 +19,7 @@ const PREVIEW_KEY_NAME = 'emulator preview';
 export interface PartnerBackendOptions {
   store: Store;
   clock: Clock;
+  workflows: WorkflowCatalog;
   /** Undefined when PARTNER_WEBHOOK_URL sends the events elsewhere: the panel then has none to show. */
   receiver: PartnerBackendReceiver | undefined;
   /** This server's own address: the buttons call the partner API over HTTP, as a backend would. */
@@ -56,7 +57,7 @@ const resolveParamsSchema = z.object({
  * API with a key made for this start.
  */
 export async function partnerBackendRoutes(app: FastifyInstance, options: PartnerBackendOptions): Promise<void> {
-  const { store, clock, receiver, offerStandIn } = options;
+  const { store, clock, workflows, receiver, offerStandIn } = options;
   let previewKey: Promise<string> | undefined;
   // Made at the first press, not at start: a server on a read-only volume still starts, and answers 503 naming it.
   const keyForPreview = () =>
@@ -109,8 +110,8 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
         receiver: receiver !== undefined,
         events: receiver?.list(assignedTaskUuid) ?? [],
         offers: offerStandIn ? { mode: offerStandIn.modeOf(assignedTaskUuid), requests: offerStandIn.list(assignedTaskUuid) } : null,
-        awaiting: assignedTaskUuid === undefined ? null : await awaitedStepOf(store, assignedTaskUuid),
-        files: assignedTaskUuid === undefined ? [] : await taskFilesOf(store, assignedTaskUuid),
+        awaiting: assignedTaskUuid === undefined ? null : await awaitedStepOf(store, workflows, assignedTaskUuid),
+        files: assignedTaskUuid === undefined ? [] : await taskFilesOf(store, workflows, assignedTaskUuid),
       };
     },
   );
@@ -198,9 +199,9 @@ async function mintPreviewKey(store: Store, clock: Clock): Promise<string> {
 }
 
 /** The step a task waits on the partner for, with the sample results its definition offers the preview. */
-async function awaitedStepOf(store: Store, assignedTaskUuid: string) {
+async function awaitedStepOf(store: Store, workflows: WorkflowCatalog, assignedTaskUuid: string) {
   const task = await findTaskByAssignedTaskUuid(store.db, assignedTaskUuid);
-  const workflow = task && findWorkflow(task.workflowId);
+  const workflow = task && workflows.find(task.workflowId);
   if (!task || !workflow) return null;
   const steps = workflow.definition.steps;
   if (!awaitsPartner({ status: task.status, currentStep: task.currentStep, steps })) return null;

@@ -1,5 +1,5 @@
 import { fileFieldsOf } from '../../src/workflows/file-field';
-import { findWorkflow } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import { maskSealed } from '../sensitive/sensitive-values';
 import type { Store } from '../store/store';
 import { findTaskByAssignedTaskUuid } from '../store/tasks.repository';
@@ -17,9 +17,9 @@ export interface TaskFile extends FileAnswer {
  * events describe them (server/task-progress/file-descriptions.ts). A sensitive one stays masked there, so it is
  * not listed: the panel's key may not reveal it.
  */
-export async function taskFilesOf(store: Store, assignedTaskUuid: string): Promise<TaskFile[]> {
+export async function taskFilesOf(store: Store, workflows: WorkflowCatalog, assignedTaskUuid: string): Promise<TaskFile[]> {
   const task = await findTaskByAssignedTaskUuid(store.db, assignedTaskUuid);
-  const workflow = task && findWorkflow(task.workflowId)?.definition;
+  const workflow = task && workflows.find(task.workflowId)?.definition;
   if (!task || !workflow) return [];
   const answers = await describeFiles(store.db, { taskId: task.id, workflow, stepData: maskSealed(task.stepData) });
   return workflow.steps.flatMap((step) =>

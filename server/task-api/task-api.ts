@@ -20,6 +20,7 @@ import type { UploadFiles } from '../uploads/upload-files';
 import { uploadFilesOf } from '../uploads/upload-store';
 import { createOfferService } from '../offers/offer.service';
 import type { OfferBackend } from '../offers/offer-loader';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 
 export interface TaskApiOptions {
   config: Config;
@@ -28,6 +29,8 @@ export interface TaskApiOptions {
   /** Rung after a request committed an update. */
   onUpdateEnqueued: () => void;
   companies: CompanyGate;
+  /** The workflows this deployment runs (the app's, handed in). */
+  workflows: WorkflowCatalog;
   /** Default SESSION_SECRET, or a random one per start (emulator mode: sessions end with the process). */
   sessionSecret?: string;
   /** Default: the configured limits; false turns limits off (a test sending thousands of requests). */
@@ -63,7 +66,7 @@ const EMULATOR_CURSOR_SECRET = 'emulator mode: a single company, whose cursors h
  * hooks (headers, limits) stay inside, away from the emulator's routes.
  */
 export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Promise<void> {
-  const { config, clock, store, onUpdateEnqueued, companies } = options;
+  const { config, clock, store, onUpdateEnqueued, companies, workflows } = options;
   const sessionSecret = options.sessionSecret ?? config.sessionSecret ?? randomBytes(32).toString('base64url');
 
   // docs/api.md#error-codes: a body that is not application/json is 415 unsupported_media_type. Fastify
@@ -93,9 +96,10 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     newTaskLimits: config.newTaskLimits,
     sensitiveKeys: options.sensitiveKeys ?? sensitiveKeyRingOf(config),
     log: app.log,
+    workflows,
   };
   const offers = createOfferService({
-    ...{ store, clock, backend: options.offerBackend ?? configuredOfferBackend(config) },
+    ...{ store, clock, workflows, backend: options.offerBackend ?? configuredOfferBackend(config) },
     ...{ timeoutMs: config.offerTimeoutMs, log: app.log },
   });
   app.addHook('onClose', async () => offers.close());
@@ -108,6 +112,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
       config,
       clock,
       store,
+      workflows,
       settings: {
         maxFilesPerAttempt: config.uploads.maxFilesPerAttempt,
         maxBytesPerAttempt: config.uploads.maxBytesPerAttempt,
@@ -129,10 +134,10 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     metrics: options.metrics,
     files,
   });
-  if (config.previewEnabled) registerPreviewRoutes(app, { config, perAddress: limits.perAddress });
+  if (config.previewEnabled) registerPreviewRoutes(app, { config, workflows, perAddress: limits.perAddress });
 
   const pageDirectory = options.pageDirectory ?? DEFAULT_PAGE_DIRECTORY;
-  if (pageDirectory !== false) await registerPageRoutes(app, pageDirectory, config);
+  if (pageDirectory !== false) await registerPageRoutes(app, pageDirectory, config, workflows.defaultId);
 }
 
 function configuredOfferBackend(config: Config): OfferBackend | undefined {

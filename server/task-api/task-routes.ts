@@ -15,7 +15,7 @@ import { sessionRequestSchema, sessionResponseSchema } from '../../src/contract/
 import { backRequestSchema, emptyBodySchema, stepResultSchema, stepSubmissionSchema } from '../../src/contract/step-submission';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
 import { stepIdSchema, taskViewSchema } from '../../src/contract/task-view';
-import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import type { RateLimitCheck } from './rate-limits';
 import type { OfferService } from '../offers/offer.service';
 import { stepOfferResponseSchema } from '../../src/contract/step-offer';
@@ -68,7 +68,7 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
         service,
         context,
         { address: request.ip },
-        workflow === undefined ? undefined : offeredWorkflow(workflow),
+        workflow === undefined ? undefined : offeredWorkflow(deps.service.workflows, workflow),
       );
       const expiresAt = clock.now() + SESSION_TTL_MS;
       return {
@@ -162,10 +162,11 @@ export function sessionHooksOf(deps: Pick<TaskRouteDeps, 'clock' | 'sessionSecre
  * does not offer is refused even for a task that exists (which would ignore it), because it is a broken link and its
  * owner should hear of it; the page names the problem and whom to tell.
  */
-function offeredWorkflow(id: string): string {
-  if (findWorkflow(id)) return id;
+function offeredWorkflow(workflows: WorkflowCatalog, id: string): string {
+  if (workflows.find(id)) return id;
   const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
-  const offered = listWorkflows()
+  const offered = workflows
+    .list()
     .map((workflow) => workflow.id)
     .join(', ');
   throw apiError(

@@ -1,6 +1,6 @@
 import type { TaskView } from '../../src/contract/task-view';
 import { fileFieldsOf, UPLOAD_ID_PATTERN } from '../../src/workflows/file-field';
-import { findWorkflow } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
 import { stepById } from '../../src/workflows/workflow-path';
 import type { StoreDb } from '../store/database-schema';
@@ -50,8 +50,8 @@ export async function describeStepFiles(
 }
 
 /** A task view handed to the partner (the answer of a step it completes), its file fields described. */
-export async function describeViewFiles(db: StoreDb, view: TaskView): Promise<TaskView> {
-  const registered = findWorkflow(view.workflow.id);
+export async function describeViewFiles(db: StoreDb, workflows: WorkflowCatalog, view: TaskView): Promise<TaskView> {
+  const registered = workflows.find(view.workflow.id);
   if (!registered) return view;
   return { ...view, stepData: await describeFiles(db, { taskId: view.id, workflow: registered.definition, stepData: view.stepData }) };
 }

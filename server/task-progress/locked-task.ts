@@ -15,7 +15,7 @@ import { readLockedTaskState, writeTaskChanges, type HistoryWrite, type OutboxWr
 import type { Task } from '../store/tasks.table';
 import { isSameContext, type TaskContext } from '../../src/contract/task-context';
 import type { TaskView } from '../../src/contract/task-view';
-import { findWorkflow } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
 import { apiError } from '../api-error';
 import { partnerUrlFor, startedUpdate, type UpdateTarget } from './status-updates';
@@ -35,6 +35,8 @@ export interface TaskServiceDeps {
   sensitiveKeys: SensitiveKeyRing;
   /** For security events (a task asked for with another context). */
   log: { warn(object: object, message: string): void };
+  /** The workflows this deployment runs, handed in by the app (docs/architecture.md#dependencies-passed-in). */
+  workflows: WorkflowCatalog;
 }
 
 export interface LockedTask {
@@ -150,7 +152,7 @@ export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: Tas
     const value = await work({ trx, now, enqueue, record, save, knowLastSentAt });
     for (const writes of gathered.values()) {
       for (const { write, event } of writes.stepEvents) {
-        const described = await withFilesDescribed(trx, writes.task, event);
+        const described = await withFilesDescribed(trx, deps.workflows, writes.task, event);
         if (described !== event) write.payload = JSON.stringify(described);
       }
       await writeTaskChanges(trx, { task: writes.task, now, saved: writes.saved, outbox: writes.outbox, history: writes.history });
@@ -167,10 +169,15 @@ export async function inTaskTransaction<T>(deps: TaskServiceDeps, work: (tx: Tas
  * made once the service has decided, in the same transaction as the step it tells of. The event itself when its step
  * holds no file: most events, whose payload is then not written twice.
  */
-async function withFilesDescribed(trx: StoreDb, task: Task, event: PartnerEventBody): Promise<PartnerEventBody> {
+async function withFilesDescribed(
+  trx: StoreDb,
+  workflows: WorkflowCatalog,
+  task: Task,
+  event: PartnerEventBody,
+): Promise<PartnerEventBody> {
   const { stepId, stepData } = event.data;
   if (stepId === undefined) return event;
-  const described = await describeStepFiles(trx, { taskId: task.id, workflow: workflowOf(task), stepId, data: stepData });
+  const described = await describeStepFiles(trx, { taskId: task.id, workflow: workflowOf(workflows, task), stepId, data: stepData });
   return described === stepData ? event : { ...event, data: { ...event.data, stepData: described } };
 }
 
@@ -225,7 +232,7 @@ export function withTaskLocked<T>(deps: TaskServiceDeps, lock: TaskLock, action:
       if (fact.attempt === history.attempt) history.entries.push(fact);
       else if (fact.attempt > history.attempt) history = { attempt: fact.attempt, entries: [fact] };
     };
-    const workflow = workflowOf(task);
+    const workflow = workflowOf(deps.workflows, task);
     const save = async (from: Task, changes: TaskChanges): Promise<Task> => {
       current = { ...from, ...changes, updatedAt: now };
       tx.save(current);
@@ -297,8 +304,8 @@ function assertSameContext(task: Task, context: TaskContext): void {
   if (!hasSameContext(task, context)) throw apiError('wrong_task', 'This session belongs to another task.');
 }
 
-export function workflowOf(task: Task): WorkflowDefinition {
-  const registered = findWorkflow(task.workflowId);
+export function workflowOf(workflows: WorkflowCatalog, task: Task): WorkflowDefinition {
+  const registered = workflows.find(task.workflowId);
   // A task whose workflow was removed from this deployment is our fault, not the worker's: a 500 with a log line.
   if (!registered) throw new Error(`task ${task.id} runs workflow ${task.workflowId}, which this server does not have`);
   return registered.definition;

@@ -2,7 +2,6 @@ import type { ZodMiniType } from 'zod/mini';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { GradingResult } from '../../src/contract/step-submission';
 import type { TaskView } from '../../src/contract/task-view';
-import { serverWorkflows } from '../../src/workflows/registry.server';
 import { stepById } from '../../src/workflows/workflow-path';
 import { currentOffer } from '../offers/offer-basis';
 import { sealStepData } from '../sensitive/step-data-sealing';
@@ -33,7 +32,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
     const offer = step ? await currentOffer(locked.trx, { workflow, task, step }) : undefined;
     const decided = decideStepSubmission({
       workflow,
-      server: serverWorkflows.find(workflow.id)?.server,
+      server: deps.workflows.find(workflow.id)?.server,
       task,
       stepId,
       data,

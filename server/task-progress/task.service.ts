@@ -9,7 +9,7 @@ import { companyKey } from '../tenants/company-credentials';
 import type { TaskContext } from '../../src/contract/task-context';
 import type { TaskUpdateView } from '../../src/contract/task-updates';
 import type { TaskView } from '../../src/contract/task-view';
-import { DEFAULT_WORKFLOW_ID, findWorkflow } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import { apiError, rateLimited } from '../api-error';
 import {
   assertNotRejected,
@@ -28,8 +28,8 @@ import { toTaskView } from './task-view';
 const HOUR_MS = 60 * 60_000;
 
 /** A mapping made before its workflow left this deployment falls back to the default rather than failing the worker. */
-function offeredOrDefault(workflowId: string | undefined): string {
-  return workflowId !== undefined && findWorkflow(workflowId) ? workflowId : DEFAULT_WORKFLOW_ID;
+function offeredOrDefault(workflows: WorkflowCatalog, workflowId: string | undefined): string {
+  return workflowId !== undefined && workflows.find(workflowId) ? workflowId : workflows.defaultId;
 }
 
 /**
@@ -97,8 +97,11 @@ export async function openTask(
     // The link's variable wins; else the flow's workflow as its company mapped it (`npm run tenants -- map-flow`).
     const workflowId =
       existing || linkWorkflowId !== undefined
-        ? (linkWorkflowId ?? DEFAULT_WORKFLOW_ID)
-        : offeredOrDefault(await findFlowWorkflow(trx, { companyUuid: context.wxCompanyUuid, taskFlowUuid: context.wxTaskFlowUuid }));
+        ? (linkWorkflowId ?? deps.workflows.defaultId)
+        : offeredOrDefault(
+            deps.workflows,
+            await findFlowWorkflow(trx, { companyUuid: context.wxCompanyUuid, taskFlowUuid: context.wxTaskFlowUuid }),
+          );
     const opened = existing
       ? { task: existing, created: false }
       : await insertTaskIfAbsent(trx, {
@@ -141,14 +144,14 @@ export async function openTask(
       await enqueue(task, openedUpdate(updateTargetOf(deps, task)));
       await appendHistory(trx, { taskId: task.id, attempt: task.attempt, kind: 'opened', at: now });
     }
-    return toTaskView(task, await listAttemptHistory(trx, task.id, task.attempt), workflowOf(task));
+    return toTaskView(task, await listAttemptHistory(trx, task.id, task.attempt), workflowOf(deps.workflows, task));
   });
 }
 
 /** Reads need no lock nor transaction: a view may be a moment old, never inconsistent with itself. */
 export async function getTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
   const task = await readOwnTask(deps.store.db, context);
-  return toTaskView(task, await listAttemptHistory(deps.store.db, task.id, task.attempt), workflowOf(task));
+  return toTaskView(task, await listAttemptHistory(deps.store.db, task.id, task.attempt), workflowOf(deps.workflows, task));
 }
 
 /**

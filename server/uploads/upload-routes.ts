@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrorStatus, type ApiErrorCode } from '../../src/contract/api-errors';
 import { isClosed } from '../../src/contract/task-status';
 import { DEFAULT_FILE_MAX_BYTES, fileFieldsOf, UPLOAD_ID_PATTERN, type FileRule } from '../../src/workflows/file-field';
-import { listWorkflows } from '../../src/workflows/registry';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog';
 import { stepById } from '../../src/workflows/workflow-path';
 import { apiError } from '../api-error';
 import type { Clock } from '../clock';
@@ -35,6 +35,8 @@ export interface UploadRouteDeps {
   config: Config;
   clock: Clock;
   store: Store;
+  /** Whose steps' file fields set each upload's rule (their `fileField`). */
+  workflows: WorkflowCatalog;
   /** The configuration's per-attempt quota (docs/configuration.md#uploads), under whatever a test sets. */
   settings: UploadSettings & Required<Pick<UploadSettings, 'maxFilesPerAttempt' | 'maxBytesPerAttempt'>>;
   /** Where the bytes are kept (upload-store.ts). */
@@ -54,7 +56,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   const { clock, store, settings } = deps;
   const { files } = deps;
   const { maxFilesPerAttempt: maxFiles, maxBytesPerAttempt: maxBytes } = settings;
-  const fileRuleOf = settings.fileRuleOf ?? registeredFileRule;
+  const fileRuleOf = settings.fileRuleOf ?? registeredFileRule(deps.workflows);
   // The task each request's token names, found by the Fastify handler, read by tus's hooks.
   const tasks = new WeakMap<IncomingMessage, Task>();
   const taskOf = (request: Request): Task => {
@@ -83,7 +85,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
       // The page calls from its own origin, and the rest of the task API sends no CORS headers: tus would allow any.
       allowedOrigins: () => false,
       // Tus-Max-Size: the largest file any field takes; each field's own limit is checked on creation.
-      maxSize: Math.max(DEFAULT_FILE_MAX_BYTES, ...registeredRules().map((rule) => rule.maxBytes)),
+      maxSize: Math.max(DEFAULT_FILE_MAX_BYTES, ...registeredRules(deps.workflows).map((rule) => rule.maxBytes)),
       // 128 random bits: the id is all that names an upload in its URL.
       namingFunction: () => randomBytes(16).toString('base64url'),
       async onUploadCreate(request, upload) {
@@ -224,14 +226,16 @@ async function ownUpload(store: Store, task: Task, id: string | undefined): Prom
   return record;
 }
 
-function registeredFileRule(workflowId: string, stepId: string, field: string): FileRule | undefined {
-  const workflow = listWorkflows().find((candidate) => candidate.id === workflowId);
-  const step = workflow && stepById(workflow, stepId);
-  return step ? fileFieldsOf(step.schema)[field] : undefined;
+function registeredFileRule(workflows: WorkflowCatalog) {
+  return (workflowId: string, stepId: string, field: string): FileRule | undefined => {
+    const workflow = workflows.find(workflowId)?.definition;
+    const step = workflow && stepById(workflow, stepId);
+    return step ? fileFieldsOf(step.schema)[field] : undefined;
+  };
 }
 
-function registeredRules(): FileRule[] {
-  return listWorkflows().flatMap((workflow) => workflow.steps.flatMap((step) => Object.values(fileFieldsOf(step.schema))));
+function registeredRules(workflows: WorkflowCatalog): FileRule[] {
+  return workflows.list().flatMap((workflow) => workflow.steps.flatMap((step) => Object.values(fileFieldsOf(step.schema))));
 }
 
 const tusRefusals: Partial<Record<number, ApiErrorCode>> = { 400: 'bad_request', 404: 'not_found', 413: 'upload_too_large' };

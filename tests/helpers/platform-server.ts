@@ -12,6 +12,7 @@ import { openStore, type Store, type StoreOptions } from '../../server/store/sto
 import type { TaskContext } from '../../src/contract/task-context';
 import { control } from './emulator-control';
 import { testPostgresUrl } from './test-databases';
+import { testWorkflows } from './test-workflows';
 
 /** Where a whole server keeps its data in a test: a SQLite file, or a Postgres schema of its own. */
 export interface ServerDatabase {
@@ -70,7 +71,7 @@ export async function startPlatformServer(database: ServerDatabase, env: Record<
       callback();
     },
   });
-  const server = await startServer(parsed.config, { log: createLogger('info', stream), store: database.store });
+  const server = await startServer(parsed.config, { workflows: testWorkflows, log: createLogger('info', stream), store: database.store });
   const emulator = control(`${server.url}${EMULATOR_PREFIX}`);
   return {
     server,

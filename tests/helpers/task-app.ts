@@ -13,6 +13,7 @@ import type { UploadSettings } from '../../server/uploads/upload-routes';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
 import { testDatabases, type TestDatabase, type TestDatabaseEngine } from './test-databases';
+import { testWorkflows } from './test-workflows';
 
 /** Distinctive values, so a test can grep every answer for them: no secret may appear in any API answer. */
 export const TEST_SECRETS = {
@@ -70,6 +71,7 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
   const uploadFiles = options.uploadFiles ?? directoryUploadFiles(ownUploads!);
   let wakes = 0;
   const app = await buildApp({
+    workflows: testWorkflows,
     config,
     clock,
     store: database.store,

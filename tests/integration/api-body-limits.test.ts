@@ -5,6 +5,7 @@ import { registerErrorHandling } from '../../server/http/error-handling';
 import { taskApi } from '../../server/task-api/task-api';
 import { singleCredentialGate } from '../../server/tenants/company-credentials';
 import { errorCode, openTaskApp, type TaskApp } from '../helpers/task-app';
+import { testWorkflows } from '../helpers/test-workflows';
 
 /**
  * docs/api.md#routes: the task API takes bodies of at most 16 KB. That is its default: a route registered beside it
@@ -27,6 +28,7 @@ describe('body limits of routes beside the task API', () => {
         config,
         clock,
         store: t.database.store,
+        workflows: testWorkflows,
         onUpdateEnqueued: () => {},
         companies: singleCredentialGate(tenancy),
         rateLimits: false,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../server/config';
 import { startServer, type RunningServer } from '../../server/server';
 import { errorBodySchema } from '../../src/contract/api-errors';
+import { testWorkflows } from '../helpers/test-workflows';
 
 let directory: string;
 let server: RunningServer;
@@ -21,7 +22,7 @@ beforeAll(async () => {
     KEEP_ALIVE_TIMEOUT_MS: '800',
   });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  server = await startServer(parsed.config);
+  server = await startServer(parsed.config, { workflows: testWorkflows });
 });
 
 afterAll(async () => {
@@ -128,7 +129,7 @@ describe('while the server closes', () => {
   it('answers a request still arriving on an open connection with 503 shutting_down, in the contract shape', async () => {
     const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'closing.db') });
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    const closingServer = await startServer(parsed.config);
+    const closingServer = await startServer(parsed.config, { workflows: testWorkflows });
     const url = new URL(closingServer.url);
     let answer = '';
     const socket = connect(Number(url.port), url.hostname);

@@ -7,6 +7,7 @@ import { parseConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { errorBodySchema } from '../../src/contract/api-errors';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const METRICS_TOKEN = 'metrics-token-6f1d2c9a8b7e4d3c2b1a0f9e8d7c6b5a';
 
@@ -47,7 +48,7 @@ async function start(env: Record<string, string>): Promise<RunningServer> {
       callback();
     },
   });
-  server = await startServer(parsed.config, { log: createLogger('debug', stream) });
+  server = await startServer(parsed.config, { workflows: testWorkflows, log: createLogger('debug', stream) });
   return server;
 }
 

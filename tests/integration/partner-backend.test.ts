@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../server/config';
 import { startServer, type RunningServer } from '../../server/server';
 import { control } from '../helpers/emulator-control';
+import { testWorkflows } from '../helpers/test-workflows';
 
 /**
  * Emulator mode with no PARTNER_WEBHOOK_URL: the events reach the built-in receiver, which verifies them with the
@@ -21,7 +22,7 @@ beforeEach(async () => {
   const pageDirectory = join(directory, 'page');
   mkdirSync(pageDirectory);
   writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
-  server = await startServer(parsed.config, { pageDirectory, partnerRelay: { pollMs: 50 } });
+  server = await startServer(parsed.config, { workflows: testWorkflows, pageDirectory, partnerRelay: { pollMs: 50 } });
 });
 
 afterEach(async () => {

@@ -14,6 +14,7 @@ import { insertPartnerKey } from '../../server/store/partner-keys.repository';
 import { directoryUploadFiles, type UploadFiles } from '../../server/uploads/upload-files';
 import { control } from '../helpers/emulator-control';
 import { testPostgresUrl } from '../helpers/test-databases';
+import { testWorkflows } from '../helpers/test-workflows';
 
 /*
  * docs/connecting-your-backend.md#files end to end, in emulator mode: work-authorization's `photos` step saved with
@@ -78,7 +79,12 @@ describe.each(['sqlite', 'postgres'] as const)('files given to the partner, on %
     mkdirSync(pageDirectory);
     writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
     files = directoryUploadFiles(join(directory, 'uploads'));
-    server = await startServer(parsed.config, { pageDirectory, partnerRelay: { pollMs: 50 }, uploadFiles: files });
+    server = await startServer(parsed.config, {
+      workflows: testWorkflows,
+      pageDirectory,
+      partnerRelay: { pollMs: 50 },
+      uploadFiles: files,
+    });
   });
 
   afterEach(async () => {

@@ -11,6 +11,7 @@ import { createLogger } from '../../server/logger';
 import { openStore } from '../../server/store/store';
 import { runNodeScript } from '../helpers/run-command';
 import { TEST_SECRETS } from '../helpers/task-app';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const company = '3a1f5c2e-0000-4000-8000-00000000000c';
 let directory: string;
@@ -57,6 +58,7 @@ describe('npm run partner-keys', () => {
       new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString()), done()) }),
     );
     const app = await buildApp({
+      workflows: testWorkflows,
       config: parsed.config,
       clock: new ManualClock(Date.now()),
       store,

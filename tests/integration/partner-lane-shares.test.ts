@@ -12,6 +12,7 @@ import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { runNodeScript } from '../helpers/run-command';
 import { testPostgresUrl } from '../helpers/test-databases';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const companyA = { company: '0d1e2f30-4a5b-4c6d-8e7f-8091a2b3c4d5', key: 'shares-tenant-a', secret: 'shares-tenant-a-secret-5c1e' };
 const companyB = { company: 'e1f20314-2536-4748-996a-abbccddeeff0', key: 'shares-tenant-b', secret: 'shares-tenant-b-secret-8b3a' };
@@ -130,7 +131,7 @@ describe.each(['sqlite', 'postgres'] as const)("the partner lane's slots in tena
     const parsed = parseConfig({ ...environment, PORT: '0', LOG_LEVEL: 'warn', UPSTREAM_TIMEOUT_MS: String(upstreamTimeoutMs) });
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
     const log = createLogger('warn', new Writable({ write: (_chunk, _encoding, done) => done() }));
-    const server = await startServer(parsed.config, { log });
+    const server = await startServer(parsed.config, { workflows: testWorkflows, log });
     servers.push(server);
     return server;
   }

@@ -7,6 +7,7 @@ import type { ApiError } from '../../server/api-error';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 import { sensitiveKeyRing } from '../../server/sensitive/sensitive-keys';
+import { testWorkflows } from '../helpers/test-workflows';
 
 let t: TaskApp | undefined;
 afterEach(async () => {
@@ -25,6 +26,7 @@ function servicesOf(app: TaskApp): TaskServiceDeps {
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
     sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
     log: { warn: () => {} },
+    workflows: testWorkflows,
   };
 }
 

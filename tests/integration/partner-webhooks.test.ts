@@ -14,6 +14,7 @@ import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { runNodeScript } from '../helpers/run-command';
 import { testPostgresUrl } from '../helpers/test-databases';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const companyA = { company: '5b7c0d2e-1f3a-4b5c-8d6e-7f8091a2b3c4', key: 'webhook-tenant-a', secret: 'webhook-tenant-a-secret-9f1e' };
 const companyB = { company: 'c4d5e6f7-0a1b-4c2d-9e3f-405162738495', key: 'webhook-tenant-b', secret: 'webhook-tenant-b-secret-2a7d' };
@@ -118,7 +119,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks per company in tenant m
     const parsed = parseConfig({ ...environment(), PORT: '0', LOG_LEVEL: 'info', DELIVERY_RETRY_BASE_MS: '50' });
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
     const log = createLogger('info', new Writable({ write: (_chunk, _encoding, done) => done() }));
-    return startServer(parsed.config, { clock, log, tenantsRefreshMs: 100 });
+    return startServer(parsed.config, { workflows: testWorkflows, clock, log, tenantsRefreshMs: 100 });
   }
 
   /** A worker opens a new task of `company`, starts it and restarts it: one `task.restarted` owed to the partner. */

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
+import { testWorkflows } from '../helpers/test-workflows';
 
 let directory: string;
 let server: RunningServer | undefined;
@@ -31,7 +32,7 @@ async function start(env: Record<string, string> = {}): Promise<RunningServer> {
       callback();
     },
   });
-  server = await startServer(parsed.config, { log: createLogger('info', stream) });
+  server = await startServer(parsed.config, { workflows: testWorkflows, log: createLogger('info', stream) });
   return server;
 }
 

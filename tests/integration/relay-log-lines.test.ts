@@ -13,6 +13,7 @@ import { control } from '../helpers/emulator-control';
 import { runNodeScript } from '../helpers/run-command';
 import { platformEnv } from '../helpers/server-process';
 import { driveTask } from '../helpers/task-load';
+import { testWorkflows } from '../helpers/test-workflows';
 
 interface Line {
   msg: string;
@@ -61,7 +62,7 @@ async function start(environment: Record<string, string>): Promise<RunningServer
       },
     }),
   );
-  return startServer(parsed.config, { log, tenantsRefreshMs: 100 });
+  return startServer(parsed.config, { workflows: testWorkflows, log, tenantsRefreshMs: 100 });
 }
 
 beforeEach(() => {

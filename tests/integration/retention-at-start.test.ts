@@ -10,6 +10,7 @@ import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { openStore } from '../../server/store/store';
 import { insertTask } from '../../server/store/tasks.repository';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const DAY = 24 * 60 * 60_000;
 let directory: string;
@@ -50,7 +51,7 @@ describe('the retention job of a running server', () => {
         callback();
       },
     });
-    server = await startServer(parsed.config, { log: createLogger('info', stream) });
+    server = await startServer(parsed.config, { workflows: testWorkflows, log: createLogger('info', stream) });
 
     const remaining = async () => Number((await sql<{ n: number }>`select count(*) as n from outbox`.execute(server!.store.db)).rows[0]!.n);
     await expect.poll(remaining, { timeout: 10_000 }).toBe(1);

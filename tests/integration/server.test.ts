@@ -8,6 +8,7 @@ import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { control } from '../helpers/emulator-control';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';
+import { testWorkflows } from '../helpers/test-workflows';
 
 let directory: string;
 let server: RunningServer;
@@ -30,7 +31,7 @@ beforeEach(async () => {
   const pageDirectory = join(directory, 'page');
   mkdirSync(pageDirectory);
   writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
-  server = await startServer(parsed.config, { log: createLogger('debug', stream), pageDirectory });
+  server = await startServer(parsed.config, { workflows: testWorkflows, log: createLogger('debug', stream), pageDirectory });
 });
 
 afterEach(async () => {

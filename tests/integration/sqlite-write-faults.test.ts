@@ -9,6 +9,7 @@ import { parseConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { spawnServer } from '../helpers/server-process';
+import { testWorkflows } from '../helpers/test-workflows';
 
 /*
  * Real faults on real files, as root (tests and CI run as root, which ignores permission bits, so chmod proves
@@ -69,7 +70,7 @@ async function start(filename: string): Promise<RunningServer> {
       callback();
     },
   });
-  return startServer(parsed.config, { log: createLogger('info', stream) });
+  return startServer(parsed.config, { workflows: testWorkflows, log: createLogger('info', stream) });
 }
 
 /** A session for a new assigned task: the task row and its history are written before it answers. */

@@ -20,6 +20,7 @@ import {
   TEST_SECRETS,
   type TaskApp,
 } from '../helpers/task-app';
+import { testWorkflows } from '../helpers/test-workflows';
 
 describe('security headers', () => {
   let t: TaskApp;
@@ -181,6 +182,7 @@ describe('rate limits', () => {
         const parsed = parseConfig({ ...TEST_SECRETS, ...platformAddresses });
         if (!parsed.ok) throw new Error(parsed.problems.join('; '));
         const app = await buildApp({
+          workflows: testWorkflows,
           config: parsed.config,
           clock: systemClock,
           store,

@@ -15,6 +15,7 @@ import type { TaskContext } from '../../src/contract/task-context';
 import { control } from '../helpers/emulator-control';
 import { runNodeScript } from '../helpers/run-command';
 import { openTaskApp } from '../helpers/task-app';
+import { testWorkflows } from '../helpers/test-workflows';
 
 /** Distinctive Secrets, so every file, log line and output can be searched for them (and for their Basic form). */
 const companyA = { company: '3f0c9a1e-5b2d-4e8f-9a6c-1d7e2b4f8a0c', key: 'tenant-a-key', secret: 'tenant-a-secret-71c3e9d2b5a8' };
@@ -70,7 +71,7 @@ async function start(): Promise<RunningServer> {
       callback();
     },
   });
-  return startServer(parsed.config, { log: createLogger('trace', stream), tenantsRefreshMs: 200 });
+  return startServer(parsed.config, { workflows: testWorkflows, log: createLogger('trace', stream), tenantsRefreshMs: 200 });
 }
 
 function tenants(args: string[], input?: string) {

@@ -10,6 +10,7 @@ import type { FileRule } from '../../src/workflows/file-field';
 import { startS3Server, type S3TestServer } from '../helpers/s3-server';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
 const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
@@ -36,6 +37,7 @@ describe.each(testDatabases)('one upload through two instances on $name', (engin
     // synchronous, so the second app shares the first one's connection; each app still has its own tus server.
     const secondStore = engine.name === 'postgres' ? await first.database.openAnother() : first.database.store;
     second = await buildApp({
+      workflows: testWorkflows,
       config: first.config,
       clock: first.clock,
       store: secondStore,

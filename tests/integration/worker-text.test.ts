@@ -9,6 +9,7 @@ import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
 import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
 import { control } from '../helpers/emulator-control';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const RIGHT_TO_LEFT_OVERRIDE = '\u202e';
 const LONE_HIGH_SURROGATE = '\ud83e';
@@ -21,7 +22,7 @@ beforeEach(async () => {
   directory = mkdtempSync(join(tmpdir(), 'ptk-worker-text-'));
   const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'text.db') });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  server = await startServer(parsed.config);
+  server = await startServer(parsed.config, { workflows: testWorkflows });
 });
 
 afterEach(async () => {

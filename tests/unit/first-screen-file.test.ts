@@ -12,7 +12,7 @@ describe('the prerendered first screen a GET of the task page is answered with',
     writeFileSync(join(page, 'first-screens', name), '<!doctype html>');
   }
   afterAll(() => rmSync(page, { recursive: true, force: true }));
-  const pick = firstScreenPicker(page);
+  const pick = firstScreenPicker(page, 'safety-training');
   const context = newContext();
 
   it('is the default workflow in the language the browser prefers among those built', () => {
@@ -38,6 +38,6 @@ describe('the prerendered first screen a GET of the task page is answered with',
   });
 
   it('has none when the build wrote no first screens', () => {
-    expect(firstScreenPicker(join(page, 'missing'))(context, 'en')).toBeUndefined();
+    expect(firstScreenPicker(join(page, 'missing'), 'safety-training')(context, 'en')).toBeUndefined();
   });
 });
