@@ -6,7 +6,7 @@ const reportDir = process.env.TEST_REPORT_DIR;
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/app/**/*.test.ts'],
     environment: 'node',
     // The AWS SDK's own switch for its notice that its releases after January 2027 need Node 22: every test process
     // that makes an S3 client would print it, and it says nothing of the code under test.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import autocannon, { type AutocannonRequest } from 'autocannon';
-import { POLICY_VERSION } from '../src/workflows/safety-training/definition';
+import { POLICY_VERSION } from '../tests/fixtures/workflows/safety-training/definition';
 import { BARE_ROUTE } from './bare-route';
 import { percentile, round, runPool } from './bench-support';
 

@@ -1,5 +1,5 @@
 import type { Frame } from '@playwright/test';
-import { localDay } from '../src/workflows/availability/definition.start-date';
+import { localDay } from '../tests/fixtures/workflows/availability/definition.start-date';
 
 /** One step as a worker goes through it: what they fill in (not timed), the button they press, the heading that follows. */
 export interface StepWalk {

@@ -17,6 +17,7 @@ import { createWorkforceClient } from '../server/upstream/workforce-client';
 import { STEP_CYCLE } from './api-load';
 import { round, runPool } from './bench-support';
 import { sensitiveKeyRing } from '../server/sensitive/sensitive-keys';
+import { testWorkflows } from '../tests/helpers/test-workflows';
 
 /**
  * The floor of the SQLite step path, measured in the same run as the step load (docs/development.md#benchmarks):
@@ -119,7 +120,8 @@ async function recordCycle(database: Database.Database): Promise<Recorded> {
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
     sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
     log: { warn: () => {} },
-  } as unknown as TaskServiceDeps;
+    workflows: testWorkflows,
+  } satisfies TaskServiceDeps;
   const context = {
     wxWorkerUuid: randomUUID(),
     wxAssignedTaskUuid: randomUUID(),

@@ -55,7 +55,7 @@ function checkId(id: string | undefined, registry: string): string {
   const taken = [
     existsSync(join(workflowsDir, id)) && `src/workflows/${id}/ exists`,
     new RegExp(`['"]${id}['"]`).test(registry) && 'src/workflows/registry.ts names it',
-    existsSync(join(root, `tests/unit/${id}-workflow.test.ts`)) && `tests/unit/${id}-workflow.test.ts exists`,
+    existsSync(join(root, `tests/app/${id}-workflow.test.ts`)) && `tests/app/${id}-workflow.test.ts exists`,
   ].filter(Boolean);
   if (taken.length > 0) {
     throw new RefusedError(
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
         [join(folder, `${branch.choice}-step.tsx`), choiceScreenFile(names)],
         [join(folder, `${names.step}-step.tsx`), branchContactScreenFile(names)],
         [join(folder, `${branch.email}-step.tsx`), emailScreenFile(names)],
-        [join(root, `tests/unit/${names.id}-workflow.test.ts`), branchUnitTestFile(names)],
+        [join(root, `tests/app/${names.id}-workflow.test.ts`), branchUnitTestFile(names)],
       ]
     : [
         [join(folder, 'definition.ts'), definitionFile(names)],
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
         [join(folder, 'texts.es.ts'), textsFile(names, 'es')],
         [join(folder, `${names.id}-step.tsx`), stepSwitchFile(names)],
         [join(folder, `${names.step}-step.tsx`), stepScreenFile(names)],
-        [join(root, `tests/unit/${names.id}-workflow.test.ts`), unitTestFile(names)],
+        [join(root, `tests/app/${names.id}-workflow.test.ts`), unitTestFile(names)],
       ];
   const files: [string, string][] = [
     ...workflowFiles,
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
 
   const listed = files.map(([file]) => `  ${relative(root, file)}`).join('\n');
   process.stdout.write(`Created the workflow "${names.id}" and registered it:\n${listed}\n\nNext:
-  npx vitest run tests/unit/${names.id}-workflow.test.ts
+  npx vitest run tests/app/${names.id}-workflow.test.ts
   npm run dev, then choose "${names.id}" in the preview's Workflow select (http://localhost:8787/preview)
   replace the ${branch ? 'steps' : `"${names.step}" step`} with yours: the workflow guide, src/workflows/README.md, says how.
 `);

@@ -15,7 +15,7 @@ import {
   rotateTenant,
   setFlowWorkflow,
 } from '../store/tenants.repository';
-import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
+import type { KitApp } from '../kit-app';
 import { companyKey, metricsLabelOf } from '../tenants/company-credentials';
 import { sealSecret } from '../tenants/secret-sealing';
 import { createWorkforceClient } from '../upstream/workforce-client';
@@ -40,7 +40,7 @@ const companySchema = z.uuid();
 const commands = ['add', 'rotate', 'remove', 'list', 'pending', 'map-flow', 'unmap-flow', 'flows', 'webhook', 'webhooks'];
 
 /** `npm run tenants`: the client companies this deployment acts for, each with its own credential (docs/platform.md#authentication). */
-async function main(argv: string[]): Promise<number> {
+export async function tenantsCommand(argv: string[], kit: KitApp): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -99,8 +99,9 @@ async function main(argv: string[]): Promise<number> {
     flow = parsed.data.toLowerCase();
   }
   const workflow = values.workflow?.trim();
-  if (command === 'map-flow' && (workflow === undefined || !findWorkflow(workflow))) {
-    const offered = listWorkflows()
+  if (command === 'map-flow' && (workflow === undefined || !kit.workflows.find(workflow))) {
+    const offered = kit.workflows
+      .list()
       .map((definition) => definition.id)
       .join(', ');
     return fail(`map-flow: expected --workflow with one of ${offered}, got ${JSON.stringify(workflow ?? '')}`, 2);
@@ -236,5 +237,3 @@ function fail(message: string, code: number): number {
   process.stderr.write(`${message}\n`);
   return code;
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -5,7 +5,7 @@ import type { ZodMiniType } from 'zod/mini';
  * characters everywhere the worker's answers are shown or sent (docs/connecting-your-backend.md#sensitive-values).
  * The mark is kept by schema object, so the server finds it by walking the step's schema. A WeakSet, not a zod
  * registry: z.registry made the page's bundler split React out of the entry chunk, 0.9 KB gzip more on every link's
- * first page (tests/integration/page-build.test.ts).
+ * first page (tests/app/page-build.test.ts).
  */
 const sensitiveFields = new WeakSet<ZodMiniType>();
 

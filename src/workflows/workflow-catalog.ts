@@ -1,7 +1,7 @@
 import type { WorkflowDefinition, WorkflowServerModule } from './workflow-definition';
 
 /** A workflow as the server runs it: its definition, and on the server its half that keeps secrets (graders). */
-export interface RegisteredWorkflow {
+interface RegisteredWorkflow {
   definition: WorkflowDefinition;
   /** Absent for a workflow that grades nothing, and always on the page: answer keys never reach the browser. */
   server?: WorkflowServerModule;

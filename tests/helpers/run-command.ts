@@ -17,6 +17,17 @@ export function runNodeScript(
   return runCommand(process.execPath, ['--import', 'tsx', script, ...args], { PATH: process.env.PATH ?? '', ...env }, timeoutMs, input);
 }
 
+/** A command of the engine's entry (server/run-kit.ts), `tenants` say, run as an app runs it, on the fixture workflows. */
+export function runKitCommand(
+  command: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  args: string[] = [],
+  input?: string,
+): Promise<CommandResult> {
+  return runNodeScript('tests/fixtures/kit-main.ts', env, timeoutMs, [command, ...args], input);
+}
+
 /** Runs any command (npm, a node script) with exactly the environment given, and collects its output. */
 function runCommand(
   executable: string,

@@ -5,7 +5,7 @@ import { enqueuePartnerEvent } from '../../server/store/partner-events.repositor
 import type { Store } from '../../server/store/store';
 import { findTaskByAssignedTaskUuid } from '../../server/store/tasks.repository';
 import type { TaskContext } from '../../src/contract/task-context';
-import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
+import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import { bearer, newContext, openSession } from './task-app';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { updateLabels } from '../../src/contract/status-updates';
-import { POLICY_VERSION, safetyTraining } from '../../src/workflows/safety-training/definition';
+import { POLICY_VERSION, safetyTraining } from '../fixtures/workflows/safety-training/definition';
 import { UPSTREAM_HEADER } from './caddy-proxy';
 
 /** One request of the load: when it was asked and answered (performance.now()), and how. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../server/delivery/webhook-signature';
 import { stepOfferResponseSchema } from '../../src/contract/step-offer';
 import { taskViewSchema } from '../../src/contract/task-view';
-import { slotsOfferSchema } from '../../src/workflows/work-authorization/definition';
+import { slotsOfferSchema } from '../fixtures/workflows/work-authorization/definition';
 import { documentPhotos } from '../helpers/file-uploads';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';

@@ -10,7 +10,7 @@ import { parseConfig } from '../../server/config';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { testPostgresUrl } from '../helpers/test-databases';
 import { testWorkflows } from '../helpers/test-workflows';
 
@@ -119,7 +119,7 @@ describe.each(['sqlite', 'postgres'] as const)("the partner lane's slots in tena
       NEW_TASKS_PER_ADDRESS_PER_HOUR: '0',
       METRICS_TOKEN: 'shares-test-metrics-token-0123456789abcdef',
     };
-    const tenants = (args: string[], input?: string) => runNodeScript('server/cli/tenants.ts', environment, 20_000, args, input);
+    const tenants = (args: string[], input?: string) => runKitCommand('tenants', environment, 20_000, args, input);
     for (const [{ company, key, secret }, url] of [
       [companyA, urlOfA],
       [companyB, urlOfB],

@@ -12,7 +12,7 @@ import { parseConfig } from '../../server/config';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { testPostgresUrl } from '../helpers/test-databases';
 import { testWorkflows } from '../helpers/test-workflows';
 
@@ -113,7 +113,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks per company in tenant m
     RATE_LIMIT_PER_TASK: '0',
     METRICS_TOKEN: 'webhook-test-metrics-token-0123456789abcdef',
   });
-  const tenants = (args: string[], input?: string) => runNodeScript('server/cli/tenants.ts', environment(), 20_000, args, input);
+  const tenants = (args: string[], input?: string) => runKitCommand('tenants', environment(), 20_000, args, input);
 
   async function start(): Promise<RunningServer> {
     const parsed = parseConfig({ ...environment(), PORT: '0', LOG_LEVEL: 'info', DELIVERY_RETRY_BASE_MS: '50' });

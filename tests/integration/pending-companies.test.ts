@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runRetention } from '../../server/retention/retention-job';
 import { clearPending, listPending, recordRefusal } from '../../server/store/tenants.repository';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
 import { unusedUploadFiles } from '../helpers/upload-stores';
 
@@ -20,8 +20,8 @@ function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
 
 /** `npm run tenants` in tenant mode, on the test's database; the platform is never called by the pending commands. */
 const tenants = (databaseUrl: string, ...args: string[]) =>
-  runNodeScript(
-    'server/cli/tenants.ts',
+  runKitCommand(
+    'tenants',
     {
       CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
       WX_AUTH_URL: 'http://127.0.0.1:9/auth',

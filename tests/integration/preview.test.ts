@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimDeliverable, markDead, scheduleRetry } from '../../server/store/outbox.repository';
 import { previewConfigSchema } from '../../src/contract/preview-config';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
-import { listWorkflows } from '../../src/workflows/registry';
+import { testWorkflows } from '../helpers/test-workflows';
 import { bearer, openSession, openTaskApp, TEST_PORTAL_ORIGIN, type TaskApp, type TaskAppOptions } from '../helpers/task-app';
 
 /** The preview portal is on by default in emulator mode only; with a real credential it must be asked for. */
@@ -44,7 +44,7 @@ describe('the preview portal switch', () => {
       endEvent: { name: 'partner-task-complete', format: 'string' },
       emulatorControlPath: null,
       // Every registered workflow, so that adding one (npm run new-workflow) needs no change here.
-      workflows: listWorkflows().map((workflow) => ({
+      workflows: testWorkflows.list().map((workflow) => ({
         id: workflow.id,
         title: workflow.title,
         steps: workflow.steps.length,

@@ -10,7 +10,7 @@ import { startEmulator, type RunningEmulator } from '../../server/emulator/start
 import { createLogger } from '../../server/logger';
 import { startServer, type RunningServer } from '../../server/server';
 import { control } from '../helpers/emulator-control';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { platformEnv } from '../helpers/server-process';
 import { driveTask } from '../helpers/task-load';
 import { testWorkflows } from '../helpers/test-workflows';
@@ -131,7 +131,7 @@ describe("the relays' log lines", () => {
         DATABASE_URL: join(directory, 'store.db'),
         METRICS_TOKEN: 'log-lines-test-metrics-token-0123456789abcdef',
       };
-      const tenants = (args: string[], input?: string) => runNodeScript('server/cli/tenants.ts', environment, 20_000, args, input);
+      const tenants = (args: string[], input?: string) => runKitCommand('tenants', environment, 20_000, args, input);
       expect(await tenants(['add', '--company', company, '--key', credential.key, '--no-check'], `${credential.secret}\n`)).toMatchObject({
         code: 0,
       });

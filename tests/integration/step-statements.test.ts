@@ -5,22 +5,23 @@ import type { Store } from '../../server/store/store';
 import type { TaskServiceDeps } from '../../server/task-progress/locked-task';
 import { submitStep } from '../../server/task-progress/step.service';
 import { openTask, restartTask, startTask } from '../../server/task-progress/task.service';
-import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
+import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import { openPostgresTestDatabase, testDatabases, type TestDatabase } from '../helpers/test-databases';
 import { sensitiveKeyRing } from '../../server/sensitive/sensitive-keys';
+import { testWorkflows } from '../helpers/test-workflows';
 
 /** The services' dependencies around `store`: every company served, no limits, nothing logged. */
-const depsFor = (store: Store) =>
-  ({
-    store,
-    clock: { now: () => Date.now() },
-    partnerUrlTemplate: undefined,
-    onUpdateEnqueued: () => {},
-    companies: { serves: () => true },
-    newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
-    sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
-    log: { warn: () => {} },
-  }) as unknown as TaskServiceDeps;
+const depsFor = (store: Store): TaskServiceDeps => ({
+  store,
+  clock: { now: () => Date.now() },
+  partnerUrlTemplate: undefined,
+  onUpdateEnqueued: () => {},
+  companies: { serves: () => true },
+  newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
+  sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
+  log: { warn: () => {} },
+  workflows: testWorkflows,
+});
 
 const context = () => ({
   wxWorkerUuid: randomUUID(),

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
 import { stepResultSchema } from '../../src/contract/step-submission';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
-import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
+import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import { testDatabases } from '../helpers/test-databases';
 import { bearer, errorCode, openSession, openTaskApp, TEST_PORTAL_ORIGIN, type TaskApp } from '../helpers/task-app';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stepResultSchema } from '../../src/contract/step-submission';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
-import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
+import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import { testDatabases } from '../helpers/test-databases';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 

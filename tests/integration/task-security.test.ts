@@ -8,8 +8,8 @@ import { systemClock } from '../../server/clock';
 import { parseConfig } from '../../server/config';
 import { confirmTasks } from '../../server/store/tasks.repository';
 import { testDatabases } from '../helpers/test-databases';
-import { answerRationales } from '../../src/workflows/safety-training/definition.server';
-import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
+import { answerRationales } from '../fixtures/workflows/safety-training/definition.server';
+import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import {
   bearer,
   errorCode,

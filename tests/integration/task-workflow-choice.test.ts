@@ -4,8 +4,8 @@ import { sessionResponseSchema } from '../../src/contract/session';
 import { stepResultSchema } from '../../src/contract/step-submission';
 import type { TaskContext } from '../../src/contract/task-context';
 import { taskUpdatesResponseSchema } from '../../src/contract/task-updates';
-import { addYears, localDay } from '../../src/workflows/availability/definition.start-date';
-import { listWorkflows } from '../../src/workflows/registry';
+import { addYears, localDay } from '../fixtures/workflows/availability/definition.start-date';
+import { testWorkflows } from '../helpers/test-workflows';
 import { testDatabases } from '../helpers/test-databases';
 import { bearer, errorCode, newContext, openTaskApp, TEST_PORTAL_ORIGIN, type TaskApp } from '../helpers/task-app';
 
@@ -62,7 +62,7 @@ describe.each(testDatabases)('choosing the workflow with POST /api/session on $n
       },
     });
     // Every registered workflow is offered, the examples and any added beside them.
-    const offered = listWorkflows().map((workflow) => workflow.id);
+    const offered = testWorkflows.list().map((workflow) => workflow.id);
     expect(response.json().error.message).toContain(`(it offers: ${offered.join(', ')})`);
     expect(t.wakes()).toBe(0);
     // Nothing was stored: the same task opens afterwards with the workflow the corrected link names.

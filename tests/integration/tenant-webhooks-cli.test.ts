@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../server/config';
 import { openStore } from '../../server/store/store';
 import { openCompanyCredentials } from '../../server/tenants/company-credentials';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 
 const company = '7e1d2c3b-4a59-4f60-8172-93a4b5c6d7e8';
 const stranger = '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
@@ -29,7 +29,7 @@ const environment = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 const tenants = (args: string[], extra: Record<string, string> = {}, input?: string) =>
-  runNodeScript('server/cli/tenants.ts', environment(extra), 30_000, args, input);
+  runKitCommand('tenants', environment(extra), 30_000, args, input);
 
 /** The secrets as a running server would open them from the database. */
 async function storedSecretsOf(companyUuid: string) {

@@ -13,7 +13,7 @@ import { metricsLabelOf } from '../../server/tenants/company-credentials';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
 import { control } from '../helpers/emulator-control';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand, runNodeScript } from '../helpers/run-command';
 import { openTaskApp } from '../helpers/task-app';
 import { testWorkflows } from '../helpers/test-workflows';
 
@@ -75,7 +75,7 @@ async function start(): Promise<RunningServer> {
 }
 
 function tenants(args: string[], input?: string) {
-  return runNodeScript('server/cli/tenants.ts', environment(), 20_000, args, input);
+  return runKitCommand('tenants', environment(), 20_000, args, input);
 }
 
 /** A session for a new task of `company`, or for the task of `existing` (reopening writes nothing). */

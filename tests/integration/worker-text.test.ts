@@ -7,7 +7,7 @@ import { parseConfig } from '../../server/config';
 import { startServer, type RunningServer } from '../../server/server';
 import type { SessionResponse } from '../../src/contract/session';
 import type { TaskContext } from '../../src/contract/task-context';
-import { POLICY_VERSION } from '../../src/workflows/safety-training/definition';
+import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import { control } from '../helpers/emulator-control';
 import { testWorkflows } from '../helpers/test-workflows';
 

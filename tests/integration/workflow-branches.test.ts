@@ -3,7 +3,7 @@ import { offerAnswers, offerBasis } from '../../server/offers/offer-basis';
 import { storeOffer } from '../../server/store/task-offers.repository';
 import { findTaskByAssignedTaskUuid } from '../../server/store/tasks.repository';
 import type { TaskView } from '../../src/contract/task-view';
-import { workAuthorization } from '../../src/workflows/work-authorization/definition';
+import { workAuthorization } from '../fixtures/workflows/work-authorization/definition';
 import { stepById } from '../../src/workflows/workflow-path';
 import { documentPhotos } from '../helpers/file-uploads';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';

@@ -5,7 +5,7 @@ import { systemClock } from '../../server/clock';
 import { newWebhookSecret } from '../../server/delivery/webhook-signature';
 import { loadOffer, type OfferRequestBody } from '../../server/offers/offer-loader';
 import { createHttpTransport } from '../../server/upstream/http-transport';
-import { slotsOfferSchema } from '../../src/workflows/work-authorization/definition';
+import { slotsOfferSchema } from '../fixtures/workflows/work-authorization/definition';
 
 const secret = newWebhookSecret();
 const slots = { slots: [{ id: 'slot-1', startsAt: '2030-01-07T09:00:00.000Z', place: 'Centre, 28001' }] };

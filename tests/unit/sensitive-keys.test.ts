@@ -13,7 +13,7 @@ import {
   type SensitiveKey,
 } from '../../server/sensitive/sensitive-keys';
 import { maskStepData, sealStepData } from '../../server/sensitive/step-data-sealing';
-import { workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
+import { workAuthorizationSchemas } from '../fixtures/workflows/work-authorization/definition';
 
 const newKey = (kid: string): SensitiveKey => ({ kid, key: new Uint8Array(randomBytes(32)) });
 const asVariable = (keys: SensitiveKey[]) => keys.map(({ kid, key }) => `${kid}:${Buffer.from(key).toString('base64url')}`).join(',');

@@ -9,7 +9,7 @@ import {
   stepSavedUpdate,
 } from '../../server/task-progress/status-updates';
 import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '../../src/contract/partner-task-update';
-import { safetyTraining } from '../../src/workflows/safety-training/definition';
+import { safetyTraining } from '../fixtures/workflows/safety-training/definition';
 import { fitLabel, updateLabels } from '../../src/contract/status-updates';
 import type { WorkflowDefinition } from '../../src/workflows/workflow-definition';
 

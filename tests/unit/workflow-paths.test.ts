@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { ApiError } from '../../server/api-error';
 import type { Task } from '../../server/store/tasks.table';
 import { decideBack, decideStepSubmission, type StepDecision } from '../../server/task-progress/step-decision';
-import { workAuthorization } from '../../src/workflows/work-authorization/definition';
+import { workAuthorization } from '../fixtures/workflows/work-authorization/definition';
 import { stepsOf, type WorkflowDefinition } from '../../src/workflows/workflow-definition';
 import { answeredPath, answersKept, longestPathOf, previousStepId, progressOf, workflowProblems } from '../../src/workflows/workflow-path';
 

@@ -19,9 +19,9 @@ const newWorkflow = (id: string) => run('npm', ['run', '--silent', 'new-workflow
 const registryFiles = ['src/workflows/registry.ts', 'src/workflows/registry.views.ts', 'src/workflows/registry.server.ts'];
 const createdFiles = [
   'src/workflows/sample-form',
-  'tests/unit/sample-form-workflow.test.ts',
+  'tests/app/sample-form-workflow.test.ts',
   'src/workflows/sample-branch',
-  'tests/unit/sample-branch-workflow.test.ts',
+  'tests/app/sample-branch-workflow.test.ts',
 ];
 
 beforeAll(async () => {
@@ -101,11 +101,7 @@ describe('npm run new-workflow -- sample-form', () => {
   }, 120_000);
 
   it("writes unit tests that pass, the branch's path included", async () => {
-    const tested = await run(bin('vitest'), [
-      'run',
-      'tests/unit/sample-form-workflow.test.ts',
-      'tests/unit/sample-branch-workflow.test.ts',
-    ]);
+    const tested = await run(bin('vitest'), ['run', 'tests/app/sample-form-workflow.test.ts', 'tests/app/sample-branch-workflow.test.ts']);
     expect(tested.output).toMatch(/Test Files\s+2 passed/);
     expect(tested.output).toMatch(/Tests\s+\d+ passed/);
     expect(tested.code).toBe(0);
