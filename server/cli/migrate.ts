@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type Config } from '../config';
 import { describeDatabaseFailure } from '../start-failure';
-import { migrateToLatest, migrationState, NewerDatabaseError } from '../store/schema-migration';
+import { migrateToLatest, migrationState, migrationTarget, NewerDatabaseError, type MigrationSide } from '../store/schema-migration';
 import { storeMigrations } from '../store/migrations';
 import { openUnmigrated, type Store } from '../store/store';
 
@@ -40,17 +40,19 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return failed(error, database);
   }
-  const target = { db: store.db, dialect: store.dialect, schema };
+  const target = migrationTarget(store, schema);
   try {
     if (check) {
-      const { pending, unknown } = await migrationState(target);
-      if (unknown.length > 0) return failed(new NewerDatabaseError(unknown), database);
+      const states = await migrationState(target);
+      const newer = states.find((state) => state.unknown.length > 0);
+      if (newer) return failed(new NewerDatabaseError(newer.side, newer.unknown), database);
+      const pending = states.flatMap((state) => state.pending.map((name) => named(state.side, name)));
       if (pending.length > 0) return pendingFound(pending, store.location);
       process.stdout.write(`no migration pending: ${store.location} is current\n`);
       return 0;
     }
     const applied = await migrateToLatest(target);
-    for (const name of applied) process.stdout.write(`applied ${name}\n`);
+    for (const { side, name } of applied) process.stdout.write(`applied ${named(side, name)}\n`);
     process.stdout.write(applied.length > 0 ? `${store.location} is current\n` : `nothing to apply: ${store.location} is current\n`);
     return 0;
   } catch (error) {
@@ -58,6 +60,11 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** The engine's migrations by their name alone, as before apps had their own; the app's marked as such. */
+function named(side: MigrationSide, name: string): string {
+  return side === 'engine' ? name : `app migration ${name}`;
 }
 
 function pendingFound(pending: readonly string[], location: string): number {
