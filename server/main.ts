@@ -1,3 +1,4 @@
+import { appMigrations } from './app-migrations';
 import { loadConfigOrExit } from './config';
 import { createLogger, logDestination } from './logger';
 import { startServer } from './server';
@@ -14,7 +15,7 @@ const stopWhileStarting = (signal: NodeJS.Signals) => {
   process.exit(0);
 };
 for (const signal of STOP_SIGNALS) process.once(signal, stopWhileStarting);
-const server = await startServer(config, { log }).catch((error: unknown) => {
+const server = await startServer(config, { log, store: { appMigrations } }).catch((error: unknown) => {
   // One line a person can act on (a port in use, a database that never came, a wrong CREDENTIALS_KEY), not a stack
   // trace; the error itself only at debug, for whoever asks with LOG_LEVEL=debug.
   log.debug({ err: error }, 'start failure in detail');

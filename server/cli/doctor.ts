@@ -1,4 +1,5 @@
 import { systemClock } from '../clock';
+import { appMigrations } from '../app-migrations';
 import { loadConfigOrExit, type ApiCredential, type Config } from '../config';
 import { startEmulator } from '../emulator/start-emulator';
 import { createWorkforceClient } from '../upstream/workforce-client';
@@ -30,7 +31,7 @@ async function main(): Promise<number> {
   if (emulator) config = pointAt(config, emulator.url);
   try {
     process.stdout.write(`${describeTarget(config)}\n`);
-    const database = checkDatabase(await inspectDatabase(config.database, systemClock.now()), config.database);
+    const database = checkDatabase(await inspectDatabase(config.database, systemClock.now(), appMigrations), config.database);
     const results: CheckResult[] = [...database, await checkUploadStore(config.uploads.store, uploadFilesOf(config))];
     const databaseUsable = database.every((result) => result.ok);
     for (const { label, credential } of await credentialsToCheck(config, results)) {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { appMigrations } from '../app-migrations';
 import { loadConfigOrExit, type Config } from '../config';
 import { describeDatabaseFailure } from '../start-failure';
 import { migrateToLatest, migrationState, migrationTarget, NewerDatabaseError, type MigrationSide } from '../store/schema-migration';
@@ -7,7 +8,7 @@ import { storeMigrations } from '../store/migrations';
 import { openUnmigrated, type Store } from '../store/store';
 
 const usage = `Usage: npm run migrate [-- --check]
-  (none)    applies the pending migrations to the database of DATABASE_URL, naming each one
+  (none)    applies the pending migrations to the database of DATABASE_URL, the engine's then the app's, naming each one
   --check   changes nothing: lists the pending migrations and exits 1 when there are some, 0 when none
 The server also applies them when it starts; this runs them as a step of its own (a release job, an init container).`;
 
@@ -30,7 +31,9 @@ async function main(argv: string[]): Promise<number> {
   const { database } = config;
   if (check && database.kind === 'sqlite' && database.filename !== ':memory:' && !existsSync(database.filename)) {
     // Opening would create the file: a check changes nothing.
-    const all = Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
+    const engine = Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
+    const app = Object.keys(appMigrations).sort();
+    const all = [...engine.map((name) => named('engine', name)), ...app.map((name) => named('app', name))];
     return pendingFound(all, `${database.filename} (not created yet)`);
   }
   let store: Store;
@@ -40,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return failed(error, database);
   }
-  const target = migrationTarget(store, schema);
+  const target = migrationTarget(store, schema, appMigrations);
   try {
     if (check) {
       const states = await migrationState(target);
