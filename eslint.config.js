@@ -98,12 +98,12 @@ const wallZones = [
     // server/main.ts is the app's entry: it hands the engine the app's workflows (docs/architecture.md#dependencies-passed-in).
     // Engine tests run on fixture workflows of their own (tests/fixtures/workflows); the app's tests (tests/app/: its
     // workflows, its build's budgets) and its browser tests (tests/e2e/) run its own.
-    target: ['server/!(main).ts', 'server/*/**', 'tests/{unit,integration,helpers,fixtures,setup}/**', 'bench/**'],
-    from: ['src/workflows/registry*', 'src/workflows/*/**'],
-    except: [],
+    target: ['server/!(main|app-migrations).ts', 'server/*/**', 'tests/{unit,integration,helpers,fixtures,setup}/**', 'bench/**'],
+    from: ['src/workflows/registry*', 'src/workflows/*/**', 'server/app-migrations*'],
     message:
-      'The engine names no workflow of the app: the app hands its workflows in (startServer({ workflows }), a ' +
-      'WorkflowCatalog), so a partner may change or delete every example. Engine tests use tests/fixtures/workflows.',
+      "The engine names nothing of the app: the app's entry (server/main.ts) hands its workflows and migrations in " +
+      '(runKit(argv, { workflows, migrations })), so a partner may change or delete every example. Engine tests use ' +
+      'tests/fixtures/workflows.',
   },
   {
     // Every file of the page outside the simulator, except src/app-routes.tsx, whose lazy route may load it with a

@@ -4,12 +4,17 @@ type Command = (argv: string[], kit: KitApp) => Promise<number>;
 
 /** Each loaded only when run: a command starts without the server's modules, and the server without the commands'. */
 const commands: Record<string, () => Promise<Command>> = {
+  migrate: async () => (await import('./cli/migrate')).migrateCommand,
+  doctor: async () => (await import('./cli/doctor')).doctorCommand,
   tenants: async () => (await import('./cli/tenants')).tenantsCommand,
+  'partner-keys': async () => (await import('./cli/partner-keys')).partnerKeysCommand,
+  tasks: async () => (await import('./cli/tasks')).tasksCommand,
+  outbox: async () => (await import('./cli/outbox')).outboxCommand,
 };
 
 /**
  * The app's one server entry (its server/main.ts) runs this with its arguments: none runs the server, a command name
- * runs that command (`npm run tenants -- list` is `main.ts tenants list`), each with the app's workflows. One entry,
+ * runs that command (`npm run tenants -- list` is `main.ts tenants list`), each with the app's workflows and migrations. One entry,
  * so the built server (build/server/main.mjs) carries the commands too and an operator runs them in the container.
  */
 export async function runKit(argv: readonly string[], kit: KitApp): Promise<void> {

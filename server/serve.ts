@@ -16,7 +16,11 @@ export async function serve(kit: KitApp): Promise<void> {
     process.exit(0);
   };
   for (const signal of STOP_SIGNALS) process.once(signal, stopWhileStarting);
-  const server = await startServer(config, { log, workflows: kit.workflows }).catch((error: unknown) => {
+  const server = await startServer(config, {
+    log,
+    workflows: kit.workflows,
+    ...(kit.migrations ? { store: { appMigrations: kit.migrations } } : {}),
+  }).catch((error: unknown) => {
     // One line a person can act on (a port in use, a database that never came, a wrong CREDENTIALS_KEY), not a stack
     // trace; the error itself only at debug, for whoever asks with LOG_LEVEL=debug.
     log.debug({ err: error }, 'start failure in detail');

@@ -51,6 +51,7 @@ export interface StartServerOptions {
   workflows: WorkflowCatalog;
   clock?: Clock;
   log?: Logger;
+  /** Among them the app's own migrations, applied after the engine's (docs/operations.md#an-apps-own-migrations). */
   store?: StoreOptions;
   relay?: Pick<OutboxRelayOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'policy' | 'workerId'>;
   /** The partner lane's relay (events to PARTNER_WEBHOOK_URL). */

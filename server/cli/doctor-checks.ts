@@ -4,6 +4,7 @@ import type { WorkforceClient } from '../upstream/workforce-client';
 import type { UpstreamFailure } from '../upstream/upstream-outcome';
 import { describeDatabaseFailure } from '../start-failure';
 import type { DatabaseInspection } from '../store/database-inspection';
+import type { MigrationState } from '../store/schema-migration';
 
 export interface CheckResult {
   name: string;
@@ -70,7 +71,8 @@ export async function checkUpdatePermission(client: WorkforceClient, now: number
 /**
  * The database in three checks, each naming its problem: can it be opened (DATABASE_URL), is its schema the one this
  * code expects (migrations run when the server starts, docs/decisions/004-sqlite-by-default-postgres-for-scale.md), and does it take a write (the same write
- * as GET /readyz).
+ * as GET /readyz). The schema is checked for the engine's migrations, and apart for the app's when it has its own
+ * (docs/operations.md#an-apps-own-migrations).
  */
 export function checkDatabase(inspection: DatabaseInspection, database: Config['database']): CheckResult[] {
   const where = database.kind === 'sqlite' ? `SQLite file ${inspection.location}` : `Postgres at ${inspection.location}`;
@@ -97,22 +99,7 @@ export function checkDatabase(inspection: DatabaseInspection, database: Config['
     ];
   }
   const results: CheckResult[] = [{ name: 'database reachable', ok: true, summary: `${where} answers` }];
-  if (inspection.unknown.length > 0) {
-    results.push({
-      name: 'database migrations',
-      ok: false,
-      summary: `the database has migrations this version does not know (${inspection.unknown.join(', ')}): a newer version migrated it`,
-      nextStep: 'Run the newer version of the server against this database, or point DATABASE_URL at another one.',
-    });
-  } else if (inspection.pending.length > 0) {
-    results.push({
-      name: 'database migrations',
-      ok: true,
-      summary: `${inspection.pending.length} pending (${inspection.pending.join(', ')}): the server applies them when it starts`,
-    });
-  } else {
-    results.push({ name: 'database migrations', ok: true, summary: 'current: every migration of this version is applied' });
-  }
+  for (const state of inspection.migrations) results.push(checkMigrations(state));
   const write = inspection.write;
   if (write === 'no-tables') {
     results.push({ name: 'database writable', ok: true, summary: 'not checked yet: the server creates its tables when it starts' });
@@ -134,6 +121,27 @@ export function checkDatabase(inspection: DatabaseInspection, database: Config['
     });
   }
   return results;
+}
+
+/** One side's migrations: the engine's ("database migrations", as before apps had their own) or the app's. */
+function checkMigrations({ side, pending, unknown }: MigrationState): CheckResult {
+  const words =
+    side === 'engine'
+      ? { name: 'database migrations', migration: 'migration', version: 'this version', owner: 'server' }
+      : { name: 'app migrations', migration: 'app migration', version: 'this version of the app', owner: 'app' };
+  const name = words.name;
+  if (unknown.length > 0) {
+    return {
+      name,
+      ok: false,
+      summary: `the database has ${words.migration}s ${words.version} does not know (${unknown.join(', ')}): a newer version migrated it`,
+      nextStep: `Run the newer version of the ${words.owner} against this database, or point DATABASE_URL at another one.`,
+    };
+  }
+  if (pending.length > 0) {
+    return { name, ok: true, summary: `${pending.length} pending (${pending.join(', ')}): the server applies them when it starts` };
+  }
+  return { name, ok: true, summary: `current: every ${words.migration} of ${words.version} is applied` };
 }
 
 /** Updates the relay holds because the platform answered 403: the server's side of the same problem. */

@@ -18,19 +18,20 @@ import {
   type CheckResult,
 } from './doctor-checks';
 import { checkUploadStore } from './doctor-upload-store';
+import type { KitApp } from '../kit-app';
 
 /**
  * `npm run doctor`: checks the configuration, the database (reachable, migrations current, writable) and the upload store, obtains a token, lists workers, and says what to do about each failure;
  * in tenant mode it does so for every tenant's credential and names the failing ones. In emulator mode it starts a
  * private emulator, so it passes without the server running.
  */
-async function main(): Promise<number> {
+export async function doctorCommand(_argv: string[], kit: KitApp): Promise<number> {
   let config = loadConfigOrExit();
   const emulator = config.emulatorMode ? await startEmulator({ port: 0 }) : undefined;
   if (emulator) config = pointAt(config, emulator.url);
   try {
     process.stdout.write(`${describeTarget(config)}\n`);
-    const database = checkDatabase(await inspectDatabase(config.database, systemClock.now()), config.database);
+    const database = checkDatabase(await inspectDatabase(config.database, systemClock.now(), kit.migrations), config.database);
     const results: CheckResult[] = [...database, await checkUploadStore(config.uploads.store, uploadFilesOf(config))];
     const databaseUsable = database.every((result) => result.ok);
     for (const { label, credential } of await credentialsToCheck(config, results)) {
@@ -101,5 +102,3 @@ async function checkHeld(config: Config): Promise<CheckResult> {
 function pointAt(config: Config, url: string): Config {
   return { ...config, upstream: { ...config.upstream, authUrl: url, baseUrl: url, taskBaseUrl: url } };
 }
-
-process.exitCode = await main();

@@ -29,7 +29,7 @@ const isCommand = (value: string | undefined): value is (typeof commands)[number
 const isLane = (value: string): value is OutboxLane => outboxLanes.some((known) => known === value);
 
 /** `npm run outbox`: see both delivery lanes and re-drive dead letters, against the database of DATABASE_URL. */
-async function main(argv: string[]): Promise<number> {
+export async function outboxCommand(argv: string[]): Promise<number> {
   if (argv.length === 0) {
     process.stderr.write(`${usage}\n`);
     return 2;
@@ -176,5 +176,3 @@ function formatAge(ms: number): string {
   if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
   return `${Math.round(ms / 3_600_000)} h`;
 }
-
-process.exitCode = await main(process.argv.slice(2));

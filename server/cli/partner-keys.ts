@@ -21,7 +21,7 @@ const commands = ['create', 'list', 'revoke', 'reveals'];
 const nameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
 
 /** `npm run partner-keys`: the keys of the partner API (`/api/partner/v1/`), against the database of DATABASE_URL. */
-async function main(argv: string[]): Promise<number> {
+export async function partnerKeysCommand(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -103,5 +103,3 @@ function fail(message: string, code: number): number {
   process.stderr.write(`${message}\n`);
   return code;
 }
-
-process.exitCode = await main(process.argv.slice(2));

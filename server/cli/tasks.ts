@@ -41,7 +41,7 @@ type Command =
   | { name: 'erase'; worker: string; by: string | undefined };
 
 /** `npm run tasks`: an operator's hand on one task, or on everything stored about one worker. */
-async function main(argv: string[]): Promise<number> {
+export async function tasksCommand(argv: string[]): Promise<number> {
   if (argv.length === 0) {
     process.stderr.write(`${usage}\n`);
     return 2;
@@ -213,5 +213,3 @@ function operatingSystemUser(): string {
     return `uid ${process.getuid?.() ?? 'unknown'}`;
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { sql } from 'kysely';
 import type { Config } from '../config';
 import { probeWrite, type WriteProbe } from './health.repository';
-import { migrationState } from './schema-migration';
+import { migrationState, migrationTarget, type AppMigrations, type MigrationState } from './schema-migration';
 import { openUnmigrated, postgresLocation } from './store';
 
 /** What `npm run doctor` learns about the database, without changing it (no migration runs, no file is created). */
@@ -13,15 +13,17 @@ export type DatabaseInspection =
   | {
       state: 'open';
       location: string;
-      /** Migrations of this code the database has not had yet: the server applies them when it starts. */
-      pending: string[];
-      /** Migrations the database has had that this code does not know: it was migrated by a newer version. */
-      unknown: string[];
+      /** The engine's migrations, then the app's when it gave them: pending ones the server applies when it starts. */
+      migrations: MigrationState[];
       /** The readiness probe's own write; `no-tables` before the server has created its tables. */
       write: WriteProbe | 'no-tables';
     };
 
-export async function inspectDatabase(database: Config['database'], now: number): Promise<DatabaseInspection> {
+export async function inspectDatabase(
+  database: Config['database'],
+  now: number,
+  appMigrations?: AppMigrations,
+): Promise<DatabaseInspection> {
   if (database.kind === 'sqlite' && database.filename !== ':memory:' && !existsSync(database.filename)) {
     // Opening would create it: say what the server would do instead.
     return { state: 'no-file', location: database.filename, folderWritable: writableFolder(dirname(resolve(database.filename))) };
@@ -41,9 +43,10 @@ export async function inspectDatabase(database: Config['database'], now: number)
     return { state: 'unreachable', location: store.location, error };
   }
   try {
-    const { pending, unknown } = await migrationState({ db: store.db, dialect: store.dialect, schema: migrationSchema });
-    const write = pending.includes('0003_readiness_heartbeat') ? 'no-tables' : await probeWrite(store.db, now);
-    return { state: 'open', location: store.location, pending, unknown, write };
+    const migrations = await migrationState(migrationTarget(store, migrationSchema, appMigrations));
+    const engine = migrations.find((state) => state.side === 'engine');
+    const write = engine?.pending.includes('0003_readiness_heartbeat') ? 'no-tables' : await probeWrite(store.db, now);
+    return { state: 'open', location: store.location, migrations, write };
   } finally {
     await store.close();
   }

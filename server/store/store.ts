@@ -6,7 +6,7 @@ import { createGroupCommit, type Transact } from './group-commit';
 import { createPostgresDialect, createPostgresPool } from './postgres-dialect';
 import type { SqliteCheckpointer } from './sqlite-checkpointer';
 import { createSqliteDialect } from './sqlite-dialect';
-import { migrateToLatest, NewerDatabaseError } from './schema-migration';
+import { migrateToLatest, migrationTarget, NewerDatabaseError, type AppMigrations } from './schema-migration';
 import type { SqliteStoreOptions } from './sqlite-dialect';
 
 export interface StoreOptions extends SqliteStoreOptions {
@@ -17,6 +17,11 @@ export interface StoreOptions extends SqliteStoreOptions {
    * The pool drops it and opens another when next needed; without a listener node-postgres would end the process.
    */
   onConnectionError?: (error: Error) => void;
+  /**
+   * The app's own migrations, applied after the engine's and recorded apart from them, in `app_migration`
+   * (docs/operations.md#an-apps-own-migrations). Undefined leaves the app's side alone: neither applied nor checked.
+   */
+  appMigrations?: AppMigrations;
 }
 
 export interface Store {
@@ -46,7 +51,7 @@ export interface Store {
 export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
   const { store, migrationSchema } = await openUnmigrated(database, options);
   try {
-    await migrateToLatest({ db: store.db, dialect: store.dialect, schema: migrationSchema });
+    await migrateToLatest(migrationTarget(store, migrationSchema, options.appMigrations));
   } catch (error) {
     await store.close();
     throw error;
@@ -56,7 +61,7 @@ export async function openStore(database: Config['database'], options: StoreOpti
 
 /**
  * Opens the database as openStore does but changes nothing in its schema: for `npm run doctor`, which looks at the
- * migrations without applying them. `migrationSchema` is where Kysely's migration table is (Postgres).
+ * migrations without applying them. `migrationSchema` is where Kysely's migration tables are (Postgres).
  */
 export async function openUnmigrated(
   database: Config['database'],

@@ -6,7 +6,7 @@ import { startEmulator } from '../../server/emulator/start-emulator';
 import { claimDeliverable, scheduleRetry } from '../../server/store/outbox.repository';
 import { openStore } from '../../server/store/store';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand, runNodeScript } from '../helpers/run-command';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-cli-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ describe('starting with bad configuration', () => {
 
 describe('npm run doctor', () => {
   it('passes in emulator mode, with no credentials', async () => {
-    const result = await runNodeScript('server/cli/doctor.ts', { DATABASE_URL: join(directory, 'doctor.db') });
+    const result = await runKitCommand('doctor', { DATABASE_URL: join(directory, 'doctor.db') });
     expect(result.stdout).toMatch(/^Checking emulator mode/);
     expect(result.stdout).toMatch(/ok {3}token \(spec 4\.1\): obtained a bearer token/);
     expect(result.stdout).toMatch(/ok {3}workers \(spec 4\.2\): HTTP 200/);
@@ -40,7 +40,7 @@ describe('npm run doctor', () => {
   it('fails with a next step when the platform refuses the credential, and never prints the secret', async () => {
     const emulator = await startEmulator();
     try {
-      const result = await runNodeScript('server/cli/doctor.ts', {
+      const result = await runKitCommand('doctor', {
         WX_API_KEY: 'emulator-key',
         WX_API_SECRET: 'a-wrong-secret-value',
         WX_AUTH_URL: emulator.url,
@@ -74,7 +74,7 @@ describe('npm run doctor', () => {
       await scheduleRetry(store.db, update.id, { workerId: 'relay', nextAttemptAt: clock.now(), error: 'forbidden: HTTP 403' });
       await store.close();
 
-      const result = await runNodeScript('server/cli/doctor.ts', {
+      const result = await runKitCommand('doctor', {
         WX_API_KEY: 'emulator-key',
         WX_API_SECRET: 'emulator-secret',
         WX_AUTH_URL: emulator.url,
@@ -97,7 +97,7 @@ describe('npm run doctor', () => {
   });
 
   it('fails with a next step when the platform cannot be reached', async () => {
-    const result = await runNodeScript('server/cli/doctor.ts', {
+    const result = await runKitCommand('doctor', {
       WX_API_KEY: 'key',
       WX_API_SECRET: 'secret',
       WX_AUTH_URL: 'http://127.0.0.1:9',

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../server/store/store';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { freePort } from '../helpers/server-process';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-doctor-db-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-const doctor = (filename: string) => runNodeScript('server/cli/doctor.ts', { DATABASE_URL: filename }, 30_000);
+const doctor = (filename: string) => runKitCommand('doctor', { DATABASE_URL: filename }, 30_000);
 
 describe('npm run doctor: the database', () => {
   it('passes on a database the server has migrated, and says so per check', async () => {

@@ -2,13 +2,13 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { startS3Server, type S3TestServer } from '../helpers/s3-server';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-doctor-uploads-'));
 const doctor = (env: Record<string, string>) =>
-  runNodeScript(
-    'server/cli/doctor.ts',
+  runKitCommand(
+    'doctor',
     { DATABASE_URL: join(directory, 'tasks.db'), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
     30_000,
   );

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeMigrations } from '../../server/store/migrations';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-migrate-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-const migrate = (file: string, ...args: string[]) => runNodeScript('server/cli/migrate.ts', { DATABASE_URL: file }, 30_000, args);
+const migrate = (file: string, ...args: string[]) => runKitCommand('migrate', { DATABASE_URL: file }, 30_000, args);
 const known = async () => Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
 
 describe('npm run migrate', () => {

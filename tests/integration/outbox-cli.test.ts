@@ -8,7 +8,7 @@ import { enqueuePartnerEvent, type PartnerEventType } from '../../server/store/p
 import type { OutboxLane } from '../../server/store/outbox.table';
 import { insertTask } from '../../server/store/tasks.repository';
 import type { Task } from '../../server/store/tasks.table';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
 
 /** The DATABASE_URL of a test database, as the command reads it: the SQLite file, or Postgres with the test's schema. */
@@ -19,8 +19,7 @@ function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
   return url.toString();
 }
 
-const outbox = (databaseUrl: string, ...args: string[]) =>
-  runNodeScript('server/cli/outbox.ts', { DATABASE_URL: databaseUrl }, 30_000, args);
+const outbox = (databaseUrl: string, ...args: string[]) => runKitCommand('outbox', { DATABASE_URL: databaseUrl }, 30_000, args);
 
 /**
  * Rows of both lanes in every state an operator meets, written and settled as the relays would, a minute ago: per lane

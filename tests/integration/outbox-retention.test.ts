@@ -14,7 +14,7 @@ import { insertTask } from '../../server/store/tasks.repository';
 import type { Task } from '../../server/store/tasks.table';
 import { workerTaskIds } from '../../server/store/worker-data.repository';
 import { tableAccesses } from '../helpers/query-plans';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
 import { unusedUploadFiles } from '../helpers/upload-stores';
 
@@ -187,8 +187,7 @@ function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
   return url.toString();
 }
 
-const outbox = (databaseUrl: string, ...args: string[]) =>
-  runNodeScript('server/cli/outbox.ts', { DATABASE_URL: databaseUrl }, 30_000, args);
+const outbox = (databaseUrl: string, ...args: string[]) => runKitCommand('outbox', { DATABASE_URL: databaseUrl }, 30_000, args);
 
 describe.each(testDatabases)('npm run outbox -- delete-dead on $name', (engine) => {
   let t: TestDatabase;

@@ -9,7 +9,7 @@ import { ManualClock } from '../../server/clock';
 import { parseConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
 import { openStore } from '../../server/store/store';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { TEST_SECRETS } from '../helpers/task-app';
 import { testWorkflows } from '../helpers/test-workflows';
 
@@ -31,7 +31,7 @@ const environment = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 const tenantMode = { CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64') };
-const cli = (args: string[]) => runNodeScript('server/cli/partner-keys.ts', environment(tenantMode), 30_000, args);
+const cli = (args: string[]) => runKitCommand('partner-keys', environment(tenantMode), 30_000, args);
 
 describe('npm run partner-keys', () => {
   it('prints a key once, stores only its hash, and the key never reaches the database, a log line or an answer', async () => {

@@ -19,7 +19,7 @@ import { purgeUnconfirmedTasks } from '../../server/store/tasks.repository';
 import { exportWorkerData, type WorkerExport } from '../../server/store/worker-data.repository';
 import type { TaskContext } from '../../src/contract/task-context';
 import { tableAccesses } from '../helpers/query-plans';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
 import { deliverEverything, rowsAsText } from '../helpers/worker-answers';
@@ -35,7 +35,7 @@ function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
   return url.toString();
 }
 
-const tasks = (databaseUrl: string, ...args: string[]) => runNodeScript('server/cli/tasks.ts', { DATABASE_URL: databaseUrl }, 30_000, args);
+const tasks = (databaseUrl: string, ...args: string[]) => runKitCommand('tasks', { DATABASE_URL: databaseUrl }, 30_000, args);
 
 /** The SQLite file and its WAL, as text: what a copy of the disk would show. */
 function sqliteBytes(filename: string): string {

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
 import { control } from '../helpers/emulator-control';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { runRetention } from '../../server/retention/retention-job';
 import { platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
 import { bearer, newContext, openTaskApp } from '../helpers/task-app';
@@ -115,14 +115,14 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
     });
     const running = await spawnServer(env, 30_000);
     server = running;
-    const cli = async (script: string, args: string[]) => {
-      const result = await runNodeScript(script, env, 30_000, args);
+    const cli = async (command: string, args: string[]) => {
+      const result = await runKitCommand(command, env, 30_000, args);
       expect(result.code, result.stderr).toBe(0);
       return result.stdout;
     };
-    const auditorKey = (await cli('server/cli/partner-keys.ts', ['create', '--name', 'auditor', '--reveal-sensitive'])).trim();
-    const crmKey = (await cli('server/cli/partner-keys.ts', ['create', '--name', 'crm'])).trim();
-    expect(await cli('server/cli/partner-keys.ts', ['list'])).toMatch(/^auditor .* reveals sensitive /m);
+    const auditorKey = (await cli('partner-keys', ['create', '--name', 'auditor', '--reveal-sensitive'])).trim();
+    const crmKey = (await cli('partner-keys', ['create', '--name', 'crm'])).trim();
+    expect(await cli('partner-keys', ['list'])).toMatch(/^auditor .* reveals sensitive /m);
 
     const context = {
       wxWorkerUuid: randomUUID(),
@@ -179,20 +179,20 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
       stepData: { 'national-id': { nationalId: NATIONAL_ID }, citizenship: { citizen: true } },
     });
 
-    const reveals = await cli('server/cli/partner-keys.ts', ['reveals']);
+    const reveals = await cli('partner-keys', ['reveals']);
     expect(reveals.trim().split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^\\S+Z  key auditor  task ${context.wxAssignedTaskUuid}  field national-id\\.nationalId$`)),
     ]);
     expect(reveals).not.toContain(NATIONAL_ID);
 
-    const exported = await cli('server/cli/tasks.ts', ['export', '--worker', context.wxWorkerUuid]);
+    const exported = await cli('tasks', ['export', '--worker', context.wxWorkerUuid]);
     expect(exported).toContain(MASKED);
     // An operator answering the worker's own request asks for it, and the reveal is recorded as theirs.
     const revealedExport = JSON.parse(
-      await cli('server/cli/tasks.ts', ['export', '--worker', context.wxWorkerUuid, '--reveal-sensitive', '--by', 'dpo']),
+      await cli('tasks', ['export', '--worker', context.wxWorkerUuid, '--reveal-sensitive', '--by', 'dpo']),
     ) as { tasks: { stepData: unknown }[] };
     expect(revealedExport.tasks[0]!.stepData).toEqual({ citizenship: { citizen: true }, 'national-id': { nationalId: NATIONAL_ID } });
-    expect((await cli('server/cli/partner-keys.ts', ['reveals'])).trim().split('\n')).toEqual([
+    expect((await cli('partner-keys', ['reveals'])).trim().split('\n')).toEqual([
       expect.stringMatching(/ {2}key auditor {2}/),
       expect.stringMatching(
         new RegExp(`^\\S+Z  key tasks export by dpo  task ${context.wxAssignedTaskUuid}  field national-id\\.nationalId$`),
@@ -228,10 +228,10 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
     expect(sealed).toBeDefined();
 
     // An erasure removes it like any answer (docs/operations.md#export-and-erasure); the reveal record stays, naming no value.
-    await cli('server/cli/tasks.ts', ['erase', '--worker', context.wxWorkerUuid, '--by', 'test']);
+    await cli('tasks', ['erase', '--worker', context.wxWorkerUuid, '--by', 'test']);
     const afterErasure = await database.contents();
     expect(afterErasure.some((text) => text.includes(sealed!))).toBe(false);
-    expect(await cli('server/cli/partner-keys.ts', ['reveals'])).toContain(`task ${context.wxAssignedTaskUuid}`);
+    expect(await cli('partner-keys', ['reveals'])).toContain(`task ${context.wxAssignedTaskUuid}`);
   }, 120_000);
 });
 

@@ -199,7 +199,7 @@ describe('tenant mode', () => {
     expect(started.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await appliedFor(b.context.wxAssignedTaskUuid)).toBe(1);
-    const status = await runNodeScript('server/cli/outbox.ts', environment(), 20_000, ['status']);
+    const status = await runKitCommand('outbox', environment(), 20_000, ['status']);
     expect(status.stdout).toMatch(/^platform .*\n {2}pending {4}1 /m);
 
     // Added again: the held update goes by itself.
@@ -263,7 +263,7 @@ describe('tenant mode', () => {
       }),
     ]);
 
-    const released = await runNodeScript('server/cli/tasks.ts', environment(), 20_000, ['release', first.context.wxAssignedTaskUuid]);
+    const released = await runKitCommand('tasks', environment(), 20_000, ['release', first.context.wxAssignedTaskUuid]);
     expect(released.stdout).toMatch(
       new RegExp(`^released ${first.context.wxAssignedTaskUuid}: it was bound to worker ${first.context.wxWorkerUuid}`),
     );
@@ -280,7 +280,7 @@ describe('tenant mode', () => {
     await tenants(['add', '--company', companyB.company, '--key', companyB.key], `${companyB.secret}\n`);
     // B's key is revoked in the platform after it was added.
     await control(emulator.url).revokeCredential(companyB.key);
-    const result = await runNodeScript('server/cli/doctor.ts', environment());
+    const result = await runKitCommand('doctor', environment());
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^Checking tenant mode/);
     expect(result.stdout).toMatch(new RegExp(`ok {3}company ${companyA.company} \\(key ${companyA.key}\\): token \\(spec 4\\.1\\)`));

@@ -6,7 +6,7 @@ import { claimDeliverable, markDead } from '../../server/store/outbox.repository
 import type { Store } from '../../server/store/store';
 import { countUndelivered, exportWorkerData, workerTaskIds, type WorkerExport } from '../../server/store/worker-data.repository';
 import type { TaskContext } from '../../src/contract/task-context';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
 import { deliverEverything, rowsAsText, tellPartnerOfSignature, trainAndSign } from '../helpers/worker-answers';
@@ -19,7 +19,7 @@ function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
   return url.toString();
 }
 
-const tasks = (databaseUrl: string, ...args: string[]) => runNodeScript('server/cli/tasks.ts', { DATABASE_URL: databaseUrl }, 30_000, args);
+const tasks = (databaseUrl: string, ...args: string[]) => runKitCommand('tasks', { DATABASE_URL: databaseUrl }, 30_000, args);
 
 /** The SQLite file and its WAL, as bytes: what a disk image would hold. */
 function sqliteBytes(filename: string): Buffer {

@@ -14,7 +14,7 @@ import { findUpload } from '../../server/store/uploads.repository';
 import type { WorkerExport } from '../../server/store/worker-data.repository';
 import type { UploadFiles } from '../../server/uploads/upload-files';
 import type { TaskContext } from '../../src/contract/task-context';
-import { runNodeScript } from '../helpers/run-command';
+import { runKitCommand } from '../helpers/run-command';
 import { bearer, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
 import { noisyPhoto, uploadPartly, uploadWithTus } from '../helpers/tus-uploads';
@@ -70,12 +70,7 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
     // The AWS SDK warns on standard error that its 2027 versions need Node 22: not this command's output.
     const quietSdk = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
     const tasksCommand = (...args: string[]) =>
-      runNodeScript(
-        'server/cli/tasks.ts',
-        { DATABASE_URL: databaseUrlOf(engine, t.database), ...uploadStore.env, ...quietSdk },
-        60_000,
-        args,
-      );
+      runKitCommand('tasks', { DATABASE_URL: databaseUrlOf(engine, t.database), ...uploadStore.env, ...quietSdk }, 60_000, args);
 
     async function storedBytes(id: string): Promise<Buffer | undefined> {
       const stream = await uploadStore.files.open(id);

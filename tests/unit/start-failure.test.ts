@@ -62,11 +62,19 @@ describe('a failed start in one line', () => {
   });
 
   it('names the migrations of a newer version and says to upgrade the code', () => {
-    const newer = new NewerDatabaseError(['0042_something_new']);
+    const newer = new NewerDatabaseError('engine', ['0042_something_new']);
     expect(describeStartFailure(new StartFailure('database', newer), postgres)).toBe(
-      'the Postgres database at db.internal:6543/tasks was migrated by a newer version of this server (the database has migration ' +
-        '0042_something_new, which this code does not know): upgrade the code to that version or later (or set DATABASE_URL to ' +
-        'another database); nothing was changed',
+      "the Postgres database at db.internal:6543/tasks was migrated by a newer version of this server (the engine's code is " +
+        'older than the database: it has migration 0042_something_new, which this code does not know): upgrade the code to ' +
+        'that version or later (or set DATABASE_URL to another database); nothing was changed',
+    );
+  });
+
+  it("says when it is the app's code that is older than the database, naming its migrations", () => {
+    const newer = new NewerDatabaseError('app', ['0002_loyalty_tiers', '0003_loyalty_expiry']);
+    expect(describeStartFailure(new StartFailure('database', newer), postgres)).toContain(
+      "(the app's code is older than the database: it has app migrations 0002_loyalty_tiers, 0003_loyalty_expiry, which this " +
+        'code does not know)',
     );
   });
 });

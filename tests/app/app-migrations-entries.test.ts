@@ -1,0 +1,131 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../server/emulator/start-emulator';
+import { storeMigrations } from '../../server/store/migrations';
+import { openStore } from '../../server/store/store';
+import { copyProject } from '../helpers/project-copy';
+import { runNodeScript } from '../helpers/run-command';
+import { launchServer, platformEnv } from '../helpers/server-process';
+
+/** A partner's checkout with one migration of its own: this project, its server/app-migrations.ts filled in. */
+const appMigrationsFile = `import type { Migration } from 'kysely';
+
+export const appMigrations: Record<string, Migration> = {
+  '0001_loyalty_points': {
+    up: async (db) => {
+      await db.schema
+        .createTable('loyalty_points')
+        .addColumn('task_id', 'text', (col) => col.primaryKey().references('tasks.id'))
+        .addColumn('points', 'integer', (col) => col.notNull())
+        .execute();
+    },
+  },
+};
+`;
+
+const thisProject = join(import.meta.dirname, '../..');
+const directory = mkdtempSync(join(tmpdir(), 'ptk-app-migrations-'));
+let partner = '';
+let emulator: RunningEmulator | undefined;
+
+beforeAll(async () => {
+  partner = await copyProject();
+  writeFileSync(join(partner, 'server', 'app-migrations.ts'), appMigrationsFile);
+  emulator = await startEmulator();
+}, 60_000);
+afterAll(async () => {
+  await emulator?.close();
+  if (partner) rmSync(partner, { recursive: true, force: true });
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** The app's entry, as `npm run migrate` and `npm run doctor` run it. */
+const entry = (project: string) => join(project, 'server', 'main.ts');
+const migrate = (project: string, file: string, ...args: string[]) =>
+  runNodeScript(entry(project), { DATABASE_URL: file }, 30_000, ['migrate', ...args]);
+const doctor = (project: string, file: string) => runNodeScript(entry(project), { DATABASE_URL: file }, 30_000, ['doctor']);
+const appRecord = (file: string) => {
+  const sqlite = new Database(file, { readonly: true });
+  try {
+    return sqlite.prepare('select name from app_migration order by name').all();
+  } finally {
+    sqlite.close();
+  }
+};
+
+describe("an app's own migration through the app's entries", () => {
+  it("npm run doctor and npm run migrate name it as the app's: pending, applied, then current", async () => {
+    // Before the file exists the check lists every migration, the engine's and then the app's, and creates nothing.
+    const unborn = await migrate(partner, join(directory, 'not-yet.db'), '--check');
+    expect(unborn.code).toBe(1);
+    const engine = Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
+    expect(unborn.stdout.trim().split('\n').slice(1)).toEqual([
+      ...engine.map((name) => `  ${name}`),
+      '  app migration 0001_loyalty_points',
+    ]);
+    expect(existsSync(join(directory, 'not-yet.db'))).toBe(false);
+
+    const file = join(directory, 'engine-only.db');
+    // A database the engine alone has migrated, as every one before apps had migrations of their own.
+    await (await openStore({ kind: 'sqlite', filename: file })).close();
+
+    const before = await doctor(partner, file);
+    expect(before.stdout).toMatch(/^ok {3}database migrations: current/m);
+    expect(before.stdout).toMatch(/^ok {3}app migrations: 1 pending \(0001_loyalty_points\): the server applies them when it starts$/m);
+
+    const check = await migrate(partner, file, '--check');
+    expect(check).toMatchObject({ code: 1, stdout: `1 migration(s) pending on ${file}:\n  app migration 0001_loyalty_points\n` });
+    const applied = await migrate(partner, file);
+    expect(applied).toMatchObject({ code: 0, stdout: `applied app migration 0001_loyalty_points\n${file} is current\n` });
+    expect(appRecord(file)).toEqual([{ name: '0001_loyalty_points' }]);
+
+    const after = await doctor(partner, file);
+    expect(after.stdout).toMatch(/^ok {3}app migrations: current: every app migration of this version of the app is applied$/m);
+  }, 90_000);
+
+  it("this repository's own commands, whose app has no migration, refuse that database naming the app", async () => {
+    const file = join(directory, 'partner.db');
+    expect((await migrate(partner, file)).code).toBe(0);
+
+    for (const args of [[], ['--check']]) {
+      const refused = await migrate(thisProject, file, ...args);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      expect(refused.stderr).toContain("the app's code is older than the database: it has app migration 0001_loyalty_points");
+    }
+    const report = await doctor(thisProject, file);
+    expect(report.stdout).toMatch(
+      /^FAIL app migrations: the database has app migrations this version of the app does not know \(0001_loyalty_points\)/m,
+    );
+    expect(report.stdout).toMatch(/next step: Run the newer version of the app against this database/);
+    expect(report.code).toBe(1);
+  }, 90_000);
+
+  it("the app's server applies it at its start, and a server without it then refuses to start, naming the app", async () => {
+    const file = join(directory, 'served.db');
+    const env = platformEnv(emulator!.url, { DATABASE_URL: file });
+    const served = await launchServer(env, [process.execPath, '--import', 'tsx', join(partner, 'server', 'main.ts')]);
+    try {
+      await served.healthy(60_000);
+    } finally {
+      await served.kill('SIGTERM');
+    }
+    expect(appRecord(file)).toEqual([{ name: '0001_loyalty_points' }]);
+
+    const older = await launchServer(env);
+    const code = await new Promise<number | null>((resolve) => {
+      if (older.child.exitCode !== null) resolve(older.child.exitCode);
+      else older.child.once('exit', (exitCode) => resolve(exitCode));
+    });
+    expect(code).toBe(1);
+    const lines = older
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('could not start'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("the app's code is older than the database: it has app migration 0001_loyalty_points");
+  }, 120_000);
+});
