@@ -279,8 +279,8 @@ export default tseslint.config(
       'walls/no-import-cycle': 'error',
     },
   },
-  // `.server.ts` modules never reach the bundle (the .server.ts wall above and vite.config.ts see to it), so they may
-  // use Node; compiled with the workflow definitions, they still take no React.
+  // `.server.ts` modules never reach the bundle (the .server.ts wall above and packages/vite-plugin see to it), so they
+  // may use Node; compiled with the workflow definitions, they still take no React.
   { files: ['src/**'], ignores: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(serverPackages) } },
   { files: ['src/app-routes.tsx'], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
   {
