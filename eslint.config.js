@@ -106,6 +106,17 @@ const wallZones = [
       'WorkflowCatalog), so a partner may change or delete every example. Engine tests use tests/fixtures/workflows.',
   },
   {
+    // The same for the page and its build: the engine's files of src/ (all but the app's entry src/main.tsx, its
+    // registries src/workflows/registry*.ts and its workflows, every folder of src/workflows/) and packages/.
+    target: ['src/!(main).{ts,tsx}', 'src/!(workflows)/**', 'src/workflows/!(registry*)', 'packages/**'],
+    from: ['src/workflows/registry*', 'src/workflows/*/**'],
+    message:
+      "The engine's page code and build never import the app's workflows (src/workflows/<id>/) nor its registries " +
+      '(src/workflows/registry*.ts): the app hands them in, its table of screens through src/main.tsx ' +
+      '(mountTaskPage) and where its registries are to the build (partnerTaskKit in vite.config.ts), so a partner may ' +
+      'change or delete every example (docs/architecture.md#what-the-app-hands-the-engine).',
+  },
+  {
     // Every file of the page outside the simulator, except src/app-routes.tsx, whose lazy route may load it with a
     // dynamic import() (checked by no-restricted-imports below, which sees static imports only).
     target: ['src/!(preview)/**', 'src/!(app-routes).{ts,tsx}'],
