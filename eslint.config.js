@@ -106,6 +106,17 @@ const wallZones = [
       'tests/fixtures/workflows.',
   },
   {
+    // The same for the page and its build: the engine's files of src/ (all but the app's entry src/main.tsx, its
+    // registries src/workflows/registry*.ts and its workflows, every folder of src/workflows/) and packages/.
+    target: ['src/!(main).{ts,tsx}', 'src/!(workflows)/**', 'src/workflows/!(registry*)', 'packages/**'],
+    from: ['src/workflows/registry*', 'src/workflows/*/**'],
+    message:
+      "The engine's page code and build never import the app's workflows (src/workflows/<id>/) nor its registries " +
+      '(src/workflows/registry*.ts): the app hands them in, its table of screens through src/main.tsx ' +
+      '(mountTaskPage) and where its registries are to the build (partnerTaskKit in vite.config.ts), so a partner may ' +
+      'change or delete every example (docs/architecture.md#what-the-app-hands-the-engine).',
+  },
+  {
     // Every file of the page outside the simulator, except src/app-routes.tsx, whose lazy route may load it with a
     // dynamic import() (checked by no-restricted-imports below, which sees static imports only).
     target: ['src/!(preview)/**', 'src/!(app-routes).{ts,tsx}'],
@@ -279,8 +290,8 @@ export default tseslint.config(
       'walls/no-import-cycle': 'error',
     },
   },
-  // `.server.ts` modules never reach the bundle (the .server.ts wall above and vite.config.ts see to it), so they may
-  // use Node; compiled with the workflow definitions, they still take no React.
+  // `.server.ts` modules never reach the bundle (the .server.ts wall above and packages/vite-plugin see to it), so they
+  // may use Node; compiled with the workflow definitions, they still take no React.
   { files: ['src/**'], ignores: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(serverPackages) } },
   { files: ['src/app-routes.tsx'], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
   {

@@ -7,7 +7,7 @@ import { FirstScreenProvider, readFirstScreen } from './task/first-screen';
 import type { Locale } from './ui/i18n/locale';
 import { LocaleProvider } from './ui/i18n/locale-context';
 import type { ShellTexts } from './ui/i18n/shell-texts';
-import { preloadWorkflowViews } from './workflows/workflow-views';
+import { preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from './workflows/workflow-views';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -30,11 +30,13 @@ function MarkInteractive() {
 }
 
 /**
- * Renders the page into #root. Loaded by main.tsx once the session request is on its way. A first step prerendered in
- * the browser's language is hydrated: React adopts the markup the worker already sees instead of painting it again.
- * Any other markup (prerendered in another language than this browser's first choice) is replaced.
+ * Renders the page into #root. Loaded by mount-task-page.ts once the session request is on its way, with the app's
+ * table of workflow screens. A first step prerendered in the browser's language is hydrated: React adopts the markup
+ * the worker already sees instead of painting it again. Any other markup (prerendered in another language than this
+ * browser's first choice) is replaced.
  */
-export function renderApp(root: HTMLElement, locale: Locale, texts: ShellTexts): void {
+export function renderApp(root: HTMLElement, locale: Locale, texts: ShellTexts, screens: LoadWorkflowScreensTable): void {
+  setWorkflowScreensTable(screens);
   document.title = texts.documentTitle;
   const prerendered = readFirstScreen(root);
   const firstScreen = prerendered?.locale === locale ? prerendered : undefined;

@@ -1,28 +1,9 @@
-import { startEarlySession } from './api/early-session';
-import { pickLocale } from './ui/i18n/locale';
-import { loadShellTexts } from './ui/i18n/locale-context';
-import { watchWorkerInput } from './ui/worker-input';
-import './ui/styles.css';
+import { mountTaskPage } from './task/mount-task-page';
 
 /**
- * The page's entry, kept small: it sends the task's session request at once (early-session.ts), then loads the app,
- * which index.html already preloads (vite.config.ts), so the request and the download overlap.
+ * The page's entry, this app's: it starts the engine's task page (src/task/mount-task-page.ts) in index.html's #root
+ * with the table of this app's workflow screens, which stays a chunk of its own (a dynamic import()).
  */
-startEarlySession(window.location);
-watchWorkerInput();
-
-const locale = pickLocale(navigator.languages.length > 0 ? navigator.languages : [navigator.language]);
-// WCAG 3.1.1: the page's language is the one it speaks, set before the first paint.
-document.documentElement.lang = locale;
-
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-// The app and the worker's language's texts download side by side.
-Promise.all([import('./app-root'), loadShellTexts(locale)]).then(
-  ([{ renderApp }, texts]) => renderApp(root, locale, texts),
-  () => {
-    // Without the app there is no translated text to show; this is the one message in both languages.
-    root.textContent =
-      'This page could not load. Check the connection and reload. / No se pudo cargar la página. Revise la conexión y recargue.';
-  },
-);
+mountTaskPage(root, () => import('./workflows/registry.views'));

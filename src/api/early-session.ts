@@ -7,10 +7,10 @@ import { sessionRequest } from './session-request';
 let early: { request: SessionRequest; response: Promise<Response> } | undefined;
 
 /**
- * Sends POST /api/session from the page's small entry (src/main.tsx) while the app bundle still downloads, instead
- * of after that bundle has run: bench/page.ts measured the session leaving about 1 s into a Slow 4G load,
- * once the bundle was in and parsed. Only for the task page, and only with a valid context: an invalid one makes no
- * API call, exactly as readTaskContext decides for the page.
+ * Sends POST /api/session from the page's small entry (src/task/mount-task-page.ts) while the app bundle still
+ * downloads, instead of after that bundle has run: bench/page.ts measured the session leaving about 1 s into a Slow 4G
+ * load, once the bundle was in and parsed. Only for the task page, and only with a valid context: an invalid one makes
+ * no API call, exactly as readTaskContext decides for the page.
  */
 export function startEarlySession(location: Pick<Location, 'pathname' | 'search'>): void {
   if (location.pathname.startsWith('/preview')) return;

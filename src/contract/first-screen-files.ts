@@ -1,6 +1,6 @@
 /**
  * Where the build writes each prerendered first screen (the task page's HTML with the first step of one workflow in
- * one language, vite.config.ts) and where the server looks for it when a link opens the page. Shared, so the two
+ * one language, packages/vite-plugin) and where the server looks for it when a link opens the page. Shared, so the two
  * cannot name it differently.
  */
 export const FIRST_SCREENS_DIRECTORY = 'first-screens';

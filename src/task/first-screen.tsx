@@ -4,10 +4,10 @@ import { taskViewSchema, type TaskView } from '../contract/task-view';
 import { locales } from '../ui/i18n/locale';
 
 /**
- * The first screen the HTML already carries: the server sends a page prerendered at build time with the first step
- * of the link's workflow in the browser's language (vite.config.ts prerenders it, server/page/first-screen-file.ts
- * picks it), so the worker sees the step before any script has run. #root names what it shows in this attribute;
- * the app hydrates that markup when it would render the same, and renders afresh otherwise.
+ * The first screen the HTML already carries: the server sends a page prerendered at build time with the first step of
+ * the link's workflow in the browser's language (packages/vite-plugin prerenders it, server/page/first-screen-file.ts
+ * picks it), so the worker sees the step before any script has run. #root names what it shows in this attribute; the
+ * app hydrates that markup when it would render the same, and renders afresh otherwise.
  */
 export const FIRST_SCREEN_ATTRIBUTE = 'data-first-screen';
 
@@ -16,7 +16,7 @@ const firstScreenSchema = z.object({
   workflow: taskViewSchema.shape.workflow,
   /**
    * The file of the workflow's screens, which the page preloads and imports by this name, so it needs no table of
-   * every workflow's screens (src/workflows/workflow-views.ts). A path of this origin, nothing else.
+   * every workflow's screens (src/workflows/workflow-views.tsx). A path of this origin, nothing else.
    */
   screens: z.optional(z.string().check(z.regex(/^\/(?!\/)[\w./-]+\.js$/))),
 });

@@ -8,9 +8,8 @@ import { LocaleProvider } from '../ui/i18n/locale-context';
 import { shellTextsEn } from '../ui/i18n/shell-texts.en';
 import { shellTextsEs } from '../ui/i18n/shell-texts.es';
 import type { ShellTexts } from '../ui/i18n/shell-texts';
-import { findWorkflow } from '../workflows/registry';
-import { prerenderedWorkflows } from '../workflows/registry.views';
-import { preloadWorkflowViews } from '../workflows/workflow-views';
+import type { WorkflowCatalog } from '../workflows/workflow-catalog';
+import { preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from '../workflows/workflow-views';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen';
 import { taskScreen } from './task-screen';
 import { longestPathOf } from '../workflows/workflow-path';
@@ -35,16 +34,35 @@ const noContext: TaskContext = {
   wxCompanyUuid: '00000000-0000-4000-8000-000000000000',
 };
 
+/** What the build hands the prerender: the app's workflows as the page gets them, and where the build put them. */
+export interface FirstScreensToPrerender {
+  /** The app's workflows (its registry, src/workflows/workflow-catalog.ts). */
+  catalog: WorkflowCatalog;
+  /** The ids of those whose first step goes into the HTML: each is rendered, in each language. */
+  prerendered: readonly string[];
+  /** The app's table of its workflows' screens, which the page is handed too (src/task/mount-task-page.ts). */
+  screens: LoadWorkflowScreensTable;
+  /** The built file of a workflow's screens, which #root names for the page to import. */
+  screensFile: (workflowId: string) => string;
+}
+
 /**
- * Build time (vite.config.ts): the first step of each prerendered workflow in each language, as the task page renders
- * it for a new task before its session has answered (task-session.tsx): the step itself, its screens fetched first.
- * `screensFile` names the built file of a workflow's screens, which #root names for the page to import.
+ * Build time (packages/vite-plugin): the first step of each prerendered workflow in each language, as the task page
+ * renders it for a new task before its session has answered (task-session.tsx): the step itself, its screens fetched
+ * first.
  */
-export async function prerenderFirstScreens(screensFile: (workflowId: string) => string): Promise<PrerenderedFirstScreen[]> {
+export async function prerenderFirstScreens({
+  catalog,
+  prerendered,
+  screens: screensTable,
+  screensFile,
+}: FirstScreensToPrerender): Promise<PrerenderedFirstScreen[]> {
+  setWorkflowScreensTable(screensTable);
   const screens: PrerenderedFirstScreen[] = [];
-  for (const id of prerenderedWorkflows) {
-    const definition = findWorkflow(id)?.definition;
-    if (!definition) throw new Error(`prerenderedWorkflows names ${id}, which registry.ts does not register`);
+  for (const id of prerendered) {
+    const definition = catalog.find(id)?.definition;
+    if (!definition)
+      throw new Error(`the first screen of ${id} is to be prerendered, but the app's workflow registry has no such workflow`);
     const workflow = {
       id,
       estimatedMinutes: definition.estimatedMinutes,

@@ -4,9 +4,9 @@ import { workflowCatalog, type WorkflowCatalog } from './workflow-catalog';
 import type { WorkflowServerModule } from './workflow-definition';
 
 /**
- * Server halves of the workflows in `registry.ts`, by workflow id. Never imported by the page (vite.config.ts).
- * Every workflow has its line, `undefined` for one that grades nothing and so keeps no secret: a workflow registered
- * without a line here then fails the type check instead of its first graded submission.
+ * Server halves of the workflows in `registry.ts`, by workflow id. Never imported by the page (packages/vite-plugin
+ * refuses it). Every workflow has its line, `undefined` for one that grades nothing and so keeps no secret: a workflow
+ * registered without a line here then fails the type check instead of its first graded submission.
  */
 const serverModules = {
   'safety-training': safetyTrainingServer,

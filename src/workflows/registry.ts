@@ -45,3 +45,13 @@ export function findWorkflow(id: string): RegisteredWorkflow | undefined {
 export function listWorkflows(): readonly WorkflowDefinition[] {
   return workflowIds.map((id) => workflows[id].definition);
 }
+
+/**
+ * The workflows whose first screen the build renders into the HTML (src/task/prerender-first-screen.tsx), so the
+ * worker sees it before any script has run: every one. What a build cannot know (the availability workflow bounds its
+ * date picker by the worker's own today) is added once the page has hydrated (its start-step.tsx). Read by the build
+ * alone (packages/vite-plugin, which loads this module by its path), never by the page.
+ *
+ * @public
+ */
+export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training', 'availability', 'background-check', 'work-authorization'];

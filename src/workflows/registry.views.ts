@@ -6,10 +6,11 @@ import type { WorkflowScreens } from './step-view-props';
  * each the step switch that exports its `screens`. Only the type comes from registry.ts, so the definitions stay out
  * of the page's JavaScript.
  *
- * Page only, and a chunk of its own that no link's prerendered first page loads: that page names its own workflow's
- * screens by their file (src/workflows/workflow-views.ts), so a workflow added here adds nothing to the links of the
- * others. The plain index.html preloads it (vite.config.ts): a link whose workflow has no prerendered page learns
- * which screens to fetch here.
+ * Page only, and a chunk of its own (src/main.tsx hands it to the page by a dynamic import()) that no link's
+ * prerendered first page loads: that page names its own workflow's screens by their file
+ * (src/workflows/workflow-views.tsx), so a workflow added here adds nothing to the links of the others. The plain
+ * index.html preloads it (packages/vite-plugin): a link whose workflow has no prerendered page learns which screens to
+ * fetch here. It exports nothing else, as the page loads every export of it.
  */
 const loaders = {
   'safety-training': () => import('./safety-training/safety-training-step'),
@@ -20,10 +21,3 @@ const loaders = {
 
 /** Looked up by the id a task has stored, which is a plain string. */
 export const screenLoaders: Readonly<Record<string, () => Promise<{ screens: WorkflowScreens }>>> = loaders;
-
-/**
- * The workflows whose first screen the build renders into the HTML (src/task/prerender-first-screen.tsx), so the
- * worker sees it before any script has run: every one. What a build cannot know (the availability workflow bounds its
- * date picker by the worker's own today) is added once the page has hydrated (its start-step.tsx).
- */
-export const prerenderedWorkflows: readonly WorkflowId[] = ['safety-training', 'availability', 'background-check', 'work-authorization'];

@@ -44,7 +44,8 @@ export interface EndScreenProps {
 
 /**
  * What a workflow's step switch exports as `screens`, under that one name in every workflow: registry.views.ts loads it
- * by the workflow's id, and a link's prerendered first page by the file its HTML names (src/workflows/workflow-views.ts).
+ * by the workflow's id, and a link's prerendered first page by the file its HTML names
+ * (src/workflows/workflow-views.tsx).
  */
 export interface WorkflowScreens {
   /** The step switch: the screen of each step id. */

@@ -4,8 +4,9 @@ import { lazyScreen, type LazyScreen } from './lazy-screen';
 import { MissingStepScreenError, type StepViewProps, type WorkflowScreens } from './step-view-props';
 
 /**
- * The languages whose texts the screens need: the page's own (main.tsx sets it on <html> before the app loads, as
- * useLocale() reads it), or every one at build time, which renders each (src/task/prerender-first-screen.tsx).
+ * The languages whose texts the screens need: the page's own (mount-task-page.ts sets it on <html> before the app
+ * loads, as useLocale() reads it), or every one at build time, which renders each
+ * (src/task/prerender-first-screen.tsx).
  */
 export function pageLocales(): readonly Locale[] {
   return typeof document === 'undefined' ? locales : [pickLocale([document.documentElement.lang])];
@@ -18,6 +19,25 @@ export function pageLocales(): readonly Locale[] {
  */
 const namedFiles = new Map<string, string>();
 
+/** How each workflow's screens load, by workflow id: the app's table of them (its registry of screens). */
+export interface WorkflowScreensTable {
+  readonly screenLoaders: Readonly<Record<string, () => Promise<{ screens: WorkflowScreens }>>>;
+}
+
+/** The app's table, loaded when first needed: a dynamic import() on the page, so it is a chunk of its own. */
+export type LoadWorkflowScreensTable = () => Promise<WorkflowScreensTable>;
+
+// Set before anything renders (setWorkflowScreensTable): renderApp and the prerender take it as a parameter.
+let loadTable: LoadWorkflowScreensTable;
+
+/**
+ * Takes the app's table of screens (docs/architecture.md#what-the-app-hands-the-engine), before anything renders: the
+ * page's (src/app-root.tsx, from src/task/mount-task-page.ts), or at build time the prerender's.
+ */
+export function setWorkflowScreensTable(load: LoadWorkflowScreensTable): void {
+  loadTable = load;
+}
+
 /** A workflow this page has no screens for shows none of its steps: the step runner says so (UnknownStepScreen). */
 export const noScreens: WorkflowScreens = {
   view: ({ stepId }) => {
@@ -29,7 +49,7 @@ export async function loadScreens(workflowId: string): Promise<WorkflowScreens> 
   const file = namedFiles.get(workflowId);
   // A file of this build that the HTML names, not a module of the source: Vite leaves the import as it is.
   if (file !== undefined) return ((await import(/* @vite-ignore */ file)) as { screens: WorkflowScreens }).screens;
-  const { screenLoaders } = await import('./registry.views');
+  const { screenLoaders } = await loadTable();
   const load = Object.hasOwn(screenLoaders, workflowId) ? screenLoaders[workflowId] : undefined;
   return load ? (await load()).screens : noScreens;
 }
@@ -62,18 +82,18 @@ export function WorkflowStepView(props: StepViewProps) {
 
 /**
  * Starts fetching the screens while the session opens instead of after it (bench/page.ts: the step chunk was requested
- * only once /api/session had answered, one more round trip before the first step could paint). The link's
- * `workflow` variable names the likely one (a task opened before keeps its stored workflow, which the lazy component
- * then fetches); without it every registered workflow is fetched, since which one is the default is known only to
- * registry.ts, whose definitions stay out of the page's JavaScript. `file` is where the page's HTML says that
- * workflow's screens are (a prerendered first page names its own). Settles when they are in, true, or failed, false
- * (the lazy component asks again, and its failure is shown where it renders).
+ * only once /api/session had answered, one more round trip before the first step could paint). The link's `workflow`
+ * variable names the likely one (a task opened before keeps its stored workflow, which the lazy component then
+ * fetches); without it every workflow of the app's table of screens is fetched, since which one is the default is known
+ * only to the app's workflow registry, whose definitions stay out of the page's JavaScript. `file` is where the page's
+ * HTML says that workflow's screens are (a prerendered first page names its own). Settles when they are in, true, or
+ * failed, false (the lazy component asks again, and its failure is shown where it renders).
  */
 export async function preloadWorkflowViews(requested: string | undefined, file?: string): Promise<boolean> {
   if (requested !== undefined && file !== undefined) namedFiles.set(requested, file);
   let ids: readonly string[];
   try {
-    ids = requested === undefined ? Object.keys((await import('./registry.views')).screenLoaders) : [requested];
+    ids = requested === undefined ? Object.keys((await loadTable()).screenLoaders) : [requested];
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerTaskKit, type PartnerTaskKitOptions } from '../../packages/vite-plugin/src/index';
 import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
 import {
@@ -27,7 +28,7 @@ import { TEST_SECRETS } from '../helpers/task-app';
  */
 const INITIAL_JS_BUDGET_BYTES = 100 * 1024;
 
-/** The first line vite.config.ts adds to the scripts a first screen runs (V8's compile hint). */
+/** The first line the build (packages/vite-plugin) adds to the scripts a first screen runs (V8's compile hint). */
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
 /** The pages of a build: index.html and the prerendered first screens, by their path in it. */
@@ -62,14 +63,15 @@ describe('the production build of the page', () => {
 
   it('writes a brotli and a gzip copy beside the page and each script a page loads first, equal to it once decompressed', () => {
     // The server sends these (preCompressed); the budget above is still the gzip of the originals, as before. The
-    // scripts of the first screens are written once more with their compile hint (vite.config.ts): the copies follow.
+    // scripts of the first screens are written once more with their compile hint (packages/vite-plugin): the copies
+    // follow.
     const pages = builtTexts(outDir).filter((f) => f.file.endsWith('.html'));
     const scripts = new Set(pages.flatMap(({ text }) => pageScripts(outDir, text)));
     for (const file of ['/index.html', ...scripts]) {
       const original = readFileSync(join(outDir, file));
       // A file of a hundred bytes or so may get no copy in a format that would make it larger (gzip's header is 18
       // bytes); the server then sends the original. Any copy that would be smaller must be there, judged as it was
-      // compressed: before its compile hint was added (vite.config.ts rewrites only the copies there are).
+      // compressed: before its compile hint was added (packages/vite-plugin rewrites only the copies there are).
       const compressed = original.toString().startsWith(COMPILE_HINT) ? original.subarray(COMPILE_HINT.length) : original;
       const copies = [
         ['.br', brotliCompressSync, brotliDecompressSync],
@@ -123,7 +125,7 @@ describe('the production build of the page', () => {
     const page = readFileSync(join(outDir, 'first-screens/safety-training.en.html'), 'utf8');
     expect(plain).toContain('<div id="root"></div>');
     // The plain page's scripts, plus the workflow's screens, less the table of every workflow's screens: #root names
-    // the file of its own (src/workflows/workflow-views.ts).
+    // the file of its own (src/workflows/workflow-views.tsx).
     const table = /\/registry\.views-[\w-]+\.js$/;
     expect(initialScripts(outDir).filter((script) => table.test(script))).toHaveLength(1);
     for (const script of initialScripts(outDir).filter((script) => !table.test(script))) expect(page).toContain(`"${script}"`);
@@ -199,6 +201,30 @@ describe('the production build of the page', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the page build, told where the app keeps its workflows (packages/vite-plugin)', () => {
+  const views = 'src/workflows/registry.views.ts';
+  // Nothing is written: the build stops before, or its output is not looked at.
+  const buildWith = async (options: PartnerTaskKitOptions) => {
+    const { build } = await import('vite');
+    return build({ root: process.cwd(), configFile: false, logLevel: 'silent', plugins: partnerTaskKit(options), build: { write: false } });
+  };
+
+  it('names the option and the file it looked for when a registry is not where it is told', async () => {
+    await expect(buildWith({ workflows: 'src/workflows/registry.ts', views: 'src/workflows/screens.ts' })).rejects.toThrow(
+      `partnerTaskKit({ views: 'src/workflows/screens.ts' }): there is no ${resolve('src/workflows/screens.ts')}`,
+    );
+    await expect(buildWith({ workflows: 'src/registry.ts', views })).rejects.toThrow(
+      `partnerTaskKit({ workflows: 'src/registry.ts' }): there is no ${resolve('src/registry.ts')}`,
+    );
+  });
+
+  it('says what the workflow registry must export when it is told of another module', async () => {
+    await expect(buildWith({ workflows: views, views })).rejects.toThrow(
+      `${views} (partnerTaskKit's \`workflows\`) must export listWorkflows(), DEFAULT_WORKFLOW_ID and prerenderedWorkflows`,
+    );
+  }, 120_000);
 });
 
 /**

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Where code comments are read: every TypeScript file of these folders. */
-const SOURCE_FOLDERS = ['src', 'server', 'tests', 'bench', 'scripts'];
+const SOURCE_FOLDERS = ['src', 'server', 'tests', 'bench', 'scripts', 'packages'];
 
 /** What installs, builds and test runs leave behind (.gitignore): their markdown is not the project's. */
 const NOT_OURS = new Set(['.git', 'node_modules', 'dist', 'build', 'data', 'test-results', 'playwright-report']);

@@ -55,13 +55,31 @@ describe('lint walls', () => {
 
   it('keeps .server.ts modules (answer keys) out of the task page', async () => {
     await expectWall(
-      'src/task/probe.ts',
-      'src/workflows/registry.ts',
-      'src/workflows/registry.server.ts',
+      'src/workflows/safety-training/probe.ts',
+      'src/workflows/safety-training/definition.ts',
+      'src/workflows/safety-training/definition.server.ts',
       'A .server.ts module is server-only',
     );
     // Server-only modules of src/ may import each other.
     expect(await lintAs('src/workflows/registry.server.ts', "import './safety-training/definition.server';\n")).toEqual([]);
+  });
+
+  it("keeps the app's workflows and registries out of the engine's page files and build, which are handed them", async () => {
+    const reason = "The engine's page code and build never import the app's workflows";
+    await expectWall('src/task/probe.ts', 'src/workflows/workflow-views.tsx', 'src/workflows/registry.ts', reason);
+    await expectWall('src/task/probe.ts', 'src/workflows/workflow-catalog.ts', 'src/workflows/safety-training/definition.ts', reason);
+    await expectWall('src/workflows/probe.ts', 'src/workflows/lazy-screen.tsx', 'src/workflows/availability/texts.ts', reason);
+    await expectWall('src/probe.tsx', 'src/app-routes.tsx', 'src/workflows/registry.views.ts', reason);
+    await expectWall('packages/vite-plugin/src/probe.ts', 'src/workflows/workflow-catalog.ts', 'src/workflows/registry.ts', reason);
+    // A dynamic import() is an import all the same.
+    const dynamic = await lintAs('src/workflows/probe.ts', "export const load = () => import('./registry.views');\n");
+    expect(dynamic).toEqual([{ line: 1, rule: 'import-x/no-restricted-paths', message: expect.stringContaining(reason) }]);
+    // The app's own files may: its entry, its registries, its workflows.
+    const entry = "import './task/mount-task-page';\nexport const load = () => import('./workflows/registry.views');\n";
+    expect(await lintAs('src/main.tsx', entry)).toEqual([]);
+    const table = "export const load = () => import('./safety-training/safety-training-step');\n";
+    expect(await lintAs('src/workflows/registry.views.ts', table)).toEqual([]);
+    expect(await lintAs('src/workflows/availability/probe.ts', "import '../registry';\nimport '../lazy-screen';\n")).toEqual([]);
   });
 
   it('keeps Node built-ins and server packages out of the task page', async () => {

@@ -4,8 +4,9 @@ import type { ShellTexts } from './shell-texts';
 import { shellTextsEn } from './shell-texts.en';
 
 /**
- * English is in the page's first JavaScript; another language's texts are fetched beside the app (main.tsx), so a
- * worker downloads the texts of one language, not of every language the page speaks.
+ * English is in the page's first JavaScript; another language's texts are fetched beside the app
+ * (src/task/mount-task-page.ts), so a worker downloads the texts of one language, not of every language the page
+ * speaks.
  */
 export function loadShellTexts(locale: Locale): Promise<ShellTexts> {
   return locale === 'es' ? import('./shell-texts.es').then((module) => module.shellTextsEs) : Promise.resolve(shellTextsEn);

@@ -26,7 +26,7 @@ export const shellTextsEn: ShellTexts = {
       'If you are a worker: tell the person who assigned you this task, or your employer, that its link names a workflow the partner does not offer. They can correct the task; trying again will not help until then.',
     developerHintTitle: 'For partner developers',
     developerHint: (workflow) =>
-      `The iframe URL of the partner task has the variable workflow=${workflow}. Use the id of a workflow registered in src/workflows/registry.ts (the preview portal at /preview lists them), or remove the variable to run the default workflow.`,
+      `The iframe URL of the partner task has the variable workflow=${workflow}. Use the id of a workflow in the app's workflow registry (the preview portal at /preview lists them), or remove the variable to run the default workflow.`,
   },
   unknownStep: {
     title: 'This step cannot be shown',
@@ -37,7 +37,7 @@ export const shellTextsEn: ShellTexts = {
     reload: 'Reload the page',
     developerHintTitle: 'For partner developers',
     developerHint: (workflow, step) =>
-      `The task's current step is “${step}”, which the workflow “${workflow}” as this page knows it does not have, or which its screens (src/workflows/registry.views.ts) do not render. Deploy the page and the server together, give the step a screen, or restart the task so that it begins at the first step.`,
+      `The task's current step is “${step}”, which the workflow “${workflow}” as this page knows it does not have, or which its screens in the app's workflow registry do not render. Deploy the page and the server together, give the step a screen, or restart the task so that it begins at the first step.`,
   },
   unsaved: {
     message:

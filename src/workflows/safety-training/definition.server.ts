@@ -2,8 +2,8 @@ import type { Grade, WorkflowServerModule } from '../workflow-definition';
 import { quizDataSchema, type QuizOptionId, type QuizQuestionId } from './definition';
 
 /**
- * Server only (the `.server.ts` suffix; the page build refuses to import it, see vite.config.ts). The answer key and
- * the reasons behind it must never reach the browser, or the quiz grades nothing.
+ * Server only (the `.server.ts` suffix; the page build refuses to import it, see packages/vite-plugin). The answer key
+ * and the reasons behind it must never reach the browser, or the quiz grades nothing.
  */
 const answerKey: Record<QuizQuestionId, { correct: QuizOptionId; rationale: string }> = {
   exits: { correct: 'b', rationale: 'Emergency exits and their routes must stay clear at every moment of a shift.' },
