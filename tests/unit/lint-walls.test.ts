@@ -93,26 +93,41 @@ describe('lint walls', () => {
 
   it('lets server/ import from src/ only the contract and the workflow definitions', async () => {
     const reason = 'server/ imports from src/ only the contract';
-    await expectWall('server/task-progress/probe.ts', 'src/contract/task-view.ts', 'src/workflows/registry.views.ts', reason);
-    await expectWall('server/task-progress/probe.ts', 'src/workflows/registry.ts', 'src/ui/i18n/locale.ts', reason);
+    await expectWall('server/task-progress/probe.ts', 'src/contract/task-view.ts', 'src/task/step-runner.tsx', reason);
+    await expectWall('server/task-progress/probe.ts', 'src/workflows/workflow-catalog.ts', 'src/ui/i18n/locale.ts', reason);
+    await expectWall('server/task-progress/probe.ts', 'src/workflows/workflow-definition.ts', 'src/workflows/step-view-props.ts', reason);
+    // The app's entry hands the engine its workflows: it may import their definitions and server halves, not screens.
+    await expectWall('server/main.ts', 'src/workflows/registry.server.ts', 'src/workflows/registry.views.ts', reason);
     await expectWall(
-      'server/task-progress/probe.ts',
+      'server/main.ts',
       'src/workflows/safety-training/definition.server.ts',
       'src/workflows/safety-training/texts.ts',
       reason,
     );
     await expectWall(
-      'server/task-progress/probe.ts',
+      'server/main.ts',
       'src/workflows/safety-training/definition.ts',
-      'src/workflows/step-view-props.ts',
-      reason,
-    );
-    await expectWall(
-      'server/task-progress/probe.ts',
-      'src/workflows/workflow-definition.ts',
       'src/workflows/safety-training/quiz-step.tsx',
       reason,
     );
+  });
+
+  it("keeps the app's workflows and migrations out of the engine's server, tests and benchmarks", async () => {
+    const reason = 'The engine names nothing of the app';
+    for (const from of [
+      'server/task-progress/probe.ts',
+      'server/probe.ts',
+      'tests/integration/probe.ts',
+      'tests/helpers/probe.ts',
+      'bench/probe.ts',
+    ]) {
+      await expectWall(from, 'src/workflows/workflow-catalog.ts', 'src/workflows/registry.ts', reason);
+      await expectWall(from, 'src/workflows/workflow-definition.ts', 'src/workflows/safety-training/definition.ts', reason);
+      await expectWall(from, 'server/clock.ts', 'server/app-migrations.ts', reason);
+    }
+    // The engine's tests run on workflows of their own; the app's tests run the app's.
+    await expectWall('tests/integration/probe.ts', 'tests/fixtures/workflows/index.ts', 'src/workflows/registry.server.ts', reason);
+    expect(await lintAs('tests/app/probe.ts', "import '../../src/workflows/registry';\n")).toEqual([]);
   });
 
   it('keeps the contract and the workflow definitions free of page code, which would reach the server through them', async () => {
@@ -141,7 +156,7 @@ describe('lint walls', () => {
     const reason = 'The emulator stands in for the platform';
     await expectWall('server/emulator/probe.ts', 'src/contract/partner-task-update.ts', 'server/store/store.ts', reason);
     await expectWall('server/emulator/probe.ts', 'server/emulator/fault-queue.ts', 'server/clock.ts', reason);
-    await expectWall('server/emulator/probe.ts', 'src/contract/task-view.ts', 'src/workflows/registry.ts', reason);
+    await expectWall('server/emulator/probe.ts', 'src/contract/task-view.ts', 'src/workflows/workflow-definition.ts', reason);
   });
 
   it('keeps the preview out of the task page but for the lazy route of src/app-routes.tsx', async () => {
