@@ -9,7 +9,7 @@ import { contextParamNames, taskContextSchema } from '../../src/contract/task-co
 const FALLBACK_LOCALE = 'en';
 
 /**
- * Which prerendered first screen (the build's first-screens/, prerenderFirstScreens in vite.config.ts) answers a GET of the
+ * Which prerendered first screen (the build's first-screens/, prerenderFirstScreens in packages/vite-plugin/src/index.ts) answers a GET of the
  * task page, or undefined for the plain index.html. It reads the URL and Accept-Language only: a GET opens no session
  * and creates no task (a link scanner fetching the iframe URL must change nothing), so the screen is the first step of
  * the workflow the link names, or of the default one, in the language the browser prefers. A task that turns out to be
@@ -65,7 +65,7 @@ function workflowChoice(query: unknown): string | undefined {
 }
 
 /**
- * The CSP sources that allow the <style> elements of the build's first screens (vite.config.ts inlines the page's
+ * The CSP sources that allow the <style> elements of the build's first screens (packages/vite-plugin/src/index.ts inlines the page's
  * stylesheet into them), by hash: `'sha256-<base64>'`, read once at start. None without first screens.
  */
 export function inlineStyleSources(pageDirectory: string): string[] {

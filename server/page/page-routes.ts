@@ -7,7 +7,7 @@ import { firstScreenPicker, inlineStyleSources } from './first-screen-file';
 import { allowInlineStyles } from './security-headers';
 import type { Config } from '../config';
 
-/** Client-side routes that answer with the page itself (src/main.tsx): the task page and, when enabled, the preview. */
+/** Client-side routes that answer with the page itself (src/app-routes.tsx): the task page and, when enabled, the preview. */
 const taskPageRoutes = ['/'];
 const previewRoutes = ['/preview', '/preview/*'];
 
@@ -55,7 +55,7 @@ export async function registerPageRoutes(
       list: false,
       dotfiles: 'deny',
       allowedPath: isServablePath,
-      // The build writes `<file>.br` and `<file>.gz` beside each script, style, SVG and index.html (vite.config.ts):
+      // The build writes `<file>.br` and `<file>.gz` beside each script, style, SVG and index.html (packages/vite-plugin/src/index.ts):
       // sent by Accept-Encoding, brotli first, the original when neither is offered or a variant is missing (a file
       // too small to gain from compression has none). This covers reply.sendFile too, so the first screen's HTML is
       // small.

@@ -3,7 +3,7 @@ import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 /*
  * The field wiring (field-wiring.ts) written out here, not imported: a link's first screen with a choice and no typed
  * field (work-authorization's) would split that module into a chunk of its own, one more file on every first page
- * that has a typed field (docs/development.md#benchmarks, tests/integration/page-build.test.ts).
+ * that has a typed field (docs/development.md#benchmarks, tests/app/page-build.test.ts).
  */
 const hasContent = (node: ReactNode) => node !== undefined && node !== null && node !== false && node !== '';
 const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;

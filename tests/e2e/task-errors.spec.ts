@@ -2,7 +2,7 @@ import { expect, test } from './portal-fixtures';
 import { beginTraining } from './task-steps';
 
 test('when the session cannot be opened, the page says so and a retry recovers', async ({ portal, page, consoleErrors }) => {
-  // The first try and the two retries of a server fault (main.tsx) fail; the worker's retry succeeds.
+  // The first try and the two retries of a server fault (app-root.tsx) fail; the worker's retry succeeds.
   let failures = 3;
   await page.route('**/api/session', async (route) => {
     if (failures-- > 0)
