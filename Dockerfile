@@ -22,6 +22,11 @@ WORKDIR /app
 # maps (Node reads neither; the server bundle keeps its own map). Licences and package.json files stay.
 FROM toolchain AS dependencies
 COPY package.json package-lock.json ./
+COPY packages/workflow/package.json packages/workflow/
+COPY packages/page/package.json packages/page/
+COPY packages/server/package.json packages/server/
+COPY packages/vite-plugin/package.json packages/vite-plugin/
+COPY packages/kit-tests/package.json packages/kit-tests/
 RUN npm ci --omit=dev --no-audit --no-fund \
   && cd node_modules/better-sqlite3 \
   && mv build/Release/better_sqlite3.node . \
@@ -36,6 +41,7 @@ RUN npm ci --omit=dev --no-audit --no-fund \
 # The page and the server, built with the dev dependencies (vite, esbuild).
 FROM toolchain AS build
 COPY package.json package-lock.json ./
+COPY --from=dependencies /app/packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

@@ -15,42 +15,44 @@ const resolver = createTypeScriptImportResolver({ project: path.join(root, 'tsco
 // docs/architecture.md#walls: the import rules that keep the architecture the one drawn there. Each message says why,
 // so a failing lint teaches the design (docs/decisions/010-walls-are-code.md).
 
+/** Where each package's code is (docs/architecture.md#the-packages); the app is the rest: src/, server/, tests/app/. */
+const W = 'packages/workflow/src';
+const P = 'packages/page/src';
+const S = 'packages/server/src';
+const V = 'packages/vite-plugin/src';
+const K = 'packages/kit-tests';
+
 /** Request handlers: they answer a request inside its transaction and never wait on the platform. */
-// server/tenants is read by the session route (default deny) as much as by the relay: it counts as a handler's room.
+// tenants is read by the session route (default deny) as much as by the relay: it counts as a handler's room.
 const requestHandlers = [
-  'server/http',
-  'server/page',
-  'server/session',
-  'server/task-api',
-  'server/task-progress',
-  'server/uploads',
-  'server/tenants',
-  'server/partner-api',
-  'server/partner-backend',
-];
+  'http',
+  'page',
+  'session',
+  'task-api',
+  'task-progress',
+  'uploads',
+  'tenants',
+  'partner-api',
+  'partner-backend',
+].map((room) => `${S}/${room}`);
 
 /**
- * The part of src/ compiled into both the page and the server: the HTTP contract and the workflow definitions (steps,
+ * The app's files compiled into both its page and its server: its registries and its workflow definitions (steps,
  * schemas, grading, labels; `.server.ts` for what only the server may hold; `definition.<part>.ts` for a part of a
- * definition the first screen imports without the rest; workflow-path.ts, the path through a workflow's steps;
- * sensitive.ts, the mark of a sensitive field; file-field.ts, a field naming an upload). Screens, their texts, step props and registry.views.ts are
- * page code. tsconfig.server.json lists the same files: keep the two in step.
+ * definition the first screen imports without the rest). Screens, their texts and registry.views.ts are page code.
+ * tsconfig.server.json lists the same files: keep the two in step.
  */
-const isomorphicFiles = [
-  'src/contract/**',
-  'src/workflows/{registry,registry.server,workflow-definition,workflow-catalog,workflow-path,sensitive,file-field}.ts',
-  'src/workflows/*/definition{,.*}.ts',
-];
+const appIsomorphicFiles = ['src/workflows/{registry,registry.server}.ts', 'src/workflows/*/definition{,.*}.ts'];
 /** `except` of import-x/no-restricted-paths must be globs when `from` is one, and they match absolute paths. */
 const absolute = (glob) => path.join(root, glob);
 
 const wallZones = [
   {
-    target: 'src/**',
-    from: 'server',
+    target: [`${P}/**`, 'src/**'],
+    from: [S, 'server'],
     message:
-      'The task page never imports server/: everything it imports is bundled for the browser, and server code holds ' +
-      'secrets and Node-only modules. Share schemas and header names through src/contract/.',
+      'The task page never imports the server: everything it imports is bundled for the browser, and server code ' +
+      'holds secrets and Node-only modules. Share schemas and header names through @partner-task-kit/workflow/contract.',
   },
   {
     target: 'src/**/!(*.server).{ts,tsx}',
@@ -60,83 +62,79 @@ const wallZones = [
       'browser (docs/decisions/001-the-server-is-the-authority.md). Import the isomorphic definition.ts instead.',
   },
   {
-    target: 'server/**',
-    from: 'src/**',
-    except: isomorphicFiles.map(absolute),
+    target: [`${S}/**`, 'server/**'],
+    from: [`${P}/**`, 'src/**'],
+    except: appIsomorphicFiles.map(absolute),
     message:
-      'server/ imports from src/ only the contract (src/contract/) and the workflow definitions (registry.ts, ' +
-      'registry.server.ts, workflow-definition.ts, workflow-catalog.ts, workflow-path.ts, sensitive.ts, file-field.ts, <id>/definition.ts and its parts <id>/definition.*.ts): ' +
-      'the rest of src/ is React screens, texts and browser code. Move what both sides need into one of those.',
+      'The server imports nothing of the page (@partner-task-kit/page, and of the app only its registries and workflow ' +
+      'definitions, which server/main.ts hands in): the rest is React screens, texts and browser code. What both ' +
+      'sides need belongs in @partner-task-kit/workflow.',
   },
   {
-    target: isomorphicFiles,
-    from: 'src/**',
-    except: isomorphicFiles.map(absolute),
+    target: `${W}/**`,
+    from: [P, S, V, K, 'src', 'server', 'tests'],
     message:
-      'src/contract/ and the workflow definitions are compiled into both the page and the server, so they import only ' +
-      'each other: anything else they pulled in would reach the server through them.',
+      '@partner-task-kit/workflow (the contract and the workflow authoring API) is compiled into both the page and the ' +
+      'server, so it imports nothing else of ours: anything it pulled in would reach both sides through it.',
+  },
+  {
+    target: appIsomorphicFiles,
+    from: ['src/**', `${P}/**`],
+    except: appIsomorphicFiles.map(absolute),
+    message:
+      "The app's registries and workflow definitions are compiled into both the page and the server, so they import only " +
+      'each other and @partner-task-kit/workflow: anything else they pulled in would reach the server through them.',
   },
   {
     target: requestHandlers.map((room) => `${room}/**`),
-    from: ['server/upstream', 'server/delivery'],
+    from: [`${S}/upstream`, `${S}/delivery`],
     message:
       'A request handler never calls the platform (docs/decisions/002-outbox-not-dual-writes.md): it records the update ' +
       'in its transaction and the outbox relay delivers it. Handlers (http, page, session, task-api, task-progress, tenants, ' +
       'partner-api) ' +
-      'import neither server/upstream/ nor server/delivery/; take what you need as a dependency.',
+      'import neither upstream/ nor delivery/; take what you need as a dependency.',
   },
   {
-    target: 'server/emulator/**',
-    from: ['server/**', 'src/**'],
-    except: [absolute('server/emulator/**'), absolute('src/contract/**')],
+    target: `${S}/emulator/**`,
+    from: [`${S}/**`, `${P}/**`, `${W}/**`, 'src/**', 'server/**'],
+    except: [absolute(`${S}/emulator/**`), absolute(`${W}/contract/**`)],
     message:
-      'The emulator stands in for the platform, so it imports nothing of ours but the contract (src/contract/): ' +
-      'borrowing our server code would test the server against a copy of itself and tie the emulator to the code it ' +
-      'is there to check.',
+      'The emulator stands in for the platform, so it imports nothing of ours but the contract ' +
+      '(@partner-task-kit/workflow/contract): borrowing our server code would test the server against a copy of itself ' +
+      'and tie the emulator to the code it is there to check.',
   },
   {
-    // server/main.ts is the app's entry: it hands the engine the app's workflows (docs/architecture.md#dependencies-passed-in).
-    // Engine tests run on fixture workflows of their own (tests/fixtures/workflows); the app's tests (tests/app/: its
-    // workflows, its build's budgets) and its browser tests (tests/e2e/) run its own.
-    target: ['server/!(main|app-migrations).ts', 'server/*/**', 'tests/{unit,integration,helpers,fixtures,setup}/**', 'bench/**'],
-    from: ['src/workflows/registry*', 'src/workflows/*/**', 'server/app-migrations*'],
+    // The app hands the engine its workflows (server/main.ts, src/main.tsx, vite.config.ts), so no package names the
+    // app's files (docs/architecture.md#what-the-app-hands-the-engine). The engine's tests run on fixture workflows of
+    // their own (packages/kit-tests/fixtures/workflows); only its browser tests (e2e) still drive the app's examples.
+    target: [`${W}/**`, `${P}/**`, `${S}/**`, `${V}/**`, `${K}/!(e2e)/**`],
+    from: ['src', 'server', 'tests'],
     message:
-      "The engine names nothing of the app: the app's entry (server/main.ts) hands its workflows and migrations in " +
-      '(runKit(argv, { workflows, migrations })), so a partner may change or delete every example. Engine tests use ' +
-      'tests/fixtures/workflows.',
+      "The engine names nothing of the app: the app's entries hand its workflows and migrations in (runKit(argv, " +
+      '{ workflows, migrations }) in server/main.ts, mountTaskPage in src/main.tsx, partnerTaskKit in vite.config.ts), ' +
+      'so a partner may change or delete every example. Engine tests use packages/kit-tests/fixtures/workflows.',
   },
   {
-    // The same for the page and its build: the engine's files of src/ (all but the app's entry src/main.tsx, its
-    // registries src/workflows/registry*.ts and its workflows, every folder of src/workflows/) and packages/.
-    target: ['src/!(main).{ts,tsx}', 'src/!(workflows)/**', 'src/workflows/!(registry*)', 'packages/**'],
-    from: ['src/workflows/registry*', 'src/workflows/*/**'],
-    message:
-      "The engine's page code and build never import the app's workflows (src/workflows/<id>/) nor its registries " +
-      '(src/workflows/registry*.ts): the app hands them in, its table of screens through src/main.tsx ' +
-      '(mountTaskPage) and where its registries are to the build (partnerTaskKit in vite.config.ts), so a partner may ' +
-      'change or delete every example (docs/architecture.md#what-the-app-hands-the-engine).',
-  },
-  {
-    // Every file of the page outside the simulator, except src/app-routes.tsx, whose lazy route may load it with a
+    // Every file of the page outside the simulator, except app-routes.tsx, whose lazy route may load it with a
     // dynamic import() (checked by no-restricted-imports below, which sees static imports only).
-    target: ['src/!(preview)/**', 'src/!(app-routes).{ts,tsx}'],
-    from: 'src/preview',
+    target: [`${P}/!(preview)/**`, `${P}/!(app-routes).{ts,tsx}`, 'src/**'],
+    from: `${P}/preview`,
     message:
-      'The task page never imports src/preview/ (the worker-portal simulator): it would enter the bundle every worker ' +
-      'downloads. Only the lazy route in src/app-routes.tsx loads it, with a dynamic import().',
+      'The task page never imports preview/ (the worker-portal simulator): it would enter the bundle every worker ' +
+      'downloads. Only the lazy route in app-routes.tsx loads it, with a dynamic import().',
   },
   {
-    target: 'server/upstream/**',
-    from: 'server/store',
+    target: `${S}/upstream/**`,
+    from: `${S}/store`,
     message:
-      'server/upstream/ is the HTTP client of the platform and knows no database: the outbox relay reads the store ' +
+      'upstream/ is the HTTP client of the platform and knows no database: the outbox relay reads the store ' +
       'and hands the client what to send.',
   },
   {
-    target: 'server/store/**',
-    from: ['server/http', 'server/page', 'server/session', 'server/task-api', 'server/partner-api', 'server/upstream'],
+    target: `${S}/store/**`,
+    from: ['http', 'page', 'session', 'task-api', 'partner-api', 'upstream'].map((room) => `${S}/${room}`),
     message:
-      'server/store/ is the database layer and knows no HTTP (routes, requests, the platform client): handlers, ' +
+      'store/ is the database layer and knows no HTTP (routes, requests, the platform client): handlers, ' +
       'services and the relay call the repositories, never the other way round.',
   },
 ];
@@ -150,25 +148,25 @@ const serverPackages = {
 const pagePackages = {
   regex: '^(react|react-dom|react-router)($|/)|^@tanstack/',
   message:
-    'src/contract/ and the workflow definitions are compiled into the server too: no React here; screens live beside ' +
-    'the definition in *.tsx files.',
+    '@partner-task-kit/workflow and the workflow definitions are compiled into the server too: no React here; screens ' +
+    'live beside the definition in *.tsx files.',
 };
 const staticPreviewImport = {
   regex: '(^|/)preview($|/)',
   message:
-    'src/app-routes.tsx loads src/preview/ only through the dynamic import() of its lazy route, so the simulator ' +
+    'app-routes.tsx loads preview/ only through the dynamic import() of its lazy route, so the simulator ' +
     'stays in its own chunk and out of the task page; no static import of it here, not even of a type.',
 };
 const databasePackages = {
   regex: '^(kysely|pg|pg-[^/]+|better-sqlite3)($|/)',
   message:
-    'server/upstream/ is the HTTP client of the platform and knows no database: the outbox relay reads the store ' +
+    'upstream/ is the HTTP client of the platform and knows no database: the outbox relay reads the store ' +
     'and hands the client what to send.',
 };
 const httpPackages = {
   regex: '^((node:)?https?|(node:)?http2|fastify|fastify-[^/]+|@fastify/[^/]+)($|/)',
   message:
-    'server/store/ is the database layer and knows no HTTP: handlers, services and the relay call the repositories, ' +
+    'store/ is the database layer and knows no HTTP: handlers, services and the relay call the repositories, ' +
     'never the other way round.',
 };
 const restrictPackages = (...patterns) => ['error', { patterns }];
@@ -255,8 +253,21 @@ const noImportCycle = {
 };
 
 export default tseslint.config(
-  // tests/fixtures/lint-cycle holds a deliberate cycle; tests/unit/lint-walls.test.ts lints it with ignores off.
-  { ignores: ['build', 'dist', 'data', 'node_modules', 'test-results', 'playwright-report', 'docs', 'tests/fixtures/lint-cycle'] },
+  // packages/kit-tests/fixtures/lint-cycle holds a deliberate cycle; packages/kit-tests/unit/lint-walls.test.ts lints it
+  // with ignores off.
+  {
+    ignores: [
+      'build',
+      'dist',
+      'packages/*/dist',
+      'data',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      'docs',
+      `${K}/fixtures/lint-cycle`,
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -265,19 +276,19 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // docs/architecture.md#configuration-in-one-module: only server/config.ts reads the environment.
+      // docs/architecture.md#configuration-in-one-module: only the server's config.ts reads the environment.
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read configuration through server/config.ts.' },
+        { object: 'process', property: 'env', message: 'Read configuration through packages/server/src/config.ts.' },
       ],
     },
   },
   {
-    files: ['server/config.ts', 'tests/helpers/**', 'playwright.config.ts', 'vitest.config.ts', 'vitest.container.config.ts', 'bench/**'],
+    files: [`${S}/config.ts`, `${K}/helpers/**`, 'playwright.config.ts', 'vitest.config.ts', 'vitest.container.config.ts', `${K}/bench/**`],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    files: ['src/**/*.tsx'],
+    files: ['src/**/*.tsx', `${P}/**/*.tsx`],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
@@ -290,16 +301,20 @@ export default tseslint.config(
       'walls/no-import-cycle': 'error',
     },
   },
-  // `.server.ts` modules never reach the bundle (the .server.ts wall above and packages/vite-plugin see to it), so they
-  // may use Node; compiled with the workflow definitions, they still take no React.
-  { files: ['src/**'], ignores: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(serverPackages) } },
-  { files: ['src/app-routes.tsx'], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
+  // `.server.ts` modules never reach the bundle (the .server.ts wall above and the Vite plugin see to it), so they may
+  // use Node; compiled with the workflow definitions, they still take no React.
   {
-    files: isomorphicFiles,
+    files: ['src/**', `${P}/**`],
+    ignores: ['src/**/*.server.ts'],
+    rules: { 'no-restricted-imports': restrictPackages(serverPackages) },
+  },
+  { files: [`${P}/app-routes.tsx`], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
+  {
+    files: [...appIsomorphicFiles, `${W}/**`],
     ignores: ['src/**/*.server.ts'],
     rules: { 'no-restricted-imports': restrictPackages(serverPackages, pagePackages) },
   },
   { files: ['src/**/*.server.ts'], rules: { 'no-restricted-imports': restrictPackages(pagePackages) } },
-  { files: ['server/upstream/**'], rules: { 'no-restricted-imports': restrictPackages(databasePackages) } },
-  { files: ['server/store/**'], rules: { 'no-restricted-imports': restrictPackages(httpPackages) } },
+  { files: [`${S}/upstream/**`], rules: { 'no-restricted-imports': restrictPackages(databasePackages) } },
+  { files: [`${S}/store/**`], rules: { 'no-restricted-imports': restrictPackages(httpPackages) } },
 );

@@ -48,7 +48,7 @@ const launchOptions = existsSync(systemChromium)
   : { args: [localNetworkAccess] };
 
 export default defineConfig({
-  testDir: 'tests/e2e',
+  testDir: 'packages/kit-tests/e2e',
   fullyParallel: true,
   workers: 2,
   timeout: 60_000,

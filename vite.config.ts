@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite';
-import { partnerTaskKit } from './packages/vite-plugin/src/index.ts';
+import { partnerTaskKit } from '@partner-task-kit/vite-plugin';
 
 /**
  * Where `vite` run alone forwards API and emulator calls: a server on the default PORT. `npm run dev` (scripts/dev.ts)
@@ -10,7 +10,7 @@ const serverUrl = 'http://127.0.0.1:8787';
 export default defineConfig({
   // The engine's build of the task page, told where this app's workflows are (docs/architecture.md#the-page-build).
   plugins: [partnerTaskKit({ workflows: 'src/workflows/registry.ts', views: 'src/workflows/registry.views.ts' })],
-  // Where the server looks for the page (server/server.ts).
+  // Where the server looks for the page (packages/server/src/server.ts).
   build: { outDir: 'dist' },
   server: {
     port: 5173,

@@ -5,8 +5,10 @@ import { defineConfig } from 'vitest/config';
 const reportDir = process.env.TEST_REPORT_DIR;
 
 export default defineConfig({
+  // The engine's packages resolve to their sources (tsconfig.base.json's paths), as in vite.config.ts.
+  resolve: { tsconfigPaths: true },
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/app/**/*.test.ts'],
+    include: ['packages/kit-tests/unit/**/*.test.ts', 'packages/kit-tests/integration/**/*.test.ts', 'tests/app/**/*.test.ts'],
     environment: 'node',
     // The AWS SDK's own switch for its notice that its releases after January 2027 need Node 22: every test process
     // that makes an S3 client would print it, and it says nothing of the code under test.
@@ -15,7 +17,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Tests build their own apps, emulators and databases; files run in parallel processes.
     pool: 'forks',
-    setupFiles: ['tests/setup/fail-on-console-error.ts'],
+    setupFiles: ['packages/kit-tests/setup/fail-on-console-error.ts'],
     reporters: reportDir ? ['default', 'json'] : ['default'],
     outputFile: reportDir ? { json: join(reportDir, 'vitest.json') } : undefined,
   },

@@ -7,11 +7,11 @@ const reportDir = process.env.TEST_REPORT_DIR;
 
 export default defineConfig({
   test: {
-    include: ['tests/container/**/*.test.ts'],
+    include: ['packages/kit-tests/container/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20 * 60_000,
     hookTimeout: 60_000,
-    setupFiles: ['tests/setup/fail-on-console-error.ts'],
+    setupFiles: ['packages/kit-tests/setup/fail-on-console-error.ts'],
     // verbose: the test's notes (the image's size, how long it took to stop) are printed beside it.
     reporters: reportDir ? ['verbose', 'json'] : ['verbose'],
     outputFile: reportDir ? { json: join(reportDir, 'vitest-container.json') } : undefined,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../server/config';
+import type { Config } from '@partner-task-kit/server/config';
 
 /** The port `npm run dev` opens when PORT is unset: the server's own default (docs/configuration.md#listening). */
 const DEFAULT_PORT = 8787;

@@ -4,7 +4,7 @@ import { createServer as createNetServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
-import { parseConfig, readEnvironment } from '../server/config';
+import { parseConfig, readEnvironment } from '@partner-task-kit/server/config';
 import { planDevServers } from './dev-environment';
 
 /**

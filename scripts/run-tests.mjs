@@ -24,7 +24,7 @@ const STAGES = [
 ];
 
 const { values } = parseArgs({ options: { 'fail-fast': { type: 'boolean', default: false } } });
-// The runner is no part of the server, whose settings alone go through server/config.ts: these two are the test
+// The runner is no part of the server, whose settings alone go through packages/server/src/config.ts: these two are the test
 // runners' own (TEST_REPORT_DIR is read by vitest.config.ts and playwright.config.ts as well).
 // eslint-disable-next-line no-restricted-properties
 const { TEST_REPORT_DIR: reportDir, TEST_FAIL_FAST: failFastVariable } = process.env;

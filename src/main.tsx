@@ -1,7 +1,7 @@
-import { mountTaskPage } from './task/mount-task-page';
+import { mountTaskPage } from '@partner-task-kit/page/task/mount-task-page';
 
 /**
- * The page's entry, this app's: it starts the engine's task page (src/task/mount-task-page.ts) in index.html's #root
+ * The page's entry, this app's: it starts the engine's task page (packages/page/src/task/mount-task-page.ts) in index.html's #root
  * with the table of this app's workflow screens, which stays a chunk of its own (a dynamic import()).
  */
 const root = document.getElementById('root');

@@ -2,7 +2,7 @@ import { availability } from './availability/definition';
 import { safetyTraining } from './safety-training/definition';
 import { backgroundCheckWorkflow } from './background-check/definition';
 import { workAuthorization } from './work-authorization/definition';
-import type { WorkflowDefinition } from './workflow-definition';
+import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
 
 /**
  * The workflows this deployment runs, shared by the page and the server, in the order the preview portal offers them.
@@ -47,7 +47,7 @@ export function listWorkflows(): readonly WorkflowDefinition[] {
 }
 
 /**
- * The workflows whose first screen the build renders into the HTML (src/task/prerender-first-screen.tsx), so the
+ * The workflows whose first screen the build renders into the HTML (packages/page/src/task/prerender-first-screen.tsx), so the
  * worker sees it before any script has run: every one. What a build cannot know (the availability workflow bounds its
  * date picker by the worker's own today) is added once the page has hydrated (its start-step.tsx). Read by the build
  * alone (packages/vite-plugin, which loads this module by its path), never by the page.

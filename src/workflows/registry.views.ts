@@ -1,5 +1,5 @@
 import type { WorkflowId } from './registry';
-import type { WorkflowScreens } from './step-view-props';
+import type { WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
 
 /**
  * How each workflow's screens load: one line per id of `registry.ts` (a missing or misspelt one fails the type check),
@@ -8,7 +8,7 @@ import type { WorkflowScreens } from './step-view-props';
  *
  * Page only, and a chunk of its own (src/main.tsx hands it to the page by a dynamic import()) that no link's
  * prerendered first page loads: that page names its own workflow's screens by their file
- * (src/workflows/workflow-views.tsx), so a workflow added here adds nothing to the links of the others. The plain
+ * (packages/page/src/workflows/workflow-views.tsx), so a workflow added here adds nothing to the links of the others. The plain
  * index.html preloads it (packages/vite-plugin): a link whose workflow has no prerendered page learns which screens to
  * fetch here. It exports nothing else, as the page loads every export of it.
  */

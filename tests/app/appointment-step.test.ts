@@ -2,14 +2,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ApiClientProvider } from '../../src/api/api-client-context';
-import { taskKeys } from '../../src/api/query-keys';
-import type { StepOfferResponse } from '../../src/contract/step-offer';
-import type { Locale } from '../../src/ui/i18n/locale';
+import { ApiClientProvider } from '@partner-task-kit/page/api/api-client-context';
+import { taskKeys } from '@partner-task-kit/page/api/query-keys';
+import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
+import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
 import { AppointmentStep } from '../../src/workflows/work-authorization/appointment-step';
 import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
 import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
-import { pageContext, readyTaskView } from '../helpers/page-fixtures';
+import { pageContext, readyTaskView } from '../../packages/kit-tests/helpers/page-fixtures';
 
 const slots = {
   slots: [

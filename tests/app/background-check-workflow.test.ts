@@ -1,12 +1,12 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { locales, type Locale } from '../../src/ui/i18n/locale';
+import { locales, type Locale } from '@partner-task-kit/page/ui/i18n/locale';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { backgroundCheckWorkflow, checkResultSchema, consentDataSchema } from '../../src/workflows/background-check/definition';
 import { BackgroundCheckStep, screens } from '../../src/workflows/background-check/background-check-step';
-import { MissingStepScreenError } from '../../src/workflows/step-view-props';
-import { readyTaskView } from '../helpers/page-fixtures';
+import { MissingStepScreenError } from '@partner-task-kit/page/workflows/step-view-props';
+import { readyTaskView } from '../../packages/kit-tests/helpers/page-fixtures';
 
 const consent = { fullName: 'Ana María López', agree: true };
 
@@ -65,7 +65,7 @@ describe('the background-check workflow in the registry and on screen', () => {
     expect(listWorkflows()).toContain(backgroundCheckWorkflow);
   });
 
-  // The page has them in before the screens count as loaded (src/workflows/workflow-views.tsx).
+  // The page has them in before the screens count as loaded (packages/page/src/workflows/workflow-views.tsx).
   beforeAll(() => Promise.all(locales.map((locale) => screens.loadTexts?.(locale))));
 
   const render = (stepId: string, locale: Locale) =>

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyProject, runIn, type Outcome } from '../helpers/project-copy';
+import { copyProject, runIn, type Outcome } from '../../packages/kit-tests/helpers/project-copy';
 
 /**
  * `npm run new-workflow -- sample-form` in a copy of this project, then what a partner runs next: the type check, the
@@ -108,7 +108,7 @@ describe('npm run new-workflow -- sample-form', () => {
   }, 60_000);
 
   it('is offered by the preview, after the examples, with its own title and estimate for a new assignment', async () => {
-    // What GET /api/preview lists (server/task-api/preview-routes.ts maps listWorkflows) and the launch form's defaults.
+    // What GET /api/preview lists (packages/server/src/task-api/preview-routes.ts maps listWorkflows) and the launch form's defaults.
     const script = `
       const { listWorkflows } = await import('./src/workflows/registry.ts');
       const { workflowDefaults } = await import('./src/preview/assignment-defaults.ts');

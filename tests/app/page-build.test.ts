@@ -4,8 +4,8 @@ import { join, relative, resolve } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partnerTaskKit, type PartnerTaskKitOptions } from '../../packages/vite-plugin/src/index';
-import { EMULATOR_CREDENTIAL } from '../../server/emulator/emulator-credential';
+import { partnerTaskKit, type PartnerTaskKitOptions } from '@partner-task-kit/vite-plugin';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
 import { answerRationales } from '../../src/workflows/safety-training/definition.server';
 import {
   buildPage,
@@ -16,13 +16,13 @@ import {
   pageScripts,
   pageWeight,
   type PageWeight,
-} from '../helpers/page-build';
-import { copyProject, runIn } from '../helpers/project-copy';
-import { TEST_SECRETS } from '../helpers/task-app';
+} from '../../packages/kit-tests/helpers/page-build';
+import { copyProject, runIn } from '../../packages/kit-tests/helpers/project-copy';
+import { TEST_SECRETS } from '../../packages/kit-tests/helpers/task-app';
 
 /**
  * Each page of the task (index.html, and each prerendered first screen a link is answered with) loads and preloads at
- * most 100 KB gzip of JavaScript before its first step runs (BENCHMARKS.md's budget, in bench/page.ts's KB of 1024
+ * most 100 KB gzip of JavaScript before its first step runs (BENCHMARKS.md's budget, in packages/kit-tests/bench/page.ts's KB of 1024
  * bytes: the worker opens it on a phone, often on a slow network); the preview and the later steps load lazily and do
  * not count.
  */
@@ -125,7 +125,7 @@ describe('the production build of the page', () => {
     const page = readFileSync(join(outDir, 'first-screens/safety-training.en.html'), 'utf8');
     expect(plain).toContain('<div id="root"></div>');
     // The plain page's scripts, plus the workflow's screens, less the table of every workflow's screens: #root names
-    // the file of its own (src/workflows/workflow-views.tsx).
+    // the file of its own (packages/page/src/workflows/workflow-views.tsx).
     const table = /\/registry\.views-[\w-]+\.js$/;
     expect(initialScripts(outDir).filter((script) => table.test(script))).toHaveLength(1);
     for (const script of initialScripts(outDir).filter((script) => !table.test(script))) expect(page).toContain(`"${script}"`);
@@ -150,7 +150,7 @@ describe('the production build of the page', () => {
     expect(root![2]).toContain('<p class="estimate">It takes about 10 minutes.');
     expect(root![2]).toContain('<button type="button" class="button button-primary">Begin the training</button>');
     // The step itself, not the loading fallback of its lazy screen, and in no Suspense boundary, which React would
-    // hydrate in a later pass (src/workflows/lazy-screen.tsx).
+    // hydrate in a later pass (packages/page/src/workflows/lazy-screen.tsx).
     expect(root![2]).not.toContain('Loading');
     expect(root![2]).not.toContain('<!--$');
   });

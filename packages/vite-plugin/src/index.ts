@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { register } from 'tsx/esm/api';
 import { normalizePath, type Plugin, type PluginOption, type Rolldown } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import type * as FirstScreenPrerender from '../../../src/task/prerender-first-screen';
-import { workflowCatalog } from '../../../src/workflows/workflow-catalog.ts';
-import type { WorkflowDefinition } from '../../../src/workflows/workflow-definition';
-import type { WorkflowScreensTable } from '../../../src/workflows/workflow-views';
+import type * as FirstScreenPrerender from '@partner-task-kit/page/task/prerender-first-screen';
+import { workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import type { WorkflowScreensTable } from '@partner-task-kit/page/workflows/workflow-views';
 
 /** Where the app keeps its workflows, each path from the project's root (docs/architecture.md#the-page-build). */
 export interface PartnerTaskKitOptions {
@@ -21,7 +22,7 @@ export interface PartnerTaskKitOptions {
   workflows: string;
   /**
    * The app's table of its workflows' screens, which its entry (src/main.tsx) hands the page by a dynamic import(): it
-   * exports `screenLoaders` (src/workflows/workflow-views.tsx, WorkflowScreensTable). Each workflow's files are in a
+   * exports `screenLoaders` (packages/page/src/workflows/workflow-views.tsx, WorkflowScreensTable). Each workflow's files are in a
    * folder beside it named by the workflow's id, its texts in `<id>/texts.<locale>.ts`.
    */
   views: string;
@@ -48,14 +49,17 @@ export function partnerTaskKit(options: PartnerTaskKitOptions): PluginOption[] {
 }
 
 /**
- * The engine's page modules the build singles out, by their path: the engine's source is in src/ of this repository
- * for now, three folders up from this file (import.meta.url is this file's own in Vite's bundled configuration too).
+ * The page package's modules the build singles out, by their path: its sources where the app resolves the package to
+ * them (this repository, through tsconfig paths), its compiled dist/ where the app installed it from npm.
  */
-const engineSource = normalizePath(realpathSync(fileURLToPath(new URL('../../../src/', import.meta.url))));
-/** The shell's chunk: src/app-root.tsx, which mount-task-page.ts imports dynamically, and what it runs (shellChunk). */
-const appModule = `${engineSource}/app-root.tsx`;
-/** The shell's texts in each language (src/ui/i18n/locale-context.tsx loads them). */
-const shellTexts = new RegExp(`^${escapeRegExp(`${engineSource}/ui/i18n/shell-texts.`)}[a-z]+\\.ts$`);
+const pagePackage = realpathSync(dirname(createRequire(import.meta.url).resolve('@partner-task-kit/page/package.json')));
+const pageSource = existsSync(join(pagePackage, 'src/app-root.tsx'));
+const engineSource = normalizePath(join(pagePackage, pageSource ? 'src' : 'dist'));
+const moduleFile = (name: string, extension: 'ts' | 'tsx') => `${engineSource}/${name}.${pageSource ? extension : 'js'}`;
+/** The shell's chunk: packages/page/src/app-root.tsx, which mount-task-page.ts imports dynamically, and what it runs (shellChunk). */
+const appModule = moduleFile('app-root', 'tsx');
+/** The shell's texts in each language (packages/page/src/ui/i18n/locale-context.tsx loads them). */
+const shellTexts = new RegExp(`^${escapeRegExp(`${engineSource}/ui/i18n/shell-texts.`)}[a-z]+\\.${pageSource ? 'ts' : 'js'}$`);
 
 /** Where the app's modules are in this build, known once its root is (configResolved). */
 interface PagePaths {
@@ -64,7 +68,7 @@ interface PagePaths {
   screensTable(): string;
   /** The folder of a workflow's files, with a trailing slash. */
   workflowFolder(workflowId: string): string;
-  /** Whether the module is a workflow's texts in one language (workflowTexts in src/workflows/lazy-screen.tsx). */
+  /** Whether the module is a workflow's texts in one language (workflowTexts in packages/page/src/workflows/lazy-screen.tsx). */
   isWorkflowTexts(id: string): boolean;
 }
 
@@ -100,7 +104,7 @@ function realFile(root: string, path: string, option: keyof PartnerTaskKitOption
 
 /**
  * Build options the page depends on, given to Vite before it resolves its configuration. Not the output directory nor
- * source maps: the app's configuration and the tests (tests/helpers/page-build.ts) choose those.
+ * source maps: the app's configuration and the tests (packages/kit-tests/helpers/page-build.ts) choose those.
  */
 function pageBuildOptions(): Plugin {
   return {
@@ -148,9 +152,9 @@ function holds(chunk: Rolldown.OutputChunk, id: string): boolean {
 
 /**
  * index.html preloads the app chunk with its static imports: otherwise the browser would learn of it only when the
- * entry runs, one more round trip on a slow network (bench/page.ts). And the table of the workflows' screens, which a
+ * entry runs, one more round trip on a slow network (packages/kit-tests/bench/page.ts). And the table of the workflows' screens, which a
  * link whose workflow has no prerendered page needs to know which screens to fetch, as the app starts. The workflows'
- * screens are not preloaded here: fetched when the app starts (src/workflows/workflow-views.tsx), they still arrive
+ * screens are not preloaded here: fetched when the app starts (packages/page/src/workflows/workflow-views.tsx), they still arrive
  * before the session's answer is rendered, and preloading them competed with the app chunk for bandwidth (measured LCP
  * 1,436 ms with, 1,408 ms without). A prerendered first page leaves the table out (prerenderFirstScreens).
  */
@@ -194,7 +198,7 @@ interface WorkflowRegistry {
 async function loadForPrerender(root: string, options: PartnerTaskKitOptions) {
   const tsx = register({ namespace: `partner-task-kit-prerender-${randomUUID()}`, tsconfig: join(root, 'tsconfig.page.json') });
   const load = (file: string): Promise<unknown> => tsx.import(pathToFileURL(file).href, import.meta.url);
-  const prerender = (await load(join(engineSource, 'task/prerender-first-screen.tsx'))) as typeof FirstScreenPrerender;
+  const prerender = (await load(moduleFile('task/prerender-first-screen', 'tsx'))) as typeof FirstScreenPrerender;
   const registry = (await load(resolve(root, options.workflows))) as Partial<WorkflowRegistry>;
   const views = (await load(resolve(root, options.views))) as Partial<WorkflowScreensTable>;
   const { listWorkflows, DEFAULT_WORKFLOW_ID, prerenderedWorkflows } = registry;
@@ -216,12 +220,12 @@ async function loadForPrerender(root: string, options: PartnerTaskKitOptions) {
 
 /**
  * Writes, beside index.html, one page per prerendered workflow and language with its first step already in #root
- * (src/task/prerender-first-screen.tsx), which the server sends to a link with a valid context
- * (server/page/first-screen-file.ts). The step is painted once the HTML is in, its styles inlined, before any script
- * has run: bench/page.ts measured the first step's paint waiting on the app chunk, the session's answer and the
+ * (packages/page/src/task/prerender-first-screen.tsx), which the server sends to a link with a valid context
+ * (packages/server/src/page/first-screen-file.ts). The step is painted once the HTML is in, its styles inlined, before any script
+ * has run: packages/kit-tests/bench/page.ts measured the first step's paint waiting on the app chunk, the session's answer and the
  * step's chunk, one after the other. Each such page also preloads its workflow's screens and its language's texts of
  * them, which hydrating the step needs, and nothing the first step does not: #root names the file of the screens,
- * which the page imports by that name (src/workflows/workflow-views.tsx), so it leaves out the table of every
+ * which the page imports by that name (packages/page/src/workflows/workflow-views.tsx), so it leaves out the table of every
  * workflow's screens that index.html preloads, and a workflow added weighs nothing on the links of the others.
  * Emitted in generateBundle, so compressPage writes their .br and .gz like index.html's.
  */
@@ -236,7 +240,7 @@ function prerenderFirstScreens(page: PagePaths, options: PartnerTaskKitOptions):
     },
     async generateBundle(_options, bundle) {
       const html = bundle['index.html'];
-      // A build of another entry (tests/helpers/page-build.ts input) has no page to prerender into.
+      // A build of another entry (packages/kit-tests/helpers/page-build.ts input) has no page to prerender into.
       if (html?.type !== 'asset' || typeof html.source !== 'string') return;
       const app = new Set(chunksWithImports(bundle, (chunk) => chunk.isEntry || holds(chunk, appModule)));
       const table = chunksWithImports(bundle, (chunk) => holds(chunk, page.screensTable())).filter((fileName) => !app.has(fileName));
@@ -275,8 +279,8 @@ function prerenderFirstScreens(page: PagePaths, options: PartnerTaskKitOptions):
 
 /**
  * The page's stylesheet, in the HTML: the first step is painted once the HTML and its styles are in, and a stylesheet
- * of its own is one more round trip before that (bench/page.ts, LCP). The server allows
- * exactly these <style> elements by their hash in the CSP (server/page/first-screen-file.ts, inlineStyleSources).
+ * of its own is one more round trip before that (packages/kit-tests/bench/page.ts, LCP). The server allows
+ * exactly these <style> elements by their hash in the CSP (packages/server/src/page/first-screen-file.ts, inlineStyleSources).
  */
 function inlineStylesheets(html: string, bundle: Rolldown.OutputBundle): string {
   return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+)"[^>]*>/g, (link, fileName: string) => {
@@ -302,7 +306,7 @@ function workflowScreenChunks(bundle: Rolldown.OutputBundle, page: PagePaths, wo
 
 /**
  * The chunk of a workflow's screens and the chunks it imports statically. Not the chunks the screens import
- * dynamically themselves (the steps after the first, src/workflows/lazy-screen.tsx; their texts, textsChunks): they
+ * dynamically themselves (the steps after the first, packages/page/src/workflows/lazy-screen.tsx; their texts, textsChunks): they
  * download once the first step is shown, after what the first screen needs.
  */
 function workflowChunks(bundle: Rolldown.OutputBundle, page: PagePaths, workflowId: string): string[] {
@@ -311,7 +315,7 @@ function workflowChunks(bundle: Rolldown.OutputBundle, page: PagePaths, workflow
 }
 
 /**
- * The chunk of a workflow's texts in one language (workflowTexts in src/workflows/lazy-screen.tsx), which the screens
+ * The chunk of a workflow's texts in one language (workflowTexts in packages/page/src/workflows/lazy-screen.tsx), which the screens
  * need before they render: the page prerendered in that language preloads it, and no other language's.
  */
 function textsChunks(bundle: Rolldown.OutputBundle, page: PagePaths, workflowId: string, locale: string): string[] {
@@ -348,9 +352,9 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The page's text files compressed once, at build time, at the highest levels (bench/page.ts: on Slow 4G the
+ * The page's text files compressed once, at build time, at the highest levels (packages/kit-tests/bench/page.ts: on Slow 4G the
  * uncompressed entry chunk alone took about 1.8 s to download, most of the LCP). The server sends `<file>.br` or
- * `<file>.gz` by Accept-Encoding (@fastify/static preCompressed, server/page/page-routes.ts) and the original to a
+ * `<file>.gz` by Accept-Encoding (@fastify/static preCompressed, packages/server/src/page/page-routes.ts) and the original to a
  * client that offers neither, so the originals stay. Brotli at quality 11 takes about a second for the entry chunk:
  * affordable once per build, never per request.
  */
@@ -369,7 +373,7 @@ function compressPage(): Plugin {
  * V8's explicit compile hint, `//# allFunctionsCalledOnLoad` on a script's first line (Chrome 136 on; other engines
  * read a comment), on the chunks a first screen runs: their functions are compiled in one pass with the script, which
  * V8 starts on a background thread as the script streams in, instead of one by one on the main thread as hydration
- * first calls them. bench/page.ts, traced (BENCH_PAGE_TRACE, 5 loads each): the main thread's work from the app
+ * first calls them. packages/kit-tests/bench/page.ts, traced (BENCH_PAGE_TRACE, 5 loads each): the main thread's work from the app
  * chunk's arrival to the first step's hydration 186-321 ms without, 70-119 ms with. The hint must come before any
  * code, so it is added once Vite has written the chunk's own first line (its preload map), in the last
  * generateBundle, and that chunk's compressed copies are written again.
@@ -427,8 +431,8 @@ function firstScreenChunks(bundle: Rolldown.OutputBundle, page: PagePaths): stri
 }
 
 /**
- * The shell in one chunk, the app chunk: every module src/app-root.tsx runs that the entry (the page's entry, with
- * src/task/mount-task-page.ts) has not already loaded. Rolldown would otherwise move a module of the shell that two
+ * The shell in one chunk, the app chunk: every module packages/page/src/app-root.tsx runs that the entry (the page's entry, with
+ * packages/page/src/task/mount-task-page.ts) has not already loaded. Rolldown would otherwise move a module of the shell that two
  * lazily loaded chunks share (a workflow's screen that reads the task with the API client, which the preview uses
  * too) into a chunk of its own, which the app chunk then imports and so every page preloads: one more file, and the
  * query client split from the shell, 1.6 KB gzip more on every link for a screen of one workflow
@@ -464,7 +468,7 @@ function shellChunk(): Plugin {
       };
       const ids = [...this.getModuleIds()];
       const app = ids.find((id) => moduleId(id) === appModule);
-      // A build of another entry (tests/helpers/page-build.ts input) has no shell.
+      // A build of another entry (packages/kit-tests/helpers/page-build.ts input) has no shell.
       if (app === undefined) return;
       const entry = staticClosure(ids.filter((id) => this.getModuleInfo(id)?.isEntry));
       for (const id of staticClosure([app])) if (!entry.has(id)) shell.add(id);

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { lazyScreen, workflowTexts } from '../lazy-screen';
-import type { StepViewProps, WorkflowScreens } from '../step-view-props';
+import { lazyScreen, workflowTexts } from '@partner-task-kit/page/workflows/lazy-screen';
+import type { StepViewProps, WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
 import { StartStep } from './start-step';
 import type { AvailabilityTexts } from './texts';
 

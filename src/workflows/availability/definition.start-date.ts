@@ -59,7 +59,7 @@ export function anyZoneStartDateRange(now: number): DateRange {
 }
 
 /**
- * The engine parses a step's data with its schema and hands it no clock (server/task-progress/step-decision.ts), so
+ * The engine parses a step's data with its schema and hands it no clock (packages/server/src/task-progress/step-decision.ts), so
  * the schema of the definition reads the real one; this factory takes any, for tests. The server cannot know the
  * worker's time zone, so it accepts the worker's "today" in every zone (anyZoneStartDateRange); the page checks the worker's
  * own calendar exactly.

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../ui/button';
-import { Choice, ChoiceGroup } from '../../ui/choice-group';
-import { FocusHeading } from '../../ui/focus-heading';
-import { useShellTexts } from '../../ui/i18n/locale-context';
-import { invalidFields } from '../field-errors';
-import type { StepViewProps } from '../step-view-props';
+import { Button } from '@partner-task-kit/page/ui/button';
+import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
+import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
+import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
+import { invalidFields } from '@partner-task-kit/page/workflows/field-errors';
+import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
 import { shiftIds, shiftsDataSchema, WEEKENDS_PER_MONTH, type ShiftId, type ShiftsData } from './definition';
 import type { AvailabilityTexts } from './texts';
 

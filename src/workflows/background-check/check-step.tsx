@@ -1,5 +1,5 @@
-import { FocusHeading } from '../../ui/focus-heading';
-import type { StepViewProps } from '../step-view-props';
+import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
+import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
 import type { BackgroundCheckTexts } from './texts';
 
 /**

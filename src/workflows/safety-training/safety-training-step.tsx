@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { lazyScreen, workflowTexts } from '../lazy-screen';
-import type { StepViewProps, WorkflowScreens } from '../step-view-props';
+import { lazyScreen, workflowTexts } from '@partner-task-kit/page/workflows/lazy-screen';
+import type { StepViewProps, WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
 import type { SafetyTrainingTexts } from './texts';
 import { WelcomeStep } from './welcome-step';
 
-// Picked here, where they are used (as src/ui/i18n/locale-context.tsx picks the shell texts): texts.ts only types
+// Picked here, where they are used (as packages/page/src/ui/i18n/locale-context.tsx picks the shell texts): texts.ts only types
 // them, so the language files can import that type without an import cycle.
 const texts = workflowTexts<SafetyTrainingTexts>({
   en: () => import('./texts.en').then((module) => module.safetyTrainingTextsEn),

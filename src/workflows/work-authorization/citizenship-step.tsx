@@ -1,9 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '../../ui/button';
-import { Choice, ChoiceGroup } from '../../ui/choice-group';
-import { FocusHeading } from '../../ui/focus-heading';
-import { useShellTexts } from '../../ui/i18n/locale-context';
-import type { StepViewProps } from '../step-view-props';
+import { Button } from '@partner-task-kit/page/ui/button';
+import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
+import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
+import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
+import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
 import type { WorkAuthorizationTexts } from './texts';
 
 /**

@@ -1,5 +1,5 @@
-import { FocusHeading } from '../../ui/focus-heading';
-import type { EndScreenProps } from '../step-view-props';
+import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
+import type { EndScreenProps } from '@partner-task-kit/page/workflows/step-view-props';
 import type { WorkAuthorizationTexts } from './texts';
 
 /** The workflow's own done screen (`screens.done`): what the verification means for the worker, then the shell's "Start again". */

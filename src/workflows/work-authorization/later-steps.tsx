@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { lazyScreen } from '../lazy-screen';
-import { MissingStepScreenError, type StepViewProps } from '../step-view-props';
+import { lazyScreen } from '@partner-task-kit/page/workflows/lazy-screen';
+import { MissingStepScreenError, type StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
 import { AppointmentStep } from './appointment-step';
 import { DocumentStep } from './document-step';
 import { NationalIdStep } from './national-id-step';
@@ -9,7 +9,7 @@ import type { WorkAuthorizationTexts } from './texts';
 import { VerificationStep } from './verification-step';
 
 /**
- * The photos' screen brings the uploads' code (tus-js-client, src/api/file-uploads.ts): a chunk of its own, so the
+ * The photos' screen brings the uploads' code (tus-js-client, packages/page/src/api/file-uploads.ts): a chunk of its own, so the
  * other later steps do not wait for it, fetched while the worker answers the step before it.
  */
 const photosStep = lazyScreen<StepViewProps & { texts: WorkAuthorizationTexts }>(() =>

@@ -1,10 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '../../ui/button';
-import { FocusHeading } from '../../ui/focus-heading';
-import { useShellTexts } from '../../ui/i18n/locale-context';
-import { InputField } from '../../ui/input-field';
-import { invalidFields, refused } from '../field-errors';
-import type { StepViewProps } from '../step-view-props';
+import { Button } from '@partner-task-kit/page/ui/button';
+import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
+import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
+import { InputField } from '@partner-task-kit/page/ui/input-field';
+import { invalidFields, refused } from '@partner-task-kit/page/workflows/field-errors';
+import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
 import { workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
 

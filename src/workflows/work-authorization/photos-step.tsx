@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { FileField, type FileFieldState } from '../../task/file-field';
-import { Button } from '../../ui/button';
-import { FocusHeading } from '../../ui/focus-heading';
-import { useShellTexts } from '../../ui/i18n/locale-context';
-import { refused } from '../field-errors';
-import type { StepViewProps } from '../step-view-props';
+import { FileField, type FileFieldState } from '@partner-task-kit/page/task/file-field';
+import { Button } from '@partner-task-kit/page/ui/button';
+import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
+import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
+import { refused } from '@partner-task-kit/page/workflows/field-errors';
+import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
 import { documentPhotoRule, workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
 
@@ -13,7 +13,7 @@ const sides = ['front', 'back'] as const;
 type Side = (typeof sides)[number];
 
 /**
- * A photo of each side of the document: each a file field (src/task/file-field.tsx) whose answer is the id of its
+ * A photo of each side of the document: each a file field (packages/page/src/task/file-field.tsx) whose answer is the id of its
  * completed upload. This screen is a chunk of its own, with tus-js-client: it loads with this step, never with the
  * first screen (later-steps.tsx).
  */

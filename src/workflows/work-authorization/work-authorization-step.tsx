@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { lazyScreen, workflowTexts } from '../lazy-screen';
-import type { EndScreenProps, StepViewProps, WorkflowScreens } from '../step-view-props';
+import { lazyScreen, workflowTexts } from '@partner-task-kit/page/workflows/lazy-screen';
+import type { EndScreenProps, StepViewProps, WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
 import { CitizenshipStep } from './citizenship-step';
 import type { WorkAuthorizationTexts } from './texts';
 

@@ -1,0 +1,16 @@
+import type { FileRule } from '@partner-task-kit/workflow/file-field';
+
+/**
+ * The file field the upload benchmark sends to: a step and field of its own, so that the benchmark does not depend on
+ * which example workflow has one, and takes a PDF too (kept as it is: the transport alone, no decoding). 10 MB, the
+ * default limit of a field (docs/configuration.md#uploads).
+ */
+export const BENCH_UPLOAD_FIELD = { stepId: 'bench-upload', field: 'file' } as const;
+
+const benchRule: FileRule = { types: ['image/jpeg', 'image/png', 'application/pdf'], maxBytes: 10 * 1024 * 1024 };
+
+export function benchFileRuleOf(_workflowId: string, stepId: string, field: string): FileRule | undefined {
+  return stepId === BENCH_UPLOAD_FIELD.stepId && field === BENCH_UPLOAD_FIELD.field ? benchRule : undefined;
+}
+
+export const BENCH_UPLOAD_MAX_BYTES = benchRule.maxBytes;

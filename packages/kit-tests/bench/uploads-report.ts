@@ -1,0 +1,55 @@
+interface BatchFigures {
+  megabytesPerSecond: number[];
+  rssRiseMb: number[];
+}
+
+/** One line of packages/kit-tests/bench/uploads.ts. */
+interface UploadsResult {
+  description: string;
+  fileBytes: number;
+  uploads: number;
+  chunkBytes: number;
+  runs: number;
+  kit: { first: BatchFigures; warm: BatchFigures };
+  bare: { first: BatchFigures; warm: BatchFigures };
+  cleaningAlone: { rssRiseMb: number[]; wallMs: number[] };
+  ratios: number[];
+  ratioMedian: number;
+  ratioCeilings: number[];
+  rssAboveIdleMb: number[];
+}
+
+/**
+ * BENCHMARKS.md's rows of the upload suite, one set per kind of file: the kit server's RSS at its peak above itself
+ * idle (the highest of the runs), its throughput beside a bare @tus/server's, and one cleaning alone, their floor.
+ */
+export function uploadsRows(result: Record<string, unknown>) {
+  const r = result as unknown as UploadsResult;
+  const megabytes = (r.fileBytes / 1024 / 1024).toFixed(1);
+  const where = `Uploads, ${r.uploads} at once of ${megabytes} MB, ${r.description} (tus-js-client, ${r.chunkBytes / 1024 / 1024} MB chunks)`;
+  const runs = (list: number[], unit = '') => `${r.runs} runs: ${list.map((each) => `${each}${unit}`).join(' / ')}`;
+  const highest = Math.max(...r.rssAboveIdleMb);
+  return [
+    {
+      figure: `${where}: server RSS at its peak above the idle server, over a first and a next ${r.uploads}`,
+      value: `${highest} MB, the highest of ${runs(r.rssAboveIdleMb, ' MB')}; the next ${r.uploads} alone ${r.kit.warm.rssRiseMb.join(' / ')} MB`,
+      target: '< 64 MB',
+      met: highest < 64,
+    },
+    {
+      figure: `${where}: throughput, kit / bare @tus/server (FileStore, same disk, same run), warm servers, until the last file is answered`,
+      value: `${r.ratioMedian} (${median(r.kit.warm.megabytesPerSecond)} / ${median(r.bare.warm.megabytesPerSecond)} MB/s, medians); ratios of the ${runs(r.ratios)}`,
+      target: '≥ 0.5',
+      met: r.ratioMedian >= 0.5,
+    },
+    {
+      figure: `${where}: one file cleaned alone, in a process of its own: RSS rise, time; the ratio's ceiling with ${r.uploads} cleaned one after the other`,
+      value: `+${median(r.cleaningAlone.rssRiseMb)} MB, ${median(r.cleaningAlone.wallMs)} ms (medians); ceiling ${median(r.ratioCeilings)}`,
+      target: '',
+    },
+  ];
+}
+
+function median(list: number[]): number {
+  return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+}

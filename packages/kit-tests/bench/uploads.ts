@@ -1,0 +1,228 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as tus from 'tus-js-client';
+import { openSessions } from './api-load';
+import { machine, round } from './bench-support';
+import { processCpuMs, productionLikeEnv, startServerProcess } from './bench-server-process';
+import { BENCH_UPLOAD_FIELD, BENCH_UPLOAD_MAX_BYTES } from './upload-field';
+import { phonePhoto, scannedPdf, type UploadSample } from './upload-samples';
+
+/**
+ * `node --import tsx packages/kit-tests/bench/uploads.ts` (suite `uploads`): ten 10 MB files uploaded at once with tus-js-client, in
+ * chunks of 1 MB as the page sends them (packages/page/src/api/file-uploads.ts), each by its own task's session, to the kit's server
+ * (compiled, as `npm start` runs it, SQLite and its uploads directory in a temporary directory); and the same ten to a
+ * bare @tus/server writing through the same FileStore to the same disk (packages/kit-tests/bench/bare-tus-server.ts). Both run in
+ * processes of their own, started the same way, one after the other, in alternating order run after run; each run
+ * starts fresh servers and sends two batches of ten: the first to a server that has taken no upload (its one-time
+ * costs included), the next to the same server, warm. The RSS is read from /proc when a batch starts and its peak
+ * (VmHWM, reset just before) when its last upload is answered. Throughput is the bytes of a batch over the time from its
+ * first request to its last answer: for the kit, that answer comes after the file is checked and cleaned. Beside them,
+ * one cleaning alone in a process of its own (packages/kit-tests/bench/cleaning-alone.ts): the floor of both.
+ */
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    uploads: { type: 'string', default: '10' },
+    files: { type: 'string', default: 'jpeg,pdf' },
+    'chunk-kb': { type: 'string', default: '1024' },
+    'max-seconds': { type: 'string', default: '900' },
+  },
+});
+const runs = Number(values.runs);
+const count = Number(values.uploads);
+const chunkBytes = Number(values['chunk-kb']) * 1024;
+const bound = setTimeout(
+  () => {
+    progress(`over its bound of ${values['max-seconds']} s: stopped`);
+    process.exit(1);
+  },
+  Number(values['max-seconds']) * 1000,
+);
+bound.unref();
+
+type Side = 'kit' | 'bare';
+interface Batch {
+  seconds: number;
+  rssBeforeMb: number;
+  rssRiseMb: number;
+  serverCpuMsPerUpload: number;
+}
+interface SideRun {
+  first: Batch;
+  warm: Batch;
+}
+interface CleaningAlone {
+  rssRiseMb: number;
+  cpuMs: number;
+  wallMs: number;
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-uploads-'));
+try {
+  const photo = await phonePhoto();
+  const samples: Record<string, UploadSample> = {
+    jpeg: photo,
+    'jpeg-upright': await phonePhoto({ upright: true }),
+    pdf: scannedPdf(photo.bytes.length),
+  };
+  for (const kind of values.files.split(',')) {
+    const sample = samples[kind];
+    if (!sample) throw new Error(`--files: ${kind} is not one of ${Object.keys(samples).join(', ')}`);
+    if (sample.bytes.length > BENCH_UPLOAD_MAX_BYTES) throw new Error(`the ${kind} sample is over the field's limit`);
+    const samplePath = join(directory, `sample-${kind}`);
+    writeFileSync(samplePath, sample.bytes);
+    const sides: Record<Side, SideRun[]> = { kit: [], bare: [] };
+    const alone: CleaningAlone[] = [];
+    for (let run = 0; run < runs; run += 1) {
+      const order: Side[] = run % 2 === 0 ? ['kit', 'bare'] : ['bare', 'kit'];
+      for (const side of order) {
+        const result = await runOnce(side, sample, join(directory, `${kind}-${run}-${side}`));
+        sides[side].push(result);
+        for (const [name, batch] of Object.entries(result))
+          progress(
+            `${kind} run ${run + 1}, ${side}, ${name} ten: ${megabytesPerSecond(sample, batch)} MB/s, RSS ${batch.rssBeforeMb} MB +${batch.rssRiseMb}, ` +
+              `server CPU ${batch.serverCpuMsPerUpload} ms per upload`,
+          );
+      }
+      alone.push(cleanAlone(samplePath));
+      progress(`${kind} run ${run + 1}, one cleaning alone: RSS +${alone.at(-1)!.rssRiseMb} MB, ${alone.at(-1)!.wallMs} ms`);
+    }
+    const batches = (side: Side, name: keyof SideRun) => sides[side].map((each) => each[name]);
+    const figures = (side: Side, name: keyof SideRun) => ({
+      megabytesPerSecond: batches(side, name).map((batch) => megabytesPerSecond(sample, batch)),
+      rssBeforeMb: batches(side, name).map((batch) => batch.rssBeforeMb),
+      rssRiseMb: batches(side, name).map((batch) => batch.rssRiseMb),
+      serverCpuMsPerUpload: batches(side, name).map((batch) => batch.serverCpuMsPerUpload),
+    });
+    // Of warm servers, so that neither side's one-time costs weigh on the ratio.
+    const ratios = sides.kit.map((kit, index) => round(sides.bare[index]!.warm.seconds / kit.warm.seconds, 2));
+    // The kit cannot answer before the bytes are in (the bare server's time at best) and the ten files are cleaned one
+    // after the other: with cleanings as fast as one alone, the ratio could reach this and no more.
+    const ceilings = sides.bare.map((bare, index) => {
+      const cleaningSeconds = (count * alone[index]!.wallMs) / 1000;
+      return round(bare.warm.seconds / (bare.warm.seconds + cleaningSeconds), 2);
+    });
+    console.log(
+      JSON.stringify({
+        suite: 'uploads',
+        file: kind,
+        description: sample.description,
+        fileBytes: sample.bytes.length,
+        uploads: count,
+        chunkBytes,
+        runs,
+        kit: { first: figures('kit', 'first'), warm: figures('kit', 'warm') },
+        bare: { first: figures('bare', 'first'), warm: figures('bare', 'warm') },
+        cleaningAlone: {
+          rssRiseMb: alone.map((each) => each.rssRiseMb),
+          cpuMs: alone.map((each) => each.cpuMs),
+          wallMs: alone.map((each) => each.wallMs),
+        },
+        ratios,
+        ratioMedian: median(ratios),
+        ratioCeilings: ceilings,
+        // What an operator sizes memory by: the kit's peak over both batches above the server idle before them.
+        rssAboveIdleMb: sides.kit.map(({ first, warm }) =>
+          Math.max(first.rssRiseMb, warm.rssBeforeMb + warm.rssRiseMb - first.rssBeforeMb),
+        ),
+        machine: machine(),
+      }),
+    );
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}
+
+/** One fresh server of one side, and two batches of uploads at once to it. */
+async function runOnce(side: Side, sample: UploadSample, runDirectory: string): Promise<SideRun> {
+  mkdirSync(runDirectory, { recursive: true });
+  const env: Record<string, string> =
+    side === 'kit'
+      ? {
+          DATABASE_URL: join(runDirectory, 'bench.db'),
+          // No platform is called: the relay is not part of the upload server (packages/kit-tests/bench/upload-server.ts).
+          ...productionLikeEnv({
+            emulatorUrl: 'http://127.0.0.1:9',
+            metricsToken: randomBytes(32).toString('base64url'),
+            logLevel: 'info',
+          }),
+        }
+      : { BENCH_TUS_DIRECTORY: runDirectory };
+  const entry = side === 'kit' ? 'packages/kit-tests/bench/upload-server.ts' : 'packages/kit-tests/bench/bare-tus-server.ts';
+  const server = await startServerProcess(env, { compiled: true, entry });
+  try {
+    const endpoint = side === 'kit' ? `${server.url}/api/task/uploads` : `${server.url}/files`;
+    const batch = async (): Promise<Batch> => {
+      // One task per upload, as ten workers would send them; the bare server takes any request.
+      const headers =
+        side === 'kit'
+          ? (await openSessions(server.url, count)).map((token) => ({ authorization: `Bearer ${token}` }))
+          : Array.from({ length: count }, () => ({}));
+      const pid = server.child.pid!;
+      // Writing 5 to clear_refs sets VmHWM back to VmRSS: from here it is the peak of this batch alone.
+      writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      const rssBeforeKb = memoryKb(pid, 'VmRSS');
+      const cpuBefore = processCpuMs(pid);
+      const started = performance.now();
+      await Promise.all(headers.map((each) => uploadOne(endpoint, sample.bytes, each)));
+      const seconds = (performance.now() - started) / 1000;
+      const rssPeakKb = memoryKb(pid, 'VmHWM');
+      return {
+        seconds,
+        rssBeforeMb: round(rssBeforeKb / 1024, 0),
+        rssRiseMb: round((rssPeakKb - rssBeforeKb) / 1024, 0),
+        serverCpuMsPerUpload: round((processCpuMs(pid) - cpuBefore) / count, 0),
+      };
+    };
+    return { first: await batch(), warm: await batch() };
+  } finally {
+    await server.stop();
+    rmSync(runDirectory, { recursive: true, force: true });
+  }
+}
+
+function cleanAlone(samplePath: string): CleaningAlone {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'packages/kit-tests/bench/cleaning-alone.ts', samplePath], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(output) as CleaningAlone;
+}
+
+/** One file sent with tus-js-client to its end; an error of any request fails the run (no retries). */
+function uploadOne(endpoint: string, bytes: Buffer, headers: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const upload = new tus.Upload(bytes, {
+      endpoint,
+      headers,
+      chunkSize: chunkBytes,
+      metadata: { filename: 'bench', filetype: 'application/octet-stream', ...BENCH_UPLOAD_FIELD },
+      retryDelays: [],
+      storeFingerprintForResuming: false,
+      onSuccess: () => resolve(),
+      onError: reject,
+    });
+    upload.start();
+  });
+}
+
+function megabytesPerSecond(sample: UploadSample, batch: Batch): number {
+  return round((count * sample.bytes.length) / 1024 / 1024 / batch.seconds, 1);
+}
+
+function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return Number(match[1]);
+}
+
+function median(list: number[]): number {
+  return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bench uploads: ${line}\n`);
+}

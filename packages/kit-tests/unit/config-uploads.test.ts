@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig, type ConfigResult } from '@partner-task-kit/server/config';
+
+const problemsOf = (result: ConfigResult) => (result.ok ? [] : result.problems);
+
+describe('uploads configuration', () => {
+  it('keeps files beside the SQLite file by default, in ./data/uploads with Postgres, with 20 files and 100 MB an attempt', () => {
+    expect(parseConfig({ DATABASE_URL: 'sqlite:/var/lib/ptk/tasks.db' })).toMatchObject({
+      ok: true,
+      config: {
+        uploads: { store: { kind: 'file', directory: '/var/lib/ptk/uploads' }, maxFilesPerAttempt: 20, maxBytesPerAttempt: 104_857_600 },
+      },
+    });
+    expect(parseConfig({ DATABASE_URL: 'postgres://u@db/app' })).toMatchObject({
+      ok: true,
+      config: { uploads: { store: { kind: 'file', directory: './data/uploads' } } },
+    });
+    expect(
+      parseConfig({ UPLOAD_STORE: 'file:/srv/uploads', UPLOAD_MAX_FILES_PER_ATTEMPT: '4', UPLOAD_MAX_BYTES_PER_ATTEMPT: '5000000' }),
+    ).toMatchObject({
+      ok: true,
+      config: { uploads: { store: { kind: 'file', directory: '/srv/uploads' }, maxFilesPerAttempt: 4, maxBytesPerAttempt: 5_000_000 } },
+    });
+  });
+
+  it('reads a bucket, its prefix, an endpoint, a region, path-style addressing and an access key', () => {
+    const result = parseConfig({
+      UPLOAD_STORE: 's3://ptk-files/prod/uploads/',
+      S3_ENDPOINT: 'https://abc123.r2.cloudflarestorage.com/',
+      S3_REGION: 'auto',
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: {
+        uploads: {
+          store: {
+            kind: 's3',
+            bucket: 'ptk-files',
+            prefix: 'prod/uploads/',
+            endpoint: 'https://abc123.r2.cloudflarestorage.com',
+            region: 'auto',
+            forcePathStyle: true,
+            credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
+          },
+        },
+      },
+    });
+  });
+
+  it('leaves AWS S3 and its credential chain to the SDK when only the bucket and AWS_REGION are given', () => {
+    const result = parseConfig({ UPLOAD_STORE: 's3://ptk-files', AWS_REGION: 'eu-west-1' });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.uploads.store).toEqual({
+      kind: 's3',
+      bucket: 'ptk-files',
+      prefix: '',
+      region: 'eu-west-1',
+      forcePathStyle: false,
+    });
+    expect(result.config.warnings).toEqual([]);
+  });
+
+  it('stops the start on a bad store, a missing region, half an access key or S3 variables without a bucket', () => {
+    expect(problemsOf(parseConfig({ UPLOAD_STORE: 'gs://files' }))).toEqual([
+      'UPLOAD_STORE: expected file:<directory> or s3://<bucket>/<prefix> (a bucket of 3 to 63 lower-case letters, digits, dots and hyphens), got "gs://files"',
+    ]);
+    expect(problemsOf(parseConfig({ UPLOAD_STORE: 's3://My_Bucket/x', S3_REGION: 'us-east-1' }))[0]).toMatch(/^UPLOAD_STORE: expected/);
+    expect(problemsOf(parseConfig({ UPLOAD_STORE: 'file:' }))).toEqual([
+      'UPLOAD_STORE: expected file:<directory> with a directory, got "file:"',
+    ]);
+    expect(problemsOf(parseConfig({ UPLOAD_STORE: 's3://ptk-files/x' }))).toEqual([
+      "S3_REGION: expected the bucket's region when UPLOAD_STORE is s3:// (e.g. eu-west-1; auto for Cloudflare R2; us-east-1 for MinIO), got nothing",
+    ]);
+    expect(problemsOf(parseConfig({ S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'yes' }))).toEqual([
+      'S3_FORCE_PATH_STYLE: expected one of: true, false, got "yes"',
+    ]);
+    expect(problemsOf(parseConfig({ S3_ENDPOINT: 'http://minio:9000' }))).toEqual([
+      'S3_ENDPOINT: expected nothing unless UPLOAD_STORE is s3://<bucket>/<prefix> (uploads go to a directory), got "http://minio:9000"',
+    ]);
+    expect(problemsOf(parseConfig({ UPLOAD_MAX_FILES_PER_ATTEMPT: '0' }))).toEqual([
+      'UPLOAD_MAX_FILES_PER_ATTEMPT: expected a whole number from 1 to 10000, got "0"',
+    ]);
+  });
+
+  it('never echoes a credential, not even a misplaced one', () => {
+    const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    const problems = problemsOf(parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'eu-west-1', AWS_SECRET_ACCESS_KEY: secret }));
+    expect(problems).toEqual(['AWS_ACCESS_KEY_ID: expected it with AWS_SECRET_ACCESS_KEY (an access key is both), got nothing']);
+    const tokenOnly = problemsOf(parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'eu-west-1', AWS_SESSION_TOKEN: secret }));
+    expect(tokenOnly).toEqual(['AWS_SESSION_TOKEN: expected only with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, got them unset']);
+    expect(JSON.stringify([...problems, ...tokenOnly])).not.toContain(secret);
+  });
+
+  it('warns when files would cross the network in clear text', () => {
+    const result = parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'us-east-1', S3_ENDPOINT: 'http://minio:9000' });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { warnings: ['S3_ENDPOINT is plain HTTP to minio:9000: uploaded files cross the network unencrypted'] },
+    });
+    expect(parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'us-east-1', S3_ENDPOINT: 'http://127.0.0.1:9000' })).toMatchObject({
+      ok: true,
+      config: { warnings: [] },
+    });
+  });
+});

@@ -1,0 +1,319 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint, type Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The walls of docs/architecture.md#walls are rules of eslint.config.js. Each case lints a file that does not exist, placed in a
+// room, importing real files of the project: the forbidden import must fail with the rule's message, the allowed one
+// must pass (and must exist, so it cannot pass because it resolved to nothing).
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const wallRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'walls/no-import-cycle']);
+
+// One instance for every case: loading the config and the resolvers is the slow part, and both cache what they read.
+// Ignores are off so the cycle fixture, which `npm run lint` skips, can be linted.
+const eslint = new ESLint({ cwd: root, ignore: false });
+
+interface Problem {
+  line: number;
+  rule: string | null;
+  message: string;
+}
+
+async function lintAs(file: string, code: string): Promise<Problem[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return problemsOf(result?.messages ?? []);
+}
+
+function problemsOf(messages: Linter.LintMessage[]): Problem[] {
+  // Other rules (unused imports) do not matter here; a parse error does.
+  return messages
+    .filter((m) => m.fatal === true || wallRules.has(m.ruleId ?? ''))
+    .map((m) => ({ line: m.line, rule: m.ruleId, message: m.message }));
+}
+
+/** `from` imports `allowed` on line 1 and `forbidden` on line 2; exactly line 2 must fail, with `reason`. */
+async function expectWall(from: string, allowed: string, forbidden: string, reason: string) {
+  expect(existsSync(path.join(root, allowed)), `${allowed} exists`).toBe(true);
+  expect(existsSync(path.join(root, forbidden)), `${forbidden} exists`).toBe(true);
+  const problems = await lintAs(from, `import '${specifier(from, allowed)}';\nimport '${specifier(from, forbidden)}';\n`);
+  expect(problems).toEqual([{ line: 2, rule: 'import-x/no-restricted-paths', message: expect.stringContaining(reason) }]);
+}
+
+/** The extensionless relative specifier the project writes, e.g. '../../server/clock'. */
+function specifier(from: string, to: string): string {
+  const relative = path.relative(path.dirname(from), to).replace(/\.tsx?$/, '');
+  return relative.startsWith('.') ? relative : `./${relative}`;
+}
+
+describe('lint walls', () => {
+  it('keeps the server out of the task page', async () => {
+    await expectWall(
+      'packages/page/src/task/probe.ts',
+      'packages/workflow/src/contract/task-view.ts',
+      'packages/server/src/clock.ts',
+      'The task page never imports the server',
+    );
+    const typeOnly = await lintAs(
+      'packages/page/src/task/probe.ts',
+      "import type { Clock } from '@partner-task-kit/server/clock';\nexport type Later = Clock;\n",
+    );
+    expect(typeOnly).toEqual([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]);
+  });
+
+  it('keeps .server.ts modules (answer keys) out of the task page', async () => {
+    await expectWall(
+      'src/workflows/safety-training/probe.ts',
+      'src/workflows/safety-training/definition.ts',
+      'src/workflows/safety-training/definition.server.ts',
+      'A .server.ts module is server-only',
+    );
+    // Server-only modules of src/ may import each other.
+    expect(await lintAs('src/workflows/registry.server.ts', "import './safety-training/definition.server';\n")).toEqual([]);
+  });
+
+  it("keeps the app's workflows and registries out of the engine's page package and build, which are handed them", async () => {
+    const reason = 'The engine names nothing of the app';
+    await expectWall(
+      'packages/page/src/task/probe.ts',
+      'packages/page/src/workflows/workflow-views.tsx',
+      'src/workflows/registry.ts',
+      reason,
+    );
+    await expectWall(
+      'packages/page/src/task/probe.ts',
+      'packages/workflow/src/workflow-catalog.ts',
+      'src/workflows/safety-training/definition.ts',
+      reason,
+    );
+    await expectWall('packages/vite-plugin/src/probe.ts', 'packages/workflow/src/workflow-catalog.ts', 'src/workflows/registry.ts', reason);
+    // A dynamic import() is an import all the same.
+    const dynamic = await lintAs('packages/page/src/task/probe.ts', "export const load = () => import('../../../../src/workflows/registry.views');\n");
+    expect(dynamic).toEqual([{ line: 1, rule: 'import-x/no-restricted-paths', message: expect.stringContaining(reason) }]);
+    // The app's own files may: its entry, its registries, its workflows, and the engine's packages by name.
+    const entry = "import '@partner-task-kit/page';\nexport const load = () => import('./workflows/registry.views');\n";
+    expect(await lintAs('src/main.tsx', entry)).toEqual([]);
+    const table = "export const load = () => import('./safety-training/safety-training-step');\n";
+    expect(await lintAs('src/workflows/registry.views.ts', table)).toEqual([]);
+    const screen = "import '../registry';\nimport '@partner-task-kit/page/workflows/lazy-screen';\n";
+    expect(await lintAs('src/workflows/availability/probe.ts', screen)).toEqual([]);
+  });
+
+  it('keeps Node built-ins and server packages out of the task page', async () => {
+    const problems = await lintAs('packages/page/src/task/probe.ts', "import 'zod/mini';\nimport 'node:fs';\nimport 'fastify';\n");
+    expect(problems.map((p) => [p.line, p.rule])).toEqual([
+      [2, 'no-restricted-imports'],
+      [3, 'no-restricted-imports'],
+    ]);
+    expect(problems[0]?.message).toContain('The task page runs in the browser');
+  });
+
+  it("lets the server import of the page's side nothing, and of the app only its registries and definitions", async () => {
+    const reason = 'The server imports nothing of the page';
+    await expectWall(
+      'packages/server/src/task-progress/probe.ts',
+      'packages/workflow/src/contract/task-view.ts',
+      'packages/page/src/task/step-runner.tsx',
+      reason,
+    );
+    await expectWall(
+      'packages/server/src/task-progress/probe.ts',
+      'packages/workflow/src/workflow-catalog.ts',
+      'packages/page/src/ui/i18n/locale.ts',
+      reason,
+    );
+    await expectWall(
+      'packages/server/src/task-progress/probe.ts',
+      'packages/workflow/src/workflow-definition.ts',
+      'packages/page/src/workflows/step-view-props.ts',
+      reason,
+    );
+    // The app's entry hands the engine its workflows: it may import their definitions and server halves, not screens.
+    await expectWall('server/main.ts', 'src/workflows/registry.server.ts', 'src/workflows/registry.views.ts', reason);
+    await expectWall(
+      'server/main.ts',
+      'src/workflows/safety-training/definition.server.ts',
+      'src/workflows/safety-training/texts.ts',
+      reason,
+    );
+    await expectWall(
+      'server/main.ts',
+      'src/workflows/safety-training/definition.ts',
+      'src/workflows/safety-training/quiz-step.tsx',
+      reason,
+    );
+  });
+
+  it("keeps the app's workflows and migrations out of the engine's server, tests and benchmarks", async () => {
+    const reason = 'The engine names nothing of the app';
+    for (const from of [
+      'packages/server/src/task-progress/probe.ts',
+      'packages/kit-tests/integration/probe.ts',
+      'packages/kit-tests/helpers/probe.ts',
+      'packages/kit-tests/bench/probe.ts',
+    ]) {
+      await expectWall(from, 'packages/workflow/src/workflow-catalog.ts', 'src/workflows/registry.ts', reason);
+      await expectWall(from, 'packages/workflow/src/workflow-definition.ts', 'src/workflows/safety-training/definition.ts', reason);
+      await expectWall(from, 'packages/server/src/clock.ts', 'server/app-migrations.ts', reason);
+    }
+    // The engine's tests run on workflows of their own; the app's tests run the app's.
+    await expectWall(
+      'packages/kit-tests/integration/probe.ts',
+      'packages/kit-tests/fixtures/workflows/index.ts',
+      'src/workflows/registry.server.ts',
+      reason,
+    );
+    expect(await lintAs('tests/app/probe.ts', "import '../../src/workflows/registry';\n")).toEqual([]);
+  });
+
+  it('keeps the contract and the workflow definitions free of page code, which would reach the server through them', async () => {
+    const reason = 'compiled into both the page and the server';
+    await expectWall(
+      'packages/workflow/src/contract/probe.ts',
+      'packages/workflow/src/contract/task-view.ts',
+      'packages/page/src/ui/i18n/locale.ts',
+      reason,
+    );
+    await expectWall(
+      'src/workflows/safety-training/definition.ts',
+      'packages/workflow/src/workflow-definition.ts',
+      'packages/page/src/workflows/step-view-props.ts',
+      reason,
+    );
+    const react = await lintAs('packages/workflow/src/contract/probe.ts', "import 'zod/mini';\nimport 'react';\n");
+    expect(react).toEqual([{ line: 2, rule: 'no-restricted-imports', message: expect.stringContaining('no React here') }]);
+  });
+
+  it.each([
+    'packages/server/src/http',
+    'packages/server/src/page',
+    'packages/server/src/session',
+    'packages/server/src/task-api',
+    'packages/server/src/task-progress',
+  ])('keeps the platform client and the relay out of request handlers in %s', async (room) => {
+    const reason = 'A request handler never calls the platform';
+    await expectWall(`${room}/probe.ts`, 'packages/server/src/store/store.ts', 'packages/server/src/upstream/token-cache.ts', reason);
+    await expectWall(`${room}/probe.ts`, 'packages/server/src/clock.ts', 'packages/server/src/delivery/retry-policy.ts', reason);
+  });
+
+  it('lets the emulator import nothing of ours but the contract', async () => {
+    const reason = 'The emulator stands in for the platform';
+    await expectWall(
+      'packages/server/src/emulator/probe.ts',
+      'packages/workflow/src/contract/partner-task-update.ts',
+      'packages/server/src/store/store.ts',
+      reason,
+    );
+    await expectWall(
+      'packages/server/src/emulator/probe.ts',
+      'packages/server/src/emulator/fault-queue.ts',
+      'packages/server/src/clock.ts',
+      reason,
+    );
+    await expectWall(
+      'packages/server/src/emulator/probe.ts',
+      'packages/workflow/src/contract/task-view.ts',
+      'packages/workflow/src/workflow-definition.ts',
+      reason,
+    );
+  });
+
+  it('keeps the preview out of the task page but for the lazy route of packages/page/src/app-routes.tsx', async () => {
+    const reason = 'The task page never imports preview/';
+    await expectWall(
+      'packages/page/src/task/probe.tsx',
+      'packages/page/src/ui/button.tsx',
+      'packages/page/src/preview/preview-route.tsx',
+      reason,
+    );
+    await expectWall('src/probe.tsx', 'packages/page/src/app-routes.tsx', 'packages/page/src/preview/preview-route.tsx', reason);
+    // A dynamic import() anywhere else is still an import into the task page.
+    const dynamic = await lintAs('packages/page/src/task/probe.ts', "export const load = () => import('../preview/preview-route');\n");
+    expect(dynamic).toEqual([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]);
+    // The one exception: packages/page/src/app-routes.tsx with a dynamic import(); a static one there still fails.
+    expect(await lintAs('packages/page/src/app-routes.tsx', "export const load = () => import('./preview/preview-route');\n")).toEqual([]);
+    const staticImport = await lintAs('packages/page/src/app-routes.tsx', "import './preview/preview-route';\n");
+    expect(staticImport).toEqual([
+      { line: 1, rule: 'no-restricted-imports', message: expect.stringContaining('only through the dynamic import() of its lazy route') },
+    ]);
+    // The preview itself may use the page's parts.
+    expect(await lintAs('packages/page/src/preview/probe.tsx', "import '../ui/button';\nimport './preview-route';\n")).toEqual([]);
+  });
+
+  it('keeps the database out of the platform client', async () => {
+    await expectWall(
+      'packages/server/src/upstream/probe.ts',
+      'packages/server/src/clock.ts',
+      'packages/server/src/store/store.ts',
+      'knows no database',
+    );
+    const problems = await lintAs(
+      'packages/server/src/upstream/probe.ts',
+      "import 'node:http';\nimport 'kysely';\nimport 'pg';\nimport 'better-sqlite3';\n",
+    );
+    expect(problems.map((p) => [p.line, p.rule])).toEqual([
+      [2, 'no-restricted-imports'],
+      [3, 'no-restricted-imports'],
+      [4, 'no-restricted-imports'],
+    ]);
+    expect(problems[0]?.message).toContain('knows no database');
+  });
+
+  it('keeps HTTP out of the store', async () => {
+    const reason = 'knows no HTTP';
+    await expectWall(
+      'packages/server/src/store/probe.ts',
+      'packages/server/src/config.ts',
+      'packages/server/src/http/error-handling.ts',
+      reason,
+    );
+    await expectWall(
+      'packages/server/src/store/probe.ts',
+      'packages/server/src/config.ts',
+      'packages/server/src/upstream/token-cache.ts',
+      reason,
+    );
+    await expectWall(
+      'packages/server/src/store/migrations/probe.ts',
+      'packages/server/src/store/store.ts',
+      'packages/server/src/task-api/task-routes.ts',
+      reason,
+    );
+    const problems = await lintAs(
+      'packages/server/src/store/probe.ts',
+      "import 'kysely';\nimport 'fastify';\nimport '@fastify/static';\nimport 'node:http';\nimport 'node:https';\n",
+    );
+    expect(problems.map((p) => [p.line, p.rule])).toEqual([
+      [2, 'no-restricted-imports'],
+      [3, 'no-restricted-imports'],
+      [4, 'no-restricted-imports'],
+      [5, 'no-restricted-imports'],
+    ]);
+    expect(problems[0]?.message).toContain(reason);
+  });
+
+  describe('import cycles', () => {
+    const first = 'packages/kit-tests/fixtures/lint-cycle/first.ts';
+    const second = 'packages/kit-tests/fixtures/lint-cycle/second.ts';
+
+    it('fails on a cycle, also when one side imports only a type', async () => {
+      const results = await eslint.lintFiles([first, second]);
+      const problems = results.map((result) => [path.relative(root, result.filePath), problemsOf(result.messages)]);
+      expect(problems).toEqual([
+        [first, [{ line: 3, rule: 'walls/no-import-cycle', message: expect.stringContaining(`${first} -> ${second} -> ${first}`) }]],
+        [second, [{ line: 2, rule: 'walls/no-import-cycle', message: expect.stringContaining(`${second} -> ${first} -> ${second}`) }]],
+      ]);
+    });
+
+    it('fails on a cycle of value imports and of dynamic imports', async () => {
+      const value = await lintAs(first, "import { secondName } from './second';\nexport const firstName = secondName;\n");
+      expect(value).toEqual([expect.objectContaining({ line: 1, rule: 'walls/no-import-cycle' })]);
+      const dynamic = await lintAs(first, "export const firstName = 'first';\nexport const later = () => import('./second');\n");
+      expect(dynamic).toEqual([expect.objectContaining({ line: 2, rule: 'walls/no-import-cycle' })]);
+    });
+
+    it('passes once the cycle is broken', async () => {
+      expect(await lintAs(first, "export const firstName = 'first';\n")).toEqual([]);
+    });
+  });
+});

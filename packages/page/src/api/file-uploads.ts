@@ -1,0 +1,309 @@
+import { queryOptions } from '@tanstack/react-query';
+import * as tus from 'tus-js-client';
+import { errorBodySchema } from '@partner-task-kit/workflow/contract/api-errors';
+import { ASSIGNED_TASK_HEADER } from '@partner-task-kit/workflow/contract/http-headers';
+import type { ApiClient } from './api-client.ts';
+import { apiErrorFrom, networkError } from './api-error.ts';
+import { taskKeys } from './query-keys.ts';
+
+/**
+ * The page's side of uploads (docs/api.md#uploads): tus-js-client against `/api/task/uploads`, the session's token on
+ * every request. Imported only by the file field (packages/page/src/task/file-field.tsx), so tus-js-client loads with a step that
+ * has one, never with a first screen (docs/development.md#benchmarks).
+ */
+const UPLOADS_PATH = '/api/task/uploads';
+
+/**
+ * A cut connection loses at most the chunk on its way (a proxy that holds a request's body until it is whole passes on
+ * nothing of an unfinished one), and a 10 MB photo takes ten requests, well within the session's rate limit.
+ */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** tus-js-client tries again after these pauses; the count starts over whenever bytes got through. */
+const RETRY_DELAYS_MS = [0, 1_000, 3_000, 5_000, 10_000, 20_000];
+
+/** Paused (no connection, or no answer after the retries): tried again this often, and as soon as the browser is back online. */
+const PAUSED_RETRY_MS = 15_000;
+
+/** The record tus-js-client keeps of an upload to resume it after a reload: older ones are forgotten (the server drops them too). */
+const REMEMBERED_FOR_MS = 24 * 60 * 60 * 1000;
+
+/** Where one upload goes: a file field of a step, in the task's current attempt. */
+export interface UploadTarget {
+  attempt: number;
+  stepId: string;
+  field: string;
+}
+
+/** Why an upload was refused for good, each said to the worker in their language (packages/page/src/task/file-field-texts.ts). */
+export type UploadProblem = 'type' | 'size' | 'quota' | 'closed' | 'session' | 'failed';
+
+export interface UploadEvents {
+  /** Bytes sent of the file, the part the server already had included. */
+  onProgress(sent: number, total: number): void;
+  onDone(uploadId: string): void;
+  /** No connection, or none of the retries answered: the upload waits and goes on by itself (`resume` goes on now). */
+  onPaused(): void;
+  onResumed(): void;
+  onRefused(problem: UploadProblem): void;
+}
+
+export interface RunningUpload {
+  /** Goes on now with a paused upload. */
+  resume(): void;
+  /** Stops it for good; the server drops what it received when no answer names it (docs/operations.md). */
+  abort(): void;
+}
+
+/**
+ * Sends `file` with tus to the field of `target`. It resumes by itself: after a dropped connection from the server's
+ * offset (tus's HEAD), and after a reload from tus's record of the upload in localStorage, found again when the worker
+ * picks the same file (its name, type, size and date, for this task, attempt and field).
+ */
+export function startUpload(client: ApiClient, file: File, target: UploadTarget, events: UploadEvents): RunningUpload {
+  const storage = urlStorage();
+  const prefix = fieldPrefix(client, target);
+  let renewToken = false;
+  let paused = false;
+  let stopped = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const options = requestOptions(client, () => {
+    const renew = renewToken;
+    renewToken = false;
+    return renew;
+  });
+  const upload = new tus.Upload(file, {
+    ...options,
+    endpoint: new URL(UPLOADS_PATH, window.location.origin).href,
+    metadata: { filename: file.name, filetype: file.type, stepId: target.stepId, field: target.field },
+    chunkSize: CHUNK_BYTES,
+    retryDelays: RETRY_DELAYS_MS,
+    urlStorage: storage,
+    fingerprint: (chosen: File) => Promise.resolve(`${prefix}${[chosen.name, chosen.type, chosen.size, chosen.lastModified].join(':')}`),
+    storeFingerprintForResuming: true,
+    // Kept after success: a reload before the step is saved finds the upload done and shows it (findFieldUpload).
+    removeFingerprintOnSuccess: false,
+    onShouldRetry: (error, attempt) => {
+      const status = error.originalResponse?.getStatus();
+      // Offline: the retries would all fail at once; the upload waits for the connection instead (onError).
+      if (status === undefined) return navigator.onLine !== false;
+      if (status === 401) {
+        renewToken = true;
+        return attempt < 2;
+      }
+      // 409: the offset moved under this request (a second tab); 423: locked; 429: the session's rate limit.
+      return status >= 500 || status === 409 || status === 423 || status === 429;
+    },
+    onProgress: (sent, total) => events.onProgress(sent, total),
+    onSuccess: () => {
+      stopWaiting();
+      events.onDone(uploadIdOf(upload.url));
+    },
+    onError: (error) => {
+      if (stopped) return;
+      const problem = problemOf(error);
+      if (problem !== undefined) return events.onRefused(problem);
+      paused = true;
+      events.onPaused();
+      waitToResume();
+    },
+  });
+
+  function goOn() {
+    if (!paused || stopped) return;
+    paused = false;
+    stopWaiting();
+    events.onResumed();
+    upload.start();
+  }
+  function waitToResume() {
+    window.addEventListener('online', goOn);
+    retryTimer = setTimeout(goOn, PAUSED_RETRY_MS);
+  }
+  function stopWaiting() {
+    window.removeEventListener('online', goOn);
+    clearTimeout(retryTimer);
+  }
+
+  void (async () => {
+    // An earlier upload of this field (another file picked before) is abandoned: its unfinished bytes are dropped now
+    // rather than left to count against the attempt's quota. One of the same file is resumed instead.
+    const previous = await upload.findPreviousUploads().catch(() => []);
+    const resumable = newestFirst(previous)[0];
+    for (const entry of await storage.findAllUploads()) {
+      if (!entry.urlStorageKey.startsWith(`tus::${prefix}`) || entry.urlStorageKey === resumable?.urlStorageKey) continue;
+      await storage.removeUpload(entry.urlStorageKey);
+      if (entry.uploadUrl) void tus.Upload.terminate(entry.uploadUrl, { ...options, retryDelays: [] }).catch(() => {});
+    }
+    if (resumable) upload.resumeFromPreviousUpload(resumable);
+    if (!stopped) upload.start();
+  })();
+
+  return {
+    resume: goOn,
+    abort: () => {
+      stopped = true;
+      stopWaiting();
+      void upload.abort();
+    },
+  };
+}
+
+/** What this device last started for a file field, as the server has it now. */
+export type FieldUpload =
+  { kind: 'none' } | { kind: 'completed'; uploadId: string } | { kind: 'unfinished'; filename: string; offset: number; size: number };
+
+/**
+ * After a reload, the field finds the upload this device started for it (tus's record in localStorage) and asks the
+ * server where it is (HEAD): done, its preview is shown; unfinished, the worker is asked for the same file, which then
+ * goes on from there. Records of uploads the server no longer has, and old ones, are forgotten.
+ */
+async function findFieldUpload(client: ApiClient, target: UploadTarget): Promise<FieldUpload> {
+  const storage = urlStorage();
+  const prefix = `tus::${fieldPrefix(client, target)}`;
+  const entries = [];
+  for (const entry of await storage.findAllUploads()) {
+    const forgotten = !(Date.parse(entry.creationTime) > Date.now() - REMEMBERED_FOR_MS);
+    if (forgotten && entry.urlStorageKey.startsWith(`tus::${FINGERPRINT_PREFIX}`)) await storage.removeUpload(entry.urlStorageKey);
+    else if (entry.urlStorageKey.startsWith(prefix) && entry.uploadUrl) entries.push({ ...entry, uploadUrl: entry.uploadUrl });
+  }
+  const latest = newestFirst(entries)[0];
+  if (!latest) return { kind: 'none' };
+
+  const response = await tusHead(client, latest.uploadUrl);
+  if (response.status === 404) {
+    await storage.removeUpload(latest.urlStorageKey);
+    return { kind: 'none' };
+  }
+  if (!response.ok) throw await apiErrorFrom(response);
+  const offset = Number(response.headers.get('upload-offset'));
+  const size = Number(response.headers.get('upload-length'));
+  if (offset === size) return { kind: 'completed', uploadId: uploadIdOf(latest.uploadUrl) };
+  return { kind: 'unfinished', filename: latest.metadata.filename ?? '', offset, size };
+}
+
+export function fieldUploadQueryOptions(client: ApiClient, target: UploadTarget) {
+  return queryOptions({
+    queryKey: taskKeys.fieldUpload(client.context, target.attempt, target.stepId, target.field),
+    queryFn: () => findFieldUpload(client, target),
+    // Read once as the field appears: what the worker does afterwards is the field's own state.
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+/** GET /api/task/uploads/:id (docs/api.md#uploads): a completed upload of this task's attempt, as stored. */
+async function getUploadedFile(client: ApiClient, uploadId: string): Promise<Blob> {
+  const path = `${UPLOADS_PATH}/${encodeURIComponent(uploadId)}`;
+  let response = await authorizedFetch(client, path, { method: 'GET' }, false);
+  if (response.status === 401) response = await authorizedFetch(client, path, { method: 'GET' }, true);
+  if (!response.ok) throw await apiErrorFrom(response);
+  return response.blob();
+}
+
+export function uploadedFileQueryOptions(client: ApiClient, uploadId: string) {
+  return queryOptions({
+    queryKey: taskKeys.uploadedFile(client.context, uploadId),
+    queryFn: () => getUploadedFile(client, uploadId),
+    // A completed upload never changes (docs/api.md#uploads).
+    staleTime: Infinity,
+  });
+}
+
+const FINGERPRINT_PREFIX = 'ptk-upload:';
+
+/** Every upload of one field of one attempt of this task starts its fingerprint so. */
+function fieldPrefix(client: ApiClient, target: UploadTarget): string {
+  return `${FINGERPRINT_PREFIX}${client.context.wxAssignedTaskUuid}:${target.attempt}:${target.stepId}:${target.field}:`;
+}
+
+function newestFirst<T extends { creationTime: string }>(entries: T[]): T[] {
+  return [...entries].sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime));
+}
+
+/** The id is the last segment of the upload's URL (its Location). */
+function uploadIdOf(url: string | null): string {
+  return url?.split('/').pop() ?? '';
+}
+
+type UploadOptions = NonNullable<ConstructorParameters<typeof tus.Upload>[1]>;
+type UrlStorage = NonNullable<UploadOptions['urlStorage']>;
+
+/** What every tus request of ours carries: the session's token, current at each request, and the task it is for. */
+function requestOptions(client: ApiClient, renew: () => boolean): UploadOptions {
+  return {
+    onBeforeRequest: async (request) => {
+      request.setHeader('Authorization', `Bearer ${await client.sessionToken({ renew: renew() })}`);
+      request.setHeader(ASSIGNED_TASK_HEADER, client.context.wxAssignedTaskUuid);
+    },
+  };
+}
+
+/**
+ * tus-js-client's localStorage record, or none where the page may not keep one (an iframe whose storage the browser
+ * blocks, private browsing): tus then keeps nothing and an upload after a reload starts over. A write that fails (the
+ * quota) or a read of a blocked storage costs the resumption only, never the upload.
+ */
+function urlStorage(): UrlStorage {
+  const stored = tus.defaultOptions.urlStorage;
+  const safely = <T>(read: () => Promise<T>, fallback: T) => {
+    try {
+      return read().catch(() => fallback);
+    } catch {
+      return Promise.resolve(fallback);
+    }
+  };
+  return {
+    findAllUploads: () => safely(() => stored.findAllUploads(), []),
+    findUploadsByFingerprint: (fingerprint) => safely(() => stored.findUploadsByFingerprint(fingerprint), []),
+    removeUpload: (key) => safely(() => stored.removeUpload(key), undefined),
+    addUpload: (fingerprint, upload) => safely(() => stored.addUpload(fingerprint, upload), ''),
+  };
+}
+
+function tusHead(client: ApiClient, url: string): Promise<Response> {
+  return authorizedFetch(client, url, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0' } }, false);
+}
+
+async function authorizedFetch(client: ApiClient, url: string, init: { method: string; headers?: Record<string, string> }, renew: boolean) {
+  const token = await client.sessionToken({ renew });
+  try {
+    return await fetch(url, {
+      ...init,
+      headers: { ...init.headers, authorization: `Bearer ${token}`, [ASSIGNED_TASK_HEADER]: client.context.wxAssignedTaskUuid },
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch (cause) {
+    throw networkError(cause);
+  }
+}
+
+/** The refusal a tus error is, by the server's code; undefined for no answer at all or a server fault (pause and go on). */
+function problemOf(error: Error): UploadProblem | undefined {
+  if (!(error instanceof tus.DetailedError)) return 'failed';
+  const response = error.originalResponse;
+  if (!response) return undefined;
+  const status = response.getStatus();
+  if (status >= 500 || status === 429 || status === 423) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.getBody());
+  } catch {
+    body = undefined;
+  }
+  const code = errorBodySchema.safeParse(body).data?.error.code;
+  const problems: Record<string, UploadProblem> = {
+    unsupported_file_type: 'type',
+    upload_too_large: 'size',
+    upload_quota_exceeded: 'quota',
+    task_closed: 'closed',
+    missing_token: 'session',
+    invalid_token: 'session',
+    token_expired: 'session',
+    wrong_task: 'session',
+  };
+  return (code === undefined ? undefined : problems[code]) ?? 'failed';
+}

@@ -1,0 +1,21 @@
+import { queryOptions } from '@tanstack/react-query';
+import { stepOfferResponseSchema, type StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
+import type { ApiClient } from './api-client.ts';
+import { taskKeys } from './query-keys.ts';
+
+/** GET /api/task/steps/:stepId/offer (docs/api.md#get-apitaskstepsstepidoffer): the step's offer, as the server keeps it. */
+function getStepOffer(client: ApiClient, stepId: string): Promise<StepOfferResponse> {
+  return client.call('GET', `/api/task/steps/${encodeURIComponent(stepId)}/offer`, stepOfferResponseSchema);
+}
+
+export function stepOfferQueryOptions(client: ApiClient, stepId: string) {
+  return queryOptions({
+    queryKey: taskKeys.offer(client.context, stepId),
+    queryFn: () => getStepOffer(client, stepId),
+    // The server has tried the partner's backend again within its timeout already: the worker's "Try again" decides.
+    retry: false,
+    // Dropped when the screen goes: the worker may go back and change an answer the offer depends on, and must not
+    // see the old offer, even for a moment, when they return.
+    gcTime: 0,
+  });
+}

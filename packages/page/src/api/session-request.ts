@@ -1,0 +1,7 @@
+import type { SessionRequest } from '@partner-task-kit/workflow/contract/session';
+import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+
+/** The body of `POST /api/session`: the context, and the link's workflow only when it names one. */
+export function sessionRequest(context: TaskContext, workflow: string | undefined): SessionRequest {
+  return workflow === undefined ? { ...context } : { ...context, workflow };
+}

@@ -1,0 +1,113 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { prerender } from 'react-dom/static';
+import { ApiClientProvider } from '../api/api-client-context.tsx';
+import { firstScreenFile } from '@partner-task-kit/workflow/contract/first-screen-files';
+import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import { locales, type Locale } from '../ui/i18n/locale.ts';
+import { LocaleProvider } from '../ui/i18n/locale-context.tsx';
+import { shellTextsEn } from '../ui/i18n/shell-texts.en.ts';
+import { shellTextsEs } from '../ui/i18n/shell-texts.es.ts';
+import type { ShellTexts } from '../ui/i18n/shell-texts.ts';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from '../workflows/workflow-views.tsx';
+import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen.tsx';
+import { taskScreen } from './task-screen.tsx';
+import { longestPathOf } from '@partner-task-kit/workflow/workflow-path';
+
+export interface PrerenderedFirstScreen {
+  /** Where in the build it goes; the server looks for it there (packages/server/src/page/first-screen-file.ts). */
+  fileName: string;
+  workflowId: string;
+  locale: Locale;
+  documentTitle: string;
+  /** #root's opening tag, naming what it holds (first-screen.tsx reads it back). */
+  rootTag: string;
+  /** The #root markup; React hydrates it (packages/page/src/app-root.tsx). */
+  markup: string;
+}
+
+/** Build time only, never requested: the markup names no task, and no API call runs while rendering. */
+const noContext: TaskContext = {
+  wxWorkerUuid: '00000000-0000-4000-8000-000000000000',
+  wxAssignedTaskUuid: '00000000-0000-4000-8000-000000000000',
+  wxTaskFlowUuid: '00000000-0000-4000-8000-000000000000',
+  wxCompanyUuid: '00000000-0000-4000-8000-000000000000',
+};
+
+/** What the build hands the prerender: the app's workflows as the page gets them, and where the build put them. */
+export interface FirstScreensToPrerender {
+  /** The app's workflows (its registry, packages/workflow/src/workflow-catalog.ts). */
+  catalog: WorkflowCatalog;
+  /** The ids of those whose first step goes into the HTML: each is rendered, in each language. */
+  prerendered: readonly string[];
+  /** The app's table of its workflows' screens, which the page is handed too (packages/page/src/task/mount-task-page.ts). */
+  screens: LoadWorkflowScreensTable;
+  /** The built file of a workflow's screens, which #root names for the page to import. */
+  screensFile: (workflowId: string) => string;
+}
+
+/**
+ * Build time (packages/vite-plugin): the first step of each prerendered workflow in each language, as the task page
+ * renders it for a new task before its session has answered (task-session.tsx): the step itself, its screens fetched
+ * first.
+ */
+export async function prerenderFirstScreens({
+  catalog,
+  prerendered,
+  screens: screensTable,
+  screensFile,
+}: FirstScreensToPrerender): Promise<PrerenderedFirstScreen[]> {
+  setWorkflowScreensTable(screensTable);
+  const screens: PrerenderedFirstScreen[] = [];
+  for (const id of prerendered) {
+    const definition = catalog.find(id)?.definition;
+    if (!definition)
+      throw new Error(`the first screen of ${id} is to be prerendered, but the app's workflow registry has no such workflow`);
+    const workflow = {
+      id,
+      estimatedMinutes: definition.estimatedMinutes,
+      steps: definition.steps.map((step) => ({ id: step.id })),
+      longestPath: longestPathOf(definition),
+    };
+    for (const locale of locales) {
+      const firstScreen: FirstScreen = { locale, workflow, screens: screensFile(id) };
+      screens.push({
+        fileName: firstScreenFile(id, locale),
+        workflowId: id,
+        locale,
+        documentTitle: documentTitle(locale),
+        rootTag: `<div id="root" ${FIRST_SCREEN_ATTRIBUTE}="${escapeHtml(JSON.stringify(firstScreen))}">`,
+        markup: await render(firstScreen),
+      });
+    }
+  }
+  return screens;
+}
+
+async function render(firstScreen: FirstScreen): Promise<string> {
+  // In before rendering, as the page has them before hydrating (packages/page/src/app-root.tsx): the step is then rendered with no
+  // Suspense boundary around it (packages/page/src/workflows/lazy-screen.tsx), in the HTML as in the page, so the two match.
+  await preloadWorkflowViews(firstScreen.workflow.id);
+  const { prelude } = await prerender(
+    <QueryClientProvider client={new QueryClient()}>
+      <LocaleProvider locale={firstScreen.locale} texts={textsOf(firstScreen.locale)}>
+        <ApiClientProvider context={noContext} workflow={undefined}>
+          {taskScreen({ view: unopenedTaskView(firstScreen.workflow), notes: [], ended: undefined, onEnded: () => {} })}
+        </ApiClientProvider>
+      </LocaleProvider>
+    </QueryClientProvider>,
+  );
+  return new Response(prelude).text();
+}
+
+function textsOf(locale: Locale): ShellTexts {
+  return locale === 'es' ? shellTextsEs : shellTextsEn;
+}
+
+function documentTitle(locale: Locale): string {
+  return textsOf(locale).documentTitle;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}

@@ -1,0 +1,70 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { GradingResult } from '@partner-task-kit/workflow/contract/step-submission';
+import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { Locale } from '../ui/i18n/locale.ts';
+
+/** What the step runner gives a workflow's screens. The runner owns saving, errors and progress; a step owns its form. */
+export interface StepViewProps {
+  task: TaskView;
+  stepId: string;
+  /** What the server saved for this step in this attempt, to resume with the worker's answers. */
+  savedData: unknown;
+  locale: Locale;
+  /** True while a submission is being saved: the step disables its submit button and says so. */
+  saving: boolean;
+  /** The outcome of the last graded submission of this step, when there was one in this page's life. */
+  grading: GradingResult | undefined;
+  /** The id of the step's heading (the page's h1); render it with FocusHeading. */
+  headingId: string;
+  /** Whether the heading takes focus when the step appears after a save moved here (FocusHeading itself takes it after a restart). */
+  focusHeading: boolean;
+  /**
+   * The field of this step's data the server refused (400 invalid_step_data, e.g. an expiry date a step's `check`
+   * finds past): the screen shows it on that input, in the worker's language, as it shows its own checks.
+   */
+  refusal?: StepRefusal | undefined;
+  onSubmit(data: unknown): void;
+}
+
+/** A field of a step's data the server refused, as its 400 names it (`data.expiryDate`), and the server's message. */
+export interface StepRefusal {
+  field: string;
+  message: string;
+}
+
+/** What the shell gives a workflow's own done or failure screen (`WorkflowScreens.done`, `.failed`). */
+export interface EndScreenProps {
+  task: TaskView;
+  locale: Locale;
+  /** The attempt ended on this page now (the heading takes focus), not before it was loaded. */
+  justEnded: boolean;
+  /** The shell's "Start again" (absent when the task may not be restarted): render it where the screen offers it. */
+  restart: ReactNode;
+}
+
+/**
+ * What a workflow's step switch exports as `screens`, under that one name in every workflow: registry.views.ts loads it
+ * by the workflow's id, and a link's prerendered first page by the file its HTML names
+ * (packages/page/src/workflows/workflow-views.tsx).
+ */
+export interface WorkflowScreens {
+  /** The step switch: the screen of each step id. */
+  view: ComponentType<StepViewProps>;
+  /** Fetches the texts of one language when they come one chunk per language (workflowTexts in lazy-screen.tsx). */
+  loadTexts?: (locale: Locale) => Promise<unknown>;
+  /** The workflow's own screen once the task is completed; absent: the shell's (packages/page/src/task/done-screen.tsx). */
+  done?: ComponentType<EndScreenProps>;
+  /** The workflow's own screen once the attempt failed; absent: the shell's (packages/page/src/task/failed-screen.tsx). */
+  failed?: ComponentType<EndScreenProps>;
+}
+
+/**
+ * Thrown by a workflow's screens for a step id they have no screen for (the definition gained a step its screens do
+ * not render yet). The step runner catches it and shows a screen saying so, with what to do, instead of a blank page.
+ */
+export class MissingStepScreenError extends Error {
+  constructor(readonly stepId: string) {
+    super(`this workflow's screens render no step "${stepId}"`);
+    this.name = 'MissingStepScreenError';
+  }
+}

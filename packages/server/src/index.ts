@@ -1,0 +1,4 @@
+// The server's API for an app: its one entry (runKit), and what the app hands it (docs/architecture.md#what-the-app-hands-the-engine).
+export { runKit } from './run-kit.ts';
+export type { KitApp } from './kit-app.ts';
+export type { AppMigrations } from './store/schema-migration.ts';

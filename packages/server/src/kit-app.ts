@@ -1,0 +1,15 @@
+import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { AppMigrations } from './store/schema-migration.ts';
+
+/** What an app hands the engine once, in its server entry (docs/architecture.md#dependencies-passed-in). */
+export interface KitApp {
+  /** The app's workflows, with their server halves. */
+  workflows: WorkflowCatalog;
+  /**
+   * The app's own migrations, recorded in `app_migration` apart from the engine's and applied after them
+   * (docs/operations.md#an-apps-own-migrations). Absent: the app has none, and its side is neither applied nor checked.
+   */
+  migrations?: AppMigrations;
+  /** Where the app's built page is (its Vite build's outDir); default dist/ in the working directory. */
+  pageDirectory?: string;
+}

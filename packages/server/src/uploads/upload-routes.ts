@@ -1,0 +1,253 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Server as TusServer } from '@tus/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiErrorStatus, type ApiErrorCode } from '@partner-task-kit/workflow/contract/api-errors';
+import { isClosed } from '@partner-task-kit/workflow/contract/task-status';
+import { DEFAULT_FILE_MAX_BYTES, fileFieldsOf, UPLOAD_ID_PATTERN, type FileRule } from '@partner-task-kit/workflow/file-field';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { stepById } from '@partner-task-kit/workflow/workflow-path';
+import { apiError } from '../api-error.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Store } from '../store/store.ts';
+import { findTaskById } from '../store/tasks.repository.ts';
+import type { Task } from '../store/tasks.table.ts';
+import {
+  attemptUploadUse,
+  completeUpload,
+  deleteUpload,
+  findUpload,
+  insertUpload,
+  type UploadRecord,
+} from '../store/uploads.repository.ts';
+import { readOwnTask } from '../task-progress/locked-task.ts';
+import { claimUpload, deleteClaimedUploads } from '../store/upload-removals.repository.ts';
+import { cleanUpload, type Cleaning } from './upload-cleaning.ts';
+import { createCleaningGate, type CleaningGate } from './cleaning-gate.ts';
+import type { UploadFiles } from './upload-files.ts';
+import { databaseUploadLocker } from './upload-locker.ts';
+
+export interface UploadSettings {
+  maxFilesPerAttempt?: number;
+  maxBytesPerAttempt?: number;
+  /** The rule of a step's file field; default: the `fileField` of the step's schema in the task's workflow. */
+  fileRuleOf?: (workflowId: string, stepId: string, field: string) => FileRule | undefined;
+}
+
+export interface UploadRouteDeps {
+  config: Config;
+  clock: Clock;
+  store: Store;
+  /** Whose steps' file fields set each upload's rule (their `fileField`). */
+  workflows: WorkflowCatalog;
+  /** The configuration's per-attempt quota (docs/configuration.md#uploads), under whatever a test sets. */
+  settings: UploadSettings & Required<Pick<UploadSettings, 'maxFilesPerAttempt' | 'maxBytesPerAttempt'>>;
+  /** Where the bytes are kept (upload-store.ts). */
+  files: UploadFiles;
+  /** The task API's session hooks: per address, authenticated (sets `request.taskContext`), per session. */
+  sessionHooks: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>)[];
+}
+
+const UPLOADS_PATH = '/api/task/uploads';
+
+/**
+ * Resumable uploads (tus 1.0.0, docs/api.md#uploads) with @tus/server, mounted as its Fastify guide shows: every
+ * method of the path handed to `tusServer.handle` with the request's body left unread. Fastify authenticates first,
+ * and finds the task the token names; tus's hooks then bind the upload to that task and attempt.
+ */
+export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
+  const { clock, store, settings } = deps;
+  const { files } = deps;
+  const { maxFilesPerAttempt: maxFiles, maxBytesPerAttempt: maxBytes } = settings;
+  const fileRuleOf = settings.fileRuleOf ?? registeredFileRule(deps.workflows);
+  // The task each request's token names, found by the Fastify handler, read by tus's hooks.
+  const tasks = new WeakMap<IncomingMessage, Task>();
+  const taskOf = (request: Request): Task => {
+    const raw = (request as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
+    const task = raw && tasks.get(raw);
+    if (!task) throw new Error('upload request without its task');
+    return task;
+  };
+
+  // One file is cleaned at a time (cleaning-gate.ts): a decoded photo is the largest thing an upload puts in memory.
+  const cleaningTurn = createCleaningGate();
+  // Made on the first upload: a server that never takes one needs no store.
+  let made: Promise<TusServer> | undefined;
+  const tus = () =>
+    (made ??= files.datastore().then(makeTusServer, (error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
+  const makeTusServer = (datastore: Awaited<ReturnType<UploadFiles['datastore']>>) =>
+    new TusServer({
+      path: UPLOADS_PATH,
+      datastore,
+      // One request at a time per upload, across every instance (upload-locker.ts).
+      locker: databaseUploadLocker({ store, clock }),
+      relativeLocation: true,
+      // The page calls from its own origin, and the rest of the task API sends no CORS headers: tus would allow any.
+      allowedOrigins: () => false,
+      // Tus-Max-Size: the largest file any field takes; each field's own limit is checked on creation.
+      maxSize: Math.max(DEFAULT_FILE_MAX_BYTES, ...registeredRules(deps.workflows).map((rule) => rule.maxBytes)),
+      // 128 random bits: the id is all that names an upload in its URL.
+      namingFunction: () => randomBytes(16).toString('base64url'),
+      async onUploadCreate(request, upload) {
+        const task = taskOf(request);
+        if (isClosed(task.status)) throw tusError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
+        const stepId = upload.metadata?.stepId ?? '';
+        const field = upload.metadata?.field ?? '';
+        const rule = fileRuleOf(task.workflowId, stepId, field);
+        if (!rule) throw tusError('invalid_upload_metadata', `Step "${stepId}" has no file field "${field}".`, 'Upload-Metadata');
+        if (upload.size === undefined)
+          throw tusError('invalid_upload_metadata', 'Send Upload-Length: the size must be known.', 'Upload-Length');
+        if (upload.size > rule.maxBytes) {
+          throw tusError(
+            'upload_too_large',
+            `The file is ${upload.size} bytes; this field takes at most ${rule.maxBytes}.`,
+            'Upload-Length',
+          );
+        }
+        const used = await attemptUploadUse(store.db, { taskId: task.id, attempt: task.attempt });
+        if (used.files + 1 > maxFiles || used.bytes + upload.size > maxBytes) {
+          throw tusError('upload_quota_exceeded', `An attempt may upload at most ${maxFiles} files and ${maxBytes} bytes.`);
+        }
+        const row = { id: upload.id, taskId: task.id, attempt: task.attempt, stepId, field };
+        await insertUpload(store.db, { ...row, declaredBytes: upload.size, createdAt: clock.now() });
+        return {};
+      },
+      // tus's own refusals come with a line of text: those a client may meet here answer the contract's body too.
+      onResponseError(_request, error) {
+        if (!('status_code' in error) || error.body.startsWith('{')) return undefined;
+        const code = tusRefusals[error.status_code];
+        return code && tusError(code, error.body.trim(), error.status_code === 413 ? 'Upload-Length' : undefined);
+      },
+      async onUploadFinish(_request, upload) {
+        const record = await findUpload(store.db, upload.id);
+        const task = record && (await findTaskById(store.db, record.taskId));
+        const rule = record && task && fileRuleOf(task.workflowId, record.stepId, record.field);
+        const cleaning: Cleaning = rule
+          ? await files.withLocalCopy(upload.id, (path) => cleanInto(files, upload.id, path, rule.types, cleaningTurn))
+          : { ok: false, message: 'The upload is gone.' };
+        if (!cleaning.ok) {
+          // Nothing of a refused file stays: neither its bytes nor its row.
+          await files.remove(upload.id);
+          await deleteUpload(store.db, upload.id);
+          throw tusError('unsupported_file_type', cleaning.message);
+        }
+        if (!(await completeUpload(store.db, { id: upload.id, ...cleaning.file, completedAt: clock.now() }))) {
+          // Claimed for removal while it was cleaned (an erasure): its remover may have run before the cleaned file
+          // took its place, so these bytes go here (docs/operations.md#files).
+          await files.remove(upload.id);
+          throw tusError('not_found', 'No such upload for this task.');
+        }
+        return {};
+      },
+    });
+
+  // The body is tus's to read, as a stream: Fastify leaves it alone.
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const context = request.taskContext;
+    if (!context) throw new Error('upload route without its session hook');
+    const task = await readOwnTask(store.db, context);
+    if (request.method !== 'POST') {
+      const record = await ownUpload(store, task, (request.params as { id?: string }).id);
+      if (record.state === 'completed') {
+        // The stored file is the cleaned one, of another size than the one sent: tus's own HEAD would report it as
+        // unfinished, and a client resuming it would append to it. A completed upload stays as it is.
+        if (request.method !== 'HEAD') throw apiError('upload_complete', 'This upload is complete: it can no longer change.');
+        const length = String(record.declaredBytes);
+        return reply
+          .header('tus-resumable', '1.0.0')
+          .header('upload-offset', length)
+          .header('upload-length', length)
+          .header('cache-control', 'no-store')
+          .send();
+      }
+      // Terminated, it no longer counts against the attempt's quota. Claimed first, so no answer can name it after,
+      // and deleted once tus removed its bytes: a crash between leaves the claim to the retention job (docs/operations.md#files).
+      if (request.method === 'DELETE') await claimUpload(store.db, record.id);
+    }
+    tasks.set(request.raw, task);
+    // The headers set by the scope's hooks (security headers) go out on the raw response tus writes.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    const server = await tus();
+    reply.hijack();
+    await server.handle(request.raw, reply.raw);
+    const { id } = request.params as { id?: string };
+    if (request.method === 'DELETE' && reply.raw.statusCode === 204 && id !== undefined) await deleteClaimedUploads(store.db, [id]);
+  };
+  // The task API's 16 KB body limit stays: tus's bytes bypass it (the parser above leaves them unread), while a body
+  // of any other type Fastify would parse is refused at 16 KB rather than held in memory whole.
+  const route = { schema: { hide: true }, onRequest: deps.sessionHooks };
+  app.post(UPLOADS_PATH, route, handle);
+  // Protocol discovery (Tus-Version, Tus-Extension, Tus-Max-Size): nothing of a task, so no session.
+  app.options(UPLOADS_PATH, { schema: { hide: true }, onRequest: deps.sessionHooks[0] }, async (request, reply) => {
+    const server = await tus();
+    reply.hijack();
+    await server.handle(request.raw, reply.raw);
+  });
+  for (const method of ['HEAD', 'PATCH', 'DELETE'] as const) app.route({ ...route, method, url: `${UPLOADS_PATH}/:id`, handler: handle });
+  // The worker's own file again, for the page to show after a reload or "Back" (docs/api.md#uploads). Its HEAD is
+  // tus's, above: not the one Fastify would add.
+  app.get(`${UPLOADS_PATH}/:id`, { ...route, exposeHeadRoute: false }, async (request, reply) => {
+    const context = request.taskContext;
+    if (!context) throw new Error('upload route without its session hook');
+    const task = await readOwnTask(store.db, context);
+    const record = await ownUpload(store, task, (request.params as { id: string }).id);
+    const stream = record.state === 'completed' && record.contentType !== null ? await files.open(record.id) : undefined;
+    if (!stream || record.contentType === null) throw apiError('not_found', 'No such upload for this task.');
+    // The type read from the bytes, never sniffed again; personal data, kept by no cache.
+    return reply
+      .header('content-type', record.contentType)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', 'attachment')
+      .send(stream);
+  });
+}
+
+/**
+ * Cleans the received file into a temporary one, when the gate gives it its turn, which then takes the received one's
+ * place in the store.
+ */
+async function cleanInto(files: UploadFiles, id: string, path: string, types: FileRule['types'], turn: CleaningGate): Promise<Cleaning> {
+  const directory = await mkdtemp(join(tmpdir(), 'ptk-clean-'));
+  try {
+    const cleaning = await turn(() => cleanUpload(path, join(directory, 'cleaned'), types));
+    if (cleaning.ok && cleaning.path !== path) await files.replace(id, cleaning.path);
+    return cleaning;
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** HEAD, PATCH and DELETE reach only an upload of the token's task and its current attempt: any other is 404, as one that never was. */
+async function ownUpload(store: Store, task: Task, id: string | undefined): Promise<UploadRecord> {
+  const record = id !== undefined && UPLOAD_ID_PATTERN.test(id) ? await findUpload(store.db, id) : undefined;
+  if (!record || record.taskId !== task.id || record.attempt !== task.attempt) throw apiError('not_found', 'No such upload for this task.');
+  return record;
+}
+
+function registeredFileRule(workflows: WorkflowCatalog) {
+  return (workflowId: string, stepId: string, field: string): FileRule | undefined => {
+    const workflow = workflows.find(workflowId)?.definition;
+    const step = workflow && stepById(workflow, stepId);
+    return step ? fileFieldsOf(step.schema)[field] : undefined;
+  };
+}
+
+function registeredRules(workflows: WorkflowCatalog): FileRule[] {
+  return workflows.list().flatMap((workflow) => workflow.steps.flatMap((step) => Object.values(fileFieldsOf(step.schema))));
+}
+
+const tusRefusals: Partial<Record<number, ApiErrorCode>> = { 400: 'bad_request', 404: 'not_found', 413: 'upload_too_large' };
+
+/** What tus answers for a thrown `{status_code, body}`: the contract's error body (docs/api.md#errors). */
+function tusError(code: ApiErrorCode, message: string, field?: string) {
+  return { status_code: apiErrorStatus[code], body: JSON.stringify({ error: { code, message, ...(field ? { field } : {}) } }) };
+}

@@ -1,7 +1,0 @@
-import type { SessionRequest } from '../contract/session';
-import type { TaskContext } from '../contract/task-context';
-
-/** The body of `POST /api/session`: the context, and the link's workflow only when it names one. */
-export function sessionRequest(context: TaskContext, workflow: string | undefined): SessionRequest {
-  return workflow === undefined ? { ...context } : { ...context, workflow };
-}
