@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 const reportDir = process.env.TEST_REPORT_DIR;
 
 export default defineConfig({
+  // The engine's packages resolve to their sources (tsconfig.base.json's paths), as in vite.config.ts.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ['packages/kit-tests/container/**/*.test.ts'],
     environment: 'node',
