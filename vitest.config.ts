@@ -8,7 +8,12 @@ export default defineConfig({
   // The engine's packages resolve to their sources (tsconfig.base.json's paths), as in vite.config.ts.
   resolve: { tsconfigPaths: true },
   test: {
-    include: ['packages/kit-tests/unit/**/*.test.ts', 'packages/kit-tests/integration/**/*.test.ts', 'tests/app/**/*.test.ts'],
+    include: [
+      'packages/kit-tests/unit/**/*.test.ts',
+      'packages/kit-tests/integration/**/*.test.ts',
+      'packages/kit-tests/app-checks/**/*.test.ts',
+      'tests/app/**/*.test.ts',
+    ],
     environment: 'node',
     // The AWS SDK's own switch for its notice that its releases after January 2027 need Node 22: every test process
     // that makes an S3 client would print it, and it says nothing of the code under test.

@@ -1,15 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ApiClientProvider } from '@partner-task-kit/page/api/api-client-context';
-import { taskKeys } from '@partner-task-kit/page/api/query-keys';
-import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
 import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
 import { AppointmentStep } from '../../src/workflows/work-authorization/appointment-step';
 import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
 import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
-import { pageContext, readyTaskView } from '../../packages/kit-tests/helpers/page-fixtures';
+import { renderScreen } from '@partner-task-kit/testing';
 
 const slots = {
   slots: [
@@ -20,24 +14,14 @@ const slots = {
 
 /** The screen as it renders once GET /api/task/steps/appointment/offer has answered `offer`. */
 function render(locale: Locale, offer: unknown, savedData: unknown = undefined): string {
-  // Fresh: as after the answer came, with no fetch under way.
-  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-  const answer: StepOfferResponse = { offer, loadedAt: '2026-03-01T09:00:00.000Z' };
-  queryClient.setQueryData(taskKeys.offer(pageContext, 'appointment'), answer);
-  const screen = createElement(AppointmentStep, {
-    task: { ...readyTaskView, currentStep: 'appointment' },
+  return renderScreen(AppointmentStep, {
+    workflow: 'work-authorization',
     stepId: 'appointment',
-    savedData,
     locale,
-    saving: false,
-    grading: undefined,
-    headingId: 'step-title',
-    focusHeading: false,
-    onSubmit: () => {},
     texts: locale === 'es' ? workAuthorizationTextsEs : workAuthorizationTextsEn,
+    savedData,
+    offers: { appointment: offer },
   });
-  const withClient = createElement(ApiClientProvider, { context: pageContext, workflow: 'work-authorization', children: screen });
-  return renderToStaticMarkup(createElement(QueryClientProvider, { client: queryClient, children: withClient }));
 }
 
 const radios = (html: string) => [...html.matchAll(/<input[^>]*type="radio"[^>]*>/g)].map((match) => match[0]);

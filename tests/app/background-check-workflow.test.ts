@@ -6,7 +6,7 @@ import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { backgroundCheckWorkflow, checkResultSchema, consentDataSchema } from '../../src/workflows/background-check/definition';
 import { BackgroundCheckStep, screens } from '../../src/workflows/background-check/background-check-step';
 import { MissingStepScreenError } from '@partner-task-kit/page/workflows/step-view-props';
-import { readyTaskView } from '../../packages/kit-tests/helpers/page-fixtures';
+import { readyTaskView } from '@partner-task-kit/testing';
 
 const consent = { fullName: 'Ana María López', agree: true };
 

@@ -1,44 +1,27 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ApiClientProvider } from '@partner-task-kit/page/api/api-client-context';
-import { taskKeys } from '@partner-task-kit/page/api/query-keys';
 import { acceptOf, fileProblem } from '@partner-task-kit/page/task/file-check';
 import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
-import { LocaleProvider } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { shellTextsEn } from '@partner-task-kit/page/ui/i18n/shell-texts.en';
-import { shellTextsEs } from '@partner-task-kit/page/ui/i18n/shell-texts.es';
 import type { StepRefusal } from '@partner-task-kit/page/workflows/step-view-props';
 import { documentPhotoRule, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
 import { PhotosStep } from '../../src/workflows/work-authorization/photos-step';
 import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
 import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
-import { pageContext, readyTaskView } from '../../packages/kit-tests/helpers/page-fixtures';
+import { renderScreen } from '@partner-task-kit/testing';
 
 const FRONT = 'F'.repeat(22);
 const BACK = 'B'.repeat(22);
 
 /** The screen as the page renders it, with the stored files' bytes already loaded (GET /api/task/uploads/:id). */
 function render(locale: Locale, options: { savedData?: unknown; refusal?: StepRefusal; stored?: Record<string, Blob> } = {}): string {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-  for (const [id, blob] of Object.entries(options.stored ?? {})) queryClient.setQueryData(taskKeys.uploadedFile(pageContext, id), blob);
-  const screen = createElement(PhotosStep, {
-    task: { ...readyTaskView, currentStep: 'photos' },
+  return renderScreen(PhotosStep, {
+    workflow: 'work-authorization',
     stepId: 'photos',
-    savedData: options.savedData,
     locale,
-    saving: false,
-    grading: undefined,
-    headingId: 'step-title',
-    focusHeading: false,
-    refusal: options.refusal,
-    onSubmit: () => {},
     texts: locale === 'es' ? workAuthorizationTextsEs : workAuthorizationTextsEn,
+    savedData: options.savedData,
+    ...(options.refusal ? { refusal: options.refusal } : {}),
+    ...(options.stored ? { storedFiles: options.stored } : {}),
   });
-  const withClient = createElement(ApiClientProvider, { context: pageContext, workflow: 'work-authorization', children: screen });
-  const withLocale = createElement(LocaleProvider, { locale, texts: locale === 'es' ? shellTextsEs : shellTextsEn, children: withClient });
-  return renderToStaticMarkup(createElement(QueryClientProvider, { client: queryClient, children: withLocale }));
 }
 
 describe('work-authorization: the photos step', () => {

@@ -14,7 +14,7 @@ import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization
 import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
 import { screens, WorkAuthorizationStep } from '../../src/workflows/work-authorization/work-authorization-step';
 import { answeredPath, longestPathOf, progressOf, workflowProblems } from '@partner-task-kit/workflow/workflow-path';
-import { readyTaskView } from '../../packages/kit-tests/helpers/page-fixtures';
+import { readyTaskView } from '@partner-task-kit/testing';
 
 /** The field each issue names, as the server's 400 invalid_step_data names `data.<field>`. */
 function problems(stepId: keyof typeof workAuthorizationSchemas, data: unknown): string[] {

@@ -30,15 +30,15 @@ export async function upgradedProject(added: AddedColumn): Promise<UpgradedProje
   const last = Number.parseInt(released.at(-1)?.slice(0, 4) ?? '0', 10);
   const migration = `${String(last + 1).padStart(4, '0')}_rolling_upgrade_${added.column}`;
   const directory = await copyProject();
-  const store = join(directory, 'server', 'store');
+  const store = join(directory, 'packages', 'server', 'src', 'store');
   renameSync(join(store, 'migrations.ts'), join(store, 'migrations-released.ts'));
   writeFileSync(
     join(store, 'migrations.ts'),
     `import type { MigrationProvider } from 'kysely';
-import type { StoreDialect } from './database-schema';
-import { storeMigrations as releasedMigrations } from './migrations-released';
+import type { StoreDialect } from './database-schema.ts';
+import { storeMigrations as releasedMigrations } from './migrations-released.ts';
 
-export * from './migrations-released';
+export * from './migrations-released.ts';
 
 export function storeMigrations(dialect: StoreDialect): MigrationProvider {
   return {

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
 import { openStore } from '@partner-task-kit/server/store/store';
-import { copyProject } from '../../packages/kit-tests/helpers/project-copy';
-import { runNodeScript } from '../../packages/kit-tests/helpers/run-command';
-import { launchServer, platformEnv } from '../../packages/kit-tests/helpers/server-process';
+import { copyProject } from '../helpers/project-copy';
+import { runNodeScript } from '../helpers/run-command';
+import { launchServer, platformEnv } from '../helpers/server-process';
 
 /** A partner's checkout with one migration of its own: this project, its server/app-migrations.ts filled in. */
 const appMigrationsFile = `import type { Migration } from 'kysely';
@@ -26,7 +26,7 @@ export const appMigrations: Record<string, Migration> = {
 };
 `;
 
-const thisProject = join(import.meta.dirname, '../..');
+const thisProject = join(import.meta.dirname, '../../..');
 const directory = mkdtempSync(join(tmpdir(), 'ptk-app-migrations-'));
 let partner = '';
 let emulator: RunningEmulator | undefined;

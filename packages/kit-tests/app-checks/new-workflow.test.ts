@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyProject, runIn, type Outcome } from '../../packages/kit-tests/helpers/project-copy';
+import { copyProject, runIn, type Outcome } from '../helpers/project-copy';
 
 /**
  * `npm run new-workflow -- sample-form` in a copy of this project, then what a partner runs next: the type check, the
@@ -111,7 +111,7 @@ describe('npm run new-workflow -- sample-form', () => {
     // What GET /api/preview lists (packages/server/src/task-api/preview-routes.ts maps listWorkflows) and the launch form's defaults.
     const script = `
       const { listWorkflows } = await import('./src/workflows/registry.ts');
-      const { workflowDefaults } = await import('./src/preview/assignment-defaults.ts');
+      const { workflowDefaults } = await import('./packages/page/src/preview/assignment-defaults.ts');
       const workflows = listWorkflows().map((w) => ({ id: w.id, title: w.title, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
       const defaults = workflowDefaults({ workflows, defaultWorkflow: 'safety-training' }, 'sample-form');
       console.log(JSON.stringify({ workflows, defaults }));`;

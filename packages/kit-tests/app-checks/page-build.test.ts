@@ -6,7 +6,7 @@ import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerTaskKit, type PartnerTaskKitOptions } from '@partner-task-kit/vite-plugin';
 import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
-import { answerRationales } from '../../src/workflows/safety-training/definition.server';
+import { answerRationales } from '../../../src/workflows/safety-training/definition.server';
 import {
   buildPage,
   builtTexts,
@@ -16,9 +16,9 @@ import {
   pageScripts,
   pageWeight,
   type PageWeight,
-} from '../../packages/kit-tests/helpers/page-build';
-import { copyProject, runIn } from '../../packages/kit-tests/helpers/project-copy';
-import { TEST_SECRETS } from '../../packages/kit-tests/helpers/task-app';
+} from '../helpers/page-build';
+import { copyProject, runIn } from '../helpers/project-copy';
+import { TEST_SECRETS } from '../helpers/task-app';
 
 /**
  * Each page of the task (index.html, and each prerendered first screen a link is answered with) loads and preloads at
@@ -256,8 +256,8 @@ describe('the first pages after a partner adds five workflows with npm run new-w
       screen,
       [
         "import { useQuery } from '@tanstack/react-query';",
-        "import { useApiClient } from '../../api/api-client-context';",
-        "import { taskQueryOptions } from '../../api/get-task';",
+        "import { useApiClient } from '@partner-task-kit/page/api/api-client-context';",
+        "import { taskQueryOptions } from '@partner-task-kit/page/api/get-task';",
         source.replace(
           body,
           `${body}\n  const stored = useQuery(taskQueryOptions(useApiClient())).data?.stepData;\n  console.info(stored);`,

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPage, initialScripts } from '../../packages/kit-tests/helpers/page-build';
-import { newContext, openTaskApp, type TaskApp } from '../../packages/kit-tests/helpers/task-app';
+import { buildPage, initialScripts } from '../helpers/page-build';
+import { newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 
 /** A page directory laid out as the build writes it: originals, and `.br`/`.gz` beside those worth compressing. */
 function writePage(files: Record<string, string>, variants: Record<string, Array<'br' | 'gz'>>): string {

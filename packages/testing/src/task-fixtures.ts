@@ -1,0 +1,28 @@
+import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+
+/** A valid context (the four wx* UUIDs the portal appends) and the task view a session answers with, for page tests. */
+export const pageContext: TaskContext = {
+  wxWorkerUuid: '11111111-1111-4111-8111-111111111111',
+  wxAssignedTaskUuid: '22222222-2222-4222-8222-222222222222',
+  wxTaskFlowUuid: '33333333-3333-4333-8333-333333333333',
+  wxCompanyUuid: '44444444-4444-4444-8444-444444444444',
+};
+
+export const readyTaskView: TaskView = {
+  id: 't1',
+  assignedTaskUuid: pageContext.wxAssignedTaskUuid,
+  workflow: { id: 'safety-training', estimatedMinutes: 10, steps: [{ id: 'welcome' }] },
+  status: 'ready',
+  attempt: 1,
+  started: false,
+  currentStep: 'welcome',
+  progress: { position: 1, total: 1 },
+  canGoBack: false,
+  canRestart: true,
+  stepData: {},
+  gradedAttempts: {},
+  failure: null,
+  history: [],
+  updatedAt: '2026-03-01T09:00:00.000Z',
+};
