@@ -106,9 +106,18 @@ const wallZones = [
   {
     // The app hands the engine its workflows (server/main.ts, src/main.tsx, vite.config.ts), so no package names the
     // app's files (docs/architecture.md#what-the-app-hands-the-engine). The engine's tests run on fixture workflows of
-    // their own (packages/kit-tests/fixtures/workflows); only the checks of this repository's app (its build's budgets,
-    // its scripts: app-checks) and the browser tests (e2e) drive the app's examples.
-    target: [`${W}/**`, `${P}/**`, `${S}/**`, `${V}/**`, `packages/testing/src/**`, `${K}/!(e2e|app-checks)/**`],
+    // their own (packages/kit-tests/fixtures/workflows, and fixtures/app for the browser); only the checks of this
+    // repository's app (its build's budgets, its scripts: app-checks; its examples in the browser: e2e/app) name it.
+    target: [
+      `${W}/**`,
+      `${P}/**`,
+      `${S}/**`,
+      `${V}/**`,
+      `packages/testing/src/**`,
+      `${K}/!(e2e|app-checks)/**`,
+      `${K}/e2e/!(app)/**`,
+      `${K}/e2e/*`,
+    ],
     from: ['src', 'server', 'tests'],
     message:
       "The engine names nothing of the app: the app's entries hand its workflows and migrations in (runKit(argv, " +

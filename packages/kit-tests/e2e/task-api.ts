@@ -1,7 +1,7 @@
 import { ASSIGNED_TASK_HEADER } from '@partner-task-kit/workflow/contract/http-headers';
 import { sessionResponseSchema } from '@partner-task-kit/workflow/contract/session';
 import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import { POLICY_VERSION } from '../../../src/workflows/safety-training/definition';
+import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import type { Assignment } from './portal-fixtures';
 
 /** The task API as another window of the same worker would use it: for a test's setup and its expected values. */

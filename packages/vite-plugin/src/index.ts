@@ -26,6 +26,11 @@ export interface PartnerTaskKitOptions {
    * folder beside it named by the workflow's id, its texts in `<id>/texts.<locale>.ts`.
    */
   views: string;
+  /**
+   * The tsconfig the build's prerender compiles the app's page modules with (its JSX setting, its paths): by default
+   * tsconfig.page.json at the root where there is one, else tsconfig.json.
+   */
+  tsconfig?: string;
 }
 
 /**
@@ -196,7 +201,9 @@ interface WorkflowRegistry {
  * the prerender's React and its contexts (a tsImport each would load each its own copy of every module).
  */
 async function loadForPrerender(root: string, options: PartnerTaskKitOptions) {
-  const tsx = register({ namespace: `partner-task-kit-prerender-${randomUUID()}`, tsconfig: join(root, 'tsconfig.page.json') });
+  const pageTsconfig = join(root, 'tsconfig.page.json');
+  const tsconfig = options.tsconfig ? resolve(root, options.tsconfig) : existsSync(pageTsconfig) ? pageTsconfig : join(root, 'tsconfig.json');
+  const tsx = register({ namespace: `partner-task-kit-prerender-${randomUUID()}`, tsconfig });
   const load = (file: string): Promise<unknown> => tsx.import(pathToFileURL(file).href, import.meta.url);
   const prerender = (await load(moduleFile('task/prerender-first-screen', 'tsx'))) as typeof FirstScreenPrerender;
   const registry = (await load(resolve(root, options.workflows))) as Partial<WorkflowRegistry>;

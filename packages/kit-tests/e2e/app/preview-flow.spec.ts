@@ -1,5 +1,5 @@
-import { expect, signAndFinish, test } from './preview-fixtures';
-import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from './task-steps';
+import { expect, signAndFinish, test } from '../preview-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from '../task-steps';
 
 const labels = ['Opened', 'Step 2 of 4 · Policy', 'Step 3 of 4 · Quiz', 'Step 4 of 4 · Signature', 'Completed'];
 

@@ -1,5 +1,5 @@
-import { expect, test } from './portal-fixtures';
-import { beginTraining } from './task-steps';
+import { expect, test } from '../portal-fixtures';
+import { beginTraining } from '../task-steps';
 
 const acknowledgement = 'I have read and understood the safety policy.';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './portal-fixtures';
-import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign, wrongAnswers } from './task-steps';
+import { expect, test } from '../portal-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign, wrongAnswers } from '../task-steps';
 
 const expectedUpdates = [
   ['ready', 'Opened', 'neutral'],
@@ -90,7 +90,7 @@ test('no secret reaches the browser: not in the built bundle, not in any API ans
     'e2e-session-secret-0f3a9c7d51b24e68a1c0',
     'Emergency exits and their routes must stay clear at every moment',
   ];
-  const bundle = readdirSync('dist/assets').map((file) => readFileSync(join('dist/assets', file), 'utf8'));
+  const bundle = readdirSync('build/fixture-app/assets').map((file) => readFileSync(join('build/fixture-app/assets', file), 'utf8'));
   for (const text of [...bundle, ...portal.apiBodies]) {
     for (const secret of secrets) expect(text).not.toContain(secret);
   }

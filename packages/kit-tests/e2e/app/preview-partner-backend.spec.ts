@@ -1,6 +1,6 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { addDocumentPhotos, photoTexts } from './document-photos';
-import { expect, test } from './preview-fixtures';
+import { addDocumentPhotos, photoTexts } from '../document-photos';
+import { expect, test } from '../preview-fixtures';
 
 /**
  * background-check through the preview: the worker consents and waits on a step the partner's backend completes; the

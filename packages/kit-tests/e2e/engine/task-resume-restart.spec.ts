@@ -1,5 +1,5 @@
-import { expect, test } from './portal-fixtures';
-import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign, wrongAnswers } from './task-steps';
+import { expect, test } from '../portal-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign, wrongAnswers } from '../task-steps';
 
 test('reloading mid-way resumes at the saved step with the saved answers', async ({ portal, page }) => {
   await portal.open();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { expect, test } from './preview-fixtures';
-import { acknowledgePolicy, beginTraining } from './task-steps';
+import { expect, test } from '../preview-fixtures';
+import { acknowledgePolicy, beginTraining } from '../task-steps';
 
 /**
  * The README's walkthrough screenshots, at a phone's width (375 px) and a laptop's (1280 px): the preview portal and

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { expect, test, type PortalHost } from './portal-fixtures';
-import { taskApi } from './task-api';
-import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign } from './task-steps';
+import { expect, test, type PortalHost } from '../portal-fixtures';
+import { taskApi } from '../task-api';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, sign } from '../task-steps';
 
 /** Every answer of the task page's server that was a 409 (a conflict the worker's path should never meet). */
 function watchConflicts(page: Page): string[] {

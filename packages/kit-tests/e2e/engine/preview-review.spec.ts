@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, signAndFinish, test, type PreviewPortal } from './preview-fixtures';
-import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from './task-steps';
+import { expect, signAndFinish, test, type PreviewPortal } from '../preview-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from '../task-steps';
 
 /** The admin section's sentence about the review: what the admin can do now. */
 function adminCopy(preview: PreviewPortal) {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { localDay } from '../../../src/workflows/availability/definition.start-date';
-import { expect, test } from './preview-fixtures';
+import { localDay } from '../../../../src/workflows/availability/definition.start-date';
+import { expect, test } from '../preview-fixtures';
 
 const DAY_MS = 86_400_000;
 /** Days on the browser's calendar: it runs on this machine, in its time zone. */

@@ -1,5 +1,5 @@
-import { expect, test } from './portal-fixtures';
-import { acknowledgePolicy, answerQuiz, beginTraining, wrongAnswers } from './task-steps';
+import { expect, test } from '../portal-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, wrongAnswers } from '../task-steps';
 
 test.describe('on a 375×667 phone, inside the portal', () => {
   test.use({ viewport: { width: 375, height: 667 }, hasTouch: true });

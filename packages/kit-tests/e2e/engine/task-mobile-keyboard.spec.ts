@@ -1,4 +1,4 @@
-import { expect, test } from './portal-fixtures';
+import { expect, test } from '../portal-fixtures';
 
 test.describe('on a 320 px phone', () => {
   test.use({ viewport: { width: 320, height: 640 }, hasTouch: true });

@@ -1,6 +1,6 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { addDocumentPhotos, photoTexts } from './document-photos';
-import { expect, test } from './preview-fixtures';
+import { addDocumentPhotos, photoTexts } from '../document-photos';
+import { expect, test } from '../preview-fixtures';
 
 /**
  * work-authorization's appointment step through the preview: the server asks emulator mode's stand-in of the partner's

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './portal-fixtures';
+import { expect, test } from '../portal-fixtures';
 
 /** The task page's frame (127.0.0.1) inside the test portal. */
 function taskFrame(page: Page) {

@@ -1,6 +1,6 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { addDocumentPhotos, photoTexts } from './document-photos';
-import { expect, test, type PreviewPortal } from './preview-fixtures';
+import { addDocumentPhotos, photoTexts } from '../document-photos';
+import { expect, test, type PreviewPortal } from '../preview-fixtures';
 
 /**
  * work-authorization through the preview on a phone: a workflow that branches on the first answer, with "Back", an

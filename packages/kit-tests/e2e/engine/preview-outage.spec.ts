@@ -1,5 +1,5 @@
-import { expect, signAndFinish, test } from './preview-fixtures';
-import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from './task-steps';
+import { expect, signAndFinish, test } from '../preview-fixtures';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from '../task-steps';
 
 /** The e2e server runs with DELIVERY_RETRY_BASE_MS=200 and DELIVERY_RETRY_MAX_MS=2000 (playwright.config.ts). */
 test('an emulator outage during the flow shows retries with the next attempt time, then everything catches up in order', async ({

@@ -1,5 +1,5 @@
-import { expect, test } from './portal-fixtures';
-import { beginTraining } from './task-steps';
+import { expect, test } from '../portal-fixtures';
+import { beginTraining } from '../task-steps';
 
 test('when the session cannot be opened, the page says so and a retry recovers', async ({ portal, page, consoleErrors }) => {
   // The first try and the two retries of a server fault (app-root.tsx) fail; the worker's retry succeeds.

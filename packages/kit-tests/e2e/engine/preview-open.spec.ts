@@ -1,4 +1,4 @@
-import { expect, test } from './preview-fixtures';
+import { expect, test } from '../preview-fixtures';
 
 /**
  * "Assign and open" sits at the foot of a long form (900 px down at 375 px wide), and the task view that replaces

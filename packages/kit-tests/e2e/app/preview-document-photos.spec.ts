@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator, Page, Route } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, test, type PreviewPortal } from './preview-fixtures';
+import { expect, test, type PreviewPortal } from '../preview-fixtures';
 
 /**
  * work-authorization's `photos` step on a phone, through the preview: two photos taken through the file chooser, with

@@ -1,4 +1,4 @@
-import { expect, test } from './portal-fixtures';
+import { expect, test } from '../portal-fixtures';
 
 test('an invalid context shows the error screen naming each bad parameter, and calls no API', async ({ portal, page }) => {
   const apiCalls: string[] = [];
