@@ -1,4 +1,4 @@
-import { mountTaskPage } from '@partner-task-kit/page/task/mount-task-page';
+import { mountTaskPage } from '@partner-task-kit/page';
 
 /**
  * The page's entry, this app's: it starts the engine's task page (packages/page/src/task/mount-task-page.ts) in index.html's #root

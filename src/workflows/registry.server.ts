@@ -1,7 +1,6 @@
 import { DEFAULT_WORKFLOW_ID, listWorkflows, type WorkflowId } from './registry';
 import { safetyTrainingServer } from './safety-training/definition.server';
-import { workflowCatalog, type WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
-import type { WorkflowServerModule } from '@partner-task-kit/workflow/workflow-definition';
+import { workflowCatalog, type WorkflowCatalog, type WorkflowServerModule } from '@partner-task-kit/workflow';
 
 /**
  * Server halves of the workflows in `registry.ts`, by workflow id. Never imported by the page (packages/vite-plugin

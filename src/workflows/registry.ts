@@ -2,7 +2,7 @@ import { availability } from './availability/definition';
 import { safetyTraining } from './safety-training/definition';
 import { backgroundCheckWorkflow } from './background-check/definition';
 import { workAuthorization } from './work-authorization/definition';
-import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import type { WorkflowDefinition } from '@partner-task-kit/workflow';
 
 /**
  * The workflows this deployment runs, shared by the page and the server, in the order the preview portal offers them.

@@ -1,5 +1,5 @@
 import type { WorkflowId } from './registry';
-import type { WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
+import type { WorkflowScreens } from '@partner-task-kit/page';
 
 /**
  * How each workflow's screens load: one line per id of `registry.ts` (a missing or misspelt one fails the type check),

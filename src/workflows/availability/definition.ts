@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow';
 import { startDataSchema } from './definition.start-date';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow';
 
 /**
  * Background check: the worker consents, then the partner's own backend runs the check and reports its result

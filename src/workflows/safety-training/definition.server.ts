@@ -1,4 +1,4 @@
-import type { Grade, WorkflowServerModule } from '@partner-task-kit/workflow/workflow-definition';
+import type { Grade, WorkflowServerModule } from '@partner-task-kit/workflow';
 import { quizDataSchema, type QuizOptionId, type QuizQuestionId } from './definition';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow';
 
 /**
  * A workplace-safety training: welcome, policy, quiz, signature. Imported by the page and by the server, so

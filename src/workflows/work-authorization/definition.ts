@@ -1,7 +1,5 @@
 import { z } from 'zod/mini';
-import { fileField, type FileRule } from '@partner-task-kit/workflow/file-field';
-import { sensitive } from '@partner-task-kit/workflow/sensitive';
-import { stepsOf, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import { fileField, type FileRule, sensitive, stepsOf, type WorkflowDefinition } from '@partner-task-kit/workflow';
 
 /**
  * Work authorization: citizens give a national ID, others a document and its expiry date; both then a photo of the
