@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import type { AppMigrations } from './store/schema-migration.ts';
 
@@ -12,4 +13,10 @@ export interface KitApp {
   migrations?: AppMigrations;
   /** Where the app's built page is (its Vite build's outDir); default dist/ in the working directory. */
   pageDirectory?: string;
+  /**
+   * The app's own routes, added to the server's Fastify app before it serves (Fastify takes none after), beside the
+   * kit's: the engine's files stay as they are (docs/copied-kit.md#what-you-changed). Serving only: the commands never
+   * call it.
+   */
+  extendApp?: (app: FastifyInstance) => void | Promise<void>;
 }

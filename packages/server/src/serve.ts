@@ -19,6 +19,7 @@ export async function serve(kit: KitApp): Promise<void> {
   const server = await startServer(config, {
     log,
     workflows: kit.workflows,
+    ...(kit.extendApp ? { extendApp: kit.extendApp } : {}),
     ...(kit.pageDirectory === undefined ? {} : { pageDirectory: kit.pageDirectory }),
     ...(kit.migrations ? { store: { appMigrations: kit.migrations } } : {}),
   }).catch((error: unknown) => {
