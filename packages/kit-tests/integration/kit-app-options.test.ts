@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runKit } from '@partner-task-kit/server/run-kit';
 import { spawnServer } from '../helpers/server-process';
+import { testWorkflows } from '../helpers/test-workflows';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-kit-options-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -42,4 +44,14 @@ describe("an app's own routes (runKit's extendApp)", () => {
       await server.kill('SIGTERM');
     }
   }, 60_000);
+});
+
+describe("an app's future flags (runKit's future)", () => {
+  it('stops runKit before it serves or runs a command when a flag is unknown, naming it and the docs', async () => {
+    for (const argv of [[], ['migrate']]) {
+      await expect(runKit(argv, { workflows: testWorkflows, future: { notAFlag: true } as object })).rejects.toThrow(
+        /"notAFlag" is not a future flag of this version .*docs\/upgrading\.md#future-flags/,
+      );
+    }
+  });
 });

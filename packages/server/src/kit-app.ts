@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { FutureFlags } from './future-flags.ts';
 import type { AppMigrations } from './store/schema-migration.ts';
 
 /** What an app hands the engine once, in its server entry (docs/architecture.md#dependencies-passed-in). */
@@ -19,4 +20,9 @@ export interface KitApp {
    * call it.
    */
   extendApp?: (app: FastifyInstance) => void | Promise<void>;
+  /**
+   * Changes of behaviour a minor version brings off by default, turned on one by one before the major version that
+   * makes them the rule (docs/upgrading.md#future-flags). A name this version does not know stops the start.
+   */
+  future?: Partial<FutureFlags>;
 }
