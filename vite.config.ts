@@ -9,7 +9,18 @@ const serverUrl = 'http://127.0.0.1:8787';
 
 export default defineConfig({
   // The engine's build of the task page, told where this app's workflows are (docs/architecture.md#the-page-build).
-  plugins: [partnerTaskKit({ workflows: 'src/workflows/registry.ts', views: 'src/workflows/registry.views.ts' })],
+  plugins: [
+    partnerTaskKit({
+      workflows: 'src/workflows/registry.ts',
+      views: 'src/workflows/registry.views.ts',
+      // The shell's texts this app sets (src/main.tsx hands them to the page): the prerendered first screens get them too.
+      shellTexts: 'src/shell-texts.ts',
+    }),
+  ],
+  // The engine's packages resolve to their sources here (tsconfig.base.json's paths), as the plugin expects when they
+  // are beside it (docs/architecture.md#the-packages); resolved to their dist/ instead, the build would not know the
+  // shell's modules by their path, and would neither preload the app chunk nor keep the shell in it.
+  resolve: { tsconfigPaths: true },
   // Where the server looks for the page (packages/server/src/server.ts).
   build: { outDir: 'dist' },
   server: {

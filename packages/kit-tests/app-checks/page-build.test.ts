@@ -220,6 +220,12 @@ describe('the page build, told where the app keeps its workflows (packages/vite-
     );
   });
 
+  it('refuses shell texts the page is not handed: the first screens would say what the hydrated page does not', async () => {
+    await expect(buildWith({ workflows: 'src/workflows/registry.ts', views, shellTexts: 'src/workflows/registry.ts' })).rejects.toThrow(
+      "partnerTaskKit({ shellTexts: 'src/workflows/registry.ts' }): the page's entry does not import it",
+    );
+  }, 120_000);
+
   it('says what the workflow registry must export when it is told of another module', async () => {
     await expect(buildWith({ workflows: views, views })).rejects.toThrow(
       `${views} (partnerTaskKit's \`workflows\`) must export listWorkflows(), DEFAULT_WORKFLOW_ID and prerenderedWorkflows`,

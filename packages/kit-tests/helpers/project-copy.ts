@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const projectRoot = join(import.meta.dirname, '../../..');
+/** The npm scope of the workspace's packages (packages/*). */
+const WORKSPACE_SCOPE = '@partner-task-kit';
 
 export interface Outcome {
   code: number | null;
@@ -51,7 +53,19 @@ export async function copyProject(): Promise<string> {
   mkdirSync(join(copy, 'node_modules'));
   for (const entry of readdirSync(join(projectRoot, 'node_modules'))) {
     if (entry.startsWith('.') && entry !== '.bin') continue;
+    if (entry === WORKSPACE_SCOPE) continue;
     symlinkSync(join(projectRoot, 'node_modules', entry), join(copy, 'node_modules', entry));
+  }
+  // The workspace's own packages, linked as npm links them (../../packages/<name>): to the copy's, so that a build of
+  // the copy runs the copy's engine. Linked to this checkout's, the Vite plugin would prerender with this checkout's
+  // page sources, outside the copy's tsconfig.page.json, which tsx then compiles without its JSX setting.
+  mkdirSync(join(copy, 'node_modules', WORKSPACE_SCOPE));
+  for (const name of readdirSync(join(projectRoot, 'node_modules', WORKSPACE_SCOPE))) {
+    const link = join(projectRoot, 'node_modules', WORKSPACE_SCOPE, name);
+    symlinkSync(readlinkSync(link), join(copy, 'node_modules', WORKSPACE_SCOPE, name));
+    // Their builds, which git ignores: Vite loads the plugin from its dist/, and the plugin the workflow package's.
+    const built = join(realpathSync(link), 'dist');
+    if (existsSync(built)) cpSync(built, join(copy, relative(projectRoot, realpathSync(link)), 'dist'), { recursive: true });
   }
   return copy;
 }

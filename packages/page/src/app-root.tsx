@@ -7,6 +7,7 @@ import { FirstScreenProvider, readFirstScreen } from './task/first-screen.tsx';
 import type { Locale } from './ui/i18n/locale.ts';
 import { LocaleProvider } from './ui/i18n/locale-context.tsx';
 import type { ShellTexts } from './ui/i18n/shell-texts.ts';
+import { withOverrides, type TextsOverride } from './ui/i18n/shell-text-overrides.ts';
 import { preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from './workflows/workflow-views.tsx';
 
 const queryClient = new QueryClient({
@@ -33,10 +34,18 @@ function MarkInteractive() {
  * Renders the page into #root. Loaded by mount-task-page.ts once the session request is on its way, with the app's
  * table of workflow screens. A first step prerendered in the browser's language is hydrated: React adopts the markup
  * the worker already sees instead of painting it again. Any other markup (prerendered in another language than this
- * browser's first choice) is replaced.
+ * browser's first choice) is replaced. `kitTexts` are the kit's texts in the page's language, `ownTexts` the app's
+ * versions of some of them, merged over them as the build's prerender merges them.
  */
-export function renderApp(root: HTMLElement, locale: Locale, texts: ShellTexts, screens: LoadWorkflowScreensTable): void {
+export function renderApp(
+  root: HTMLElement,
+  locale: Locale,
+  kitTexts: ShellTexts,
+  screens: LoadWorkflowScreensTable,
+  ownTexts?: TextsOverride<ShellTexts>,
+): void {
   setWorkflowScreensTable(screens);
+  const texts = withOverrides(kitTexts, ownTexts);
   document.title = texts.documentTitle;
   const prerendered = readFirstScreen(root);
   const firstScreen = prerendered?.locale === locale ? prerendered : undefined;

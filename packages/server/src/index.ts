@@ -2,3 +2,6 @@
 export { runKit } from './run-kit.ts';
 export type { KitApp } from './kit-app.ts';
 export type { AppMigrations } from './store/schema-migration.ts';
+export type { FutureFlags } from './future-flags.ts';
+// The type extendApp is handed, so an app names it without depending on Fastify itself.
+export type { FastifyInstance } from 'fastify';

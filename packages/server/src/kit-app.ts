@@ -1,4 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { FutureFlags } from './future-flags.ts';
 import type { AppMigrations } from './store/schema-migration.ts';
 
 /** What an app hands the engine once, in its server entry (docs/architecture.md#dependencies-passed-in). */
@@ -12,4 +14,15 @@ export interface KitApp {
   migrations?: AppMigrations;
   /** Where the app's built page is (its Vite build's outDir); default dist/ in the working directory. */
   pageDirectory?: string;
+  /**
+   * The app's own routes, added to the server's Fastify app before it serves (Fastify takes none after), beside the
+   * kit's: the engine's files stay as they are (docs/copied-kit.md#what-you-changed). Serving only: the commands never
+   * call it.
+   */
+  extendApp?: (app: FastifyInstance) => void | Promise<void>;
+  /**
+   * Changes of behaviour a minor version brings off by default, turned on one by one before the major version that
+   * makes them the rule (docs/upgrading.md#future-flags). A name this version does not know stops the start.
+   */
+  future?: Partial<FutureFlags>;
 }

@@ -1,3 +1,4 @@
+import { resolveFutureFlags } from './future-flags.ts';
 import type { KitApp } from './kit-app.ts';
 
 type Command = (argv: string[], kit: KitApp) => Promise<number>;
@@ -18,8 +19,10 @@ const commands: Record<string, () => Promise<Command>> = {
  * so the built server (build/server/main.mjs) carries the commands too and an operator runs them in the container.
  */
 export async function runKit(argv: readonly string[], kit: KitApp): Promise<void> {
+  // Before anything runs, for a command too: an app whose flags this version does not know was written for another.
+  const future = resolveFutureFlags(kit.future);
   const [command, ...rest] = argv;
-  if (command === undefined || command === 'serve') return (await import('./serve.ts')).serve(kit);
+  if (command === undefined || command === 'serve') return (await import('./serve.ts')).serve(kit, future);
   const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!load) {
     process.stderr.write(`Unknown command "${command}". Commands: serve (the default), ${Object.keys(commands).join(', ')}.\n`);

@@ -1,12 +1,16 @@
 import { loadConfigOrExit } from './config.ts';
+import type { FutureFlags } from './future-flags.ts';
 import { createLogger, logDestination } from './logger.ts';
 import { startServer } from './server.ts';
 import type { KitApp } from './kit-app.ts';
 import { describeStartFailure } from './start-failure.ts';
 import { STOP_SIGNALS, stopOnSignals } from './stop-on-signals.ts';
 
-/** Runs the server: the only module that reads the environment at start and handles signals. */
-export async function serve(kit: KitApp): Promise<void> {
+/**
+ * Runs the server: the only module that reads the environment at start and handles signals. `future` is the app's
+ * flags as runKit resolved them.
+ */
+export async function serve(kit: KitApp, future: FutureFlags): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel, await logDestination(config.logFormat, process.stdout.isTTY === true));
   for (const warning of config.warnings) log.warn(warning);
@@ -19,6 +23,8 @@ export async function serve(kit: KitApp): Promise<void> {
   const server = await startServer(config, {
     log,
     workflows: kit.workflows,
+    future,
+    ...(kit.extendApp ? { extendApp: kit.extendApp } : {}),
     ...(kit.pageDirectory === undefined ? {} : { pageDirectory: kit.pageDirectory }),
     ...(kit.migrations ? { store: { appMigrations: kit.migrations } } : {}),
   }).catch((error: unknown) => {

@@ -12,6 +12,7 @@ import type { OutboxRelayOptions } from './delivery/relay-options.ts';
 import { defaultRetryPolicy } from './delivery/retry-policy.ts';
 import { WakeSignal } from './delivery/wake-signal.ts';
 import { OffsetClock } from './emulator/emulator-clock.ts';
+import type { FutureFlags } from './future-flags.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { describeDatabaseWait, StartFailure } from './start-failure.ts';
 import { createPublicListener } from './http/public-listener.ts';
@@ -64,6 +65,11 @@ export interface StartServerOptions {
   extendApp?: (app: FastifyInstance) => void | Promise<void>;
   /** Where uploads' bytes are kept; by default the store the configuration names (upload-store.ts). */
   uploadFiles?: UploadFiles;
+  /**
+   * The app's future flags, resolved (future-flags.ts): what a changed behaviour reads to choose between the old and
+   * the new until the next major version. Absent: every flag off, as for an app that turned none on.
+   */
+  future?: FutureFlags;
 }
 
 /**

@@ -9,6 +9,7 @@ import { register } from 'tsx/esm/api';
 import { normalizePath, type Plugin, type PluginOption, type Rolldown } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import type * as FirstScreenPrerender from '@partner-task-kit/page/task/prerender-first-screen';
+import type { ShellTextOverrides } from '@partner-task-kit/page/ui/i18n/shell-text-overrides';
 import { workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
 import type { WorkflowScreensTable } from '@partner-task-kit/page/workflows/workflow-views';
@@ -31,6 +32,12 @@ export interface PartnerTaskKitOptions {
    * tsconfig.page.json at the root where there is one, else tsconfig.json.
    */
   tsconfig?: string;
+  /**
+   * The app's module of its own versions of some of the shell's texts, which its entry (src/main.tsx) hands the page:
+   * it exports `shellTexts` (ShellTextOverrides). The build renders the prerendered first screens, and their <title>,
+   * with them too, so they say what the page that hydrates them says. Absent: the app keeps the kit's texts.
+   */
+  shellTexts?: string;
 }
 
 /**
@@ -75,23 +82,28 @@ interface PagePaths {
   workflowFolder(workflowId: string): string;
   /** Whether the module is a workflow's texts in one language (workflowTexts in packages/page/src/workflows/lazy-screen.tsx). */
   isWorkflowTexts(id: string): boolean;
+  /** The app's module of its versions of the shell's texts, when it has one. */
+  shellTexts(): string | undefined;
 }
 
 function pagePaths(options: PartnerTaskKitOptions): PagePaths {
   let table = '';
   let texts = /$^/;
+  let shellTexts: string | undefined;
   const plugin: Plugin = {
     name: 'partner-task-kit:app-paths',
     apply: 'build',
     configResolved(config) {
       table = realFile(config.root, options.views, 'views');
       realFile(config.root, options.workflows, 'workflows');
+      if (options.shellTexts !== undefined) shellTexts = realFile(config.root, options.shellTexts, 'shellTexts');
       texts = new RegExp(`^${escapeRegExp(dirname(table))}/[^/]+/texts\\.[a-z]+\\.ts$`);
     },
   };
   return {
     plugin,
     screensTable: () => table,
+    shellTexts: () => shellTexts,
     workflowFolder: (workflowId) => `${dirname(table)}/${workflowId}/`,
     isWorkflowTexts: (id) => texts.test(id),
   };
@@ -202,7 +214,11 @@ interface WorkflowRegistry {
  */
 async function loadForPrerender(root: string, options: PartnerTaskKitOptions) {
   const pageTsconfig = join(root, 'tsconfig.page.json');
-  const tsconfig = options.tsconfig ? resolve(root, options.tsconfig) : existsSync(pageTsconfig) ? pageTsconfig : join(root, 'tsconfig.json');
+  const tsconfig = options.tsconfig
+    ? resolve(root, options.tsconfig)
+    : existsSync(pageTsconfig)
+      ? pageTsconfig
+      : join(root, 'tsconfig.json');
   const tsx = register({ namespace: `partner-task-kit-prerender-${randomUUID()}`, tsconfig });
   const load = (file: string): Promise<unknown> => tsx.import(pathToFileURL(file).href, import.meta.url);
   const prerender = (await load(moduleFile('task/prerender-first-screen', 'tsx'))) as typeof FirstScreenPrerender;
@@ -216,12 +232,17 @@ async function loadForPrerender(root: string, options: PartnerTaskKitOptions) {
   const { screenLoaders } = views;
   if (typeof screenLoaders !== 'object' || screenLoaders === null)
     throw new Error(`${options.views} (partnerTaskKit's \`views\`) must export screenLoaders`);
+  const shellTexts =
+    options.shellTexts === undefined ? undefined : ((await load(resolve(root, options.shellTexts))) as { shellTexts?: unknown });
+  if (shellTexts !== undefined && (typeof shellTexts.shellTexts !== 'object' || shellTexts.shellTexts === null))
+    throw new Error(`${options.shellTexts} (partnerTaskKit's \`shellTexts\`) must export shellTexts`);
   return {
     prerender,
     // Checked as the server checks it: one id per workflow, a default that is one of them.
     catalog: workflowCatalog(listWorkflows(), { defaultWorkflow: DEFAULT_WORKFLOW_ID }),
     prerendered: prerenderedWorkflows,
     screens: () => Promise.resolve({ screenLoaders }),
+    shellTexts: shellTexts?.shellTexts as ShellTextOverrides | undefined,
   };
 }
 
@@ -255,7 +276,14 @@ function prerenderFirstScreens(page: PagePaths, options: PartnerTaskKitOptions):
         (source, fileName) => source.replace(new RegExp(`<link rel="modulepreload"[^>]*href="/${escapeRegExp(fileName)}"[^>]*>`), ''),
         html.source,
       );
-      const { prerender, catalog, prerendered, screens } = await loadForPrerender(root, options);
+      // Named here but not handed to the page, the texts would be in the prerendered HTML and gone once it hydrates.
+      const ownTexts = page.shellTexts();
+      const entry = chunksWithImports(bundle, (chunk) => chunk.isEntry).map((fileName) => bundle[fileName]);
+      if (ownTexts !== undefined && !entry.some((chunk) => chunk?.type === 'chunk' && holds(chunk, ownTexts)))
+        this.error(
+          `partnerTaskKit({ shellTexts: '${options.shellTexts}' }): the page's entry does not import it; hand its \`shellTexts\` to mountTaskPage in the app's src/main.tsx`,
+        );
+      const { prerender, catalog, prerendered, screens, shellTexts } = await loadForPrerender(root, options);
       const screensFile = (workflowId: string) => {
         const [file, ...others] = workflowScreenChunks(bundle, page, workflowId);
         if (file === undefined || others.length > 0)
@@ -265,7 +293,7 @@ function prerenderFirstScreens(page: PagePaths, options: PartnerTaskKitOptions):
         if (chunk?.type !== 'chunk' || !chunk.exports.includes('screens')) this.error(`${file} exports no \`screens\``);
         return `/${file}`;
       };
-      for (const screen of await prerender.prerenderFirstScreens({ catalog, prerendered, screens, screensFile })) {
+      for (const screen of await prerender.prerenderFirstScreens({ catalog, prerendered, screens, screensFile, shellTexts })) {
         const preloads = [
           ...workflowChunks(bundle, page, screen.workflowId),
           ...textsChunks(bundle, page, screen.workflowId, screen.locale),

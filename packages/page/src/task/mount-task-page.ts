@@ -1,6 +1,7 @@
 import { startEarlySession } from '../api/early-session.ts';
 import { pickLocale } from '../ui/i18n/locale.ts';
 import { loadShellTexts } from '../ui/i18n/locale-context.tsx';
+import type { ShellTextOverrides } from '../ui/i18n/shell-text-overrides.ts';
 import { watchWorkerInput } from '../ui/worker-input.ts';
 import type { LoadWorkflowScreensTable } from '../workflows/workflow-views.tsx';
 import '../ui/styles.css';
@@ -13,10 +14,13 @@ import '../ui/styles.css';
  * - `screens`, the app's table of its workflows' screens as a dynamic import() of it: the build keeps the table a chunk
  *   of its own, which only the plain index.html preloads (a prerendered first page names its own workflow's screens by
  *   their file).
- * Two parameters, not an object of options: the names of an object's properties would stay in the entry chunk every
- * link loads, minified or not (about 20 B gzip, tests/app/page-build.test.ts).
+ * - `texts`, optional: the app's own versions of some of the shell's texts, per language
+ *   (docs/architecture.md#theme-and-texts). An object, not an import(): a few texts weigh less in the entry than the
+ *   code to fetch a chunk of them, and they are there at once.
+ * Parameters, not an object of options: the names of an object's properties would stay in the entry chunk every link
+ * loads, minified or not (about 20 B gzip, tests/app/page-build.test.ts).
  */
-export function mountTaskPage(root: HTMLElement, screens: LoadWorkflowScreensTable): void {
+export function mountTaskPage(root: HTMLElement, screens: LoadWorkflowScreensTable, texts?: ShellTextOverrides): void {
   startEarlySession(window.location);
   watchWorkerInput();
 
@@ -26,7 +30,7 @@ export function mountTaskPage(root: HTMLElement, screens: LoadWorkflowScreensTab
 
   // The app and the worker's language's texts download side by side.
   Promise.all([import('../app-root.tsx'), loadShellTexts(locale)]).then(
-    ([{ renderApp }, texts]) => renderApp(root, locale, texts, screens),
+    ([{ renderApp }, kitTexts]) => renderApp(root, locale, kitTexts, screens, texts?.[locale]),
     () => {
       // Without the app there is no translated text to show; this is the one message in both languages.
       root.textContent =

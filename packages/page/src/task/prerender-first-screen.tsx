@@ -8,6 +8,7 @@ import { LocaleProvider } from '../ui/i18n/locale-context.tsx';
 import { shellTextsEn } from '../ui/i18n/shell-texts.en.ts';
 import { shellTextsEs } from '../ui/i18n/shell-texts.es.ts';
 import type { ShellTexts } from '../ui/i18n/shell-texts.ts';
+import { withOverrides, type ShellTextOverrides } from '../ui/i18n/shell-text-overrides.ts';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import { preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from '../workflows/workflow-views.tsx';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen.tsx';
@@ -44,6 +45,8 @@ export interface FirstScreensToPrerender {
   screens: LoadWorkflowScreensTable;
   /** The built file of a workflow's screens, which #root names for the page to import. */
   screensFile: (workflowId: string) => string;
+  /** The app's versions of some of the shell's texts, which the page is handed too (mount-task-page.ts). */
+  shellTexts?: ShellTextOverrides;
 }
 
 /**
@@ -56,7 +59,10 @@ export async function prerenderFirstScreens({
   prerendered,
   screens: screensTable,
   screensFile,
+  shellTexts,
 }: FirstScreensToPrerender): Promise<PrerenderedFirstScreen[]> {
+  // As the page merges them (packages/page/src/app-root.tsx): the HTML and the page that hydrates it say the same.
+  const textsOf = (locale: Locale): ShellTexts => withOverrides(locale === 'es' ? shellTextsEs : shellTextsEn, shellTexts?.[locale]);
   setWorkflowScreensTable(screensTable);
   const screens: PrerenderedFirstScreen[] = [];
   for (const id of prerendered) {
@@ -75,22 +81,22 @@ export async function prerenderFirstScreens({
         fileName: firstScreenFile(id, locale),
         workflowId: id,
         locale,
-        documentTitle: documentTitle(locale),
+        documentTitle: textsOf(locale).documentTitle,
         rootTag: `<div id="root" ${FIRST_SCREEN_ATTRIBUTE}="${escapeHtml(JSON.stringify(firstScreen))}">`,
-        markup: await render(firstScreen),
+        markup: await render(firstScreen, textsOf(locale)),
       });
     }
   }
   return screens;
 }
 
-async function render(firstScreen: FirstScreen): Promise<string> {
+async function render(firstScreen: FirstScreen, texts: ShellTexts): Promise<string> {
   // In before rendering, as the page has them before hydrating (packages/page/src/app-root.tsx): the step is then rendered with no
   // Suspense boundary around it (packages/page/src/workflows/lazy-screen.tsx), in the HTML as in the page, so the two match.
   await preloadWorkflowViews(firstScreen.workflow.id);
   const { prelude } = await prerender(
     <QueryClientProvider client={new QueryClient()}>
-      <LocaleProvider locale={firstScreen.locale} texts={textsOf(firstScreen.locale)}>
+      <LocaleProvider locale={firstScreen.locale} texts={texts}>
         <ApiClientProvider context={noContext} workflow={undefined}>
           {taskScreen({ view: unopenedTaskView(firstScreen.workflow), notes: [], ended: undefined, onEnded: () => {} })}
         </ApiClientProvider>
@@ -98,14 +104,6 @@ async function render(firstScreen: FirstScreen): Promise<string> {
     </QueryClientProvider>,
   );
   return new Response(prelude).text();
-}
-
-function textsOf(locale: Locale): ShellTexts {
-  return locale === 'es' ? shellTextsEs : shellTextsEn;
-}
-
-function documentTitle(locale: Locale): string {
-  return textsOf(locale).documentTitle;
 }
 
 export function escapeHtml(text: string): string {
