@@ -5,10 +5,10 @@ import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@partner-task-kit/server/config';
 import { startServer, type RunningServer } from '@partner-task-kit/server/server';
-import { buildPage } from '../../packages/kit-tests/helpers/page-build';
-import { copyProject } from '../../packages/kit-tests/helpers/project-copy';
-import { newContext } from '../../packages/kit-tests/helpers/task-app';
-import { serverWorkflows } from '../../src/workflows/registry.server';
+import { buildPage } from '../helpers/page-build';
+import { copyProject } from '../helpers/project-copy';
+import { newContext } from '../helpers/task-app';
+import { serverWorkflows } from '../../../src/workflows/registry.server';
 
 /** A theme of the app's own, as a partner writes it in src/theme.css: not the kit's blue. */
 const theme = ':root {\n  --primary: #6a1b9a;\n  --primary-dark: #4a148c;\n}\n';
