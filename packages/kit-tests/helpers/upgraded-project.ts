@@ -59,7 +59,16 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
   );
   return {
     migration,
-    serverCommand: [process.execPath, '--import', 'tsx', join(directory, 'server', 'main.ts')],
+    // tsx resolves the packages through the tsconfig of the directory it runs in, this checkout's: told the copy's, it
+    // loads the copy's packages, with their new migration.
+    serverCommand: [
+      '/usr/bin/env',
+      `TSX_TSCONFIG_PATH=${join(directory, 'tsconfig.json')}`,
+      process.execPath,
+      '--import',
+      'tsx',
+      join(directory, 'server', 'main.ts'),
+    ],
     remove: () => rmSync(directory, { recursive: true, force: true }),
   };
 }
