@@ -196,7 +196,10 @@ interface WorkflowRegistry {
  * the prerender's React and its contexts (a tsImport each would load each its own copy of every module).
  */
 async function loadForPrerender(root: string, options: PartnerTaskKitOptions) {
-  const tsx = register({ namespace: `partner-task-kit-prerender-${randomUUID()}`, tsconfig: join(root, 'tsconfig.page.json') });
+  // The page's project where the app has one of its own (this repository's tsconfig.page.json); else the app's one
+  // tsconfig.json, as an app made by create-partner-task-kit has.
+  const tsconfig = ['tsconfig.page.json', 'tsconfig.json'].map((name) => join(root, name)).find((file) => existsSync(file));
+  const tsx = register({ namespace: `partner-task-kit-prerender-${randomUUID()}`, ...(tsconfig === undefined ? {} : { tsconfig }) });
   const load = (file: string): Promise<unknown> => tsx.import(pathToFileURL(file).href, import.meta.url);
   const prerender = (await load(moduleFile('task/prerender-first-screen', 'tsx'))) as typeof FirstScreenPrerender;
   const registry = (await load(resolve(root, options.workflows))) as Partial<WorkflowRegistry>;
