@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 /**
@@ -8,7 +9,7 @@ import { parseArgs } from 'node:util';
  * Everything it copies was written into template/ when the scaffolder was built (scripts/build-template.ts), from the
  * kit's own example app, so an app starts from what the kit's tests ran; nothing here edits source code.
  */
-const templateDir = new URL('../template/', import.meta.url).pathname;
+const templateDir = fileURLToPath(new URL('../template/', import.meta.url));
 const ownVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const enginePackages = ['workflow', 'page', 'server', 'vite-plugin'].map((name) => `@partner-task-kit/${name}`);
 const testingPackage = '@partner-task-kit/testing';
