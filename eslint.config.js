@@ -108,12 +108,14 @@ const wallZones = [
     // app's files (docs/architecture.md#what-the-app-hands-the-engine). The engine's tests run on fixture workflows of
     // their own (packages/kit-tests/fixtures/workflows, and fixtures/app for the browser); only the checks of this
     // repository's app (its build's budgets, its scripts: app-checks; its examples in the browser: e2e/app) name it.
+    // The scaffolder's runtime too: its build (packages/create-partner-task-kit/scripts) reads the app by path.
     target: [
       `${W}/**`,
       `${P}/**`,
       `${S}/**`,
       `${V}/**`,
-      `packages/testing/src/**`,
+      'packages/testing/src/**',
+      'packages/create-partner-task-kit/src/**',
       `${K}/!(e2e|app-checks)/**`,
       `${K}/e2e/!(app)/**`,
       `${K}/e2e/*`,
@@ -270,6 +272,8 @@ export default tseslint.config(
       'build',
       'dist',
       'packages/*/dist',
+      // Written from the app by the scaffolder's build, which the app's own lint already covers.
+      'packages/create-partner-task-kit/template',
       'data',
       'node_modules',
       'test-results',
@@ -281,7 +285,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    // The root named: the scaffolder's template-base/ holds an app's eslint.config.js of its own, which makes the
+    // parser's guess of the root ambiguous.
+    languageOptions: { globals: { ...globals.node, ...globals.browser }, parserOptions: { tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -294,7 +300,16 @@ export default tseslint.config(
     },
   },
   {
-    files: [`${S}/config.ts`, `${K}/helpers/**`, 'playwright.config.ts', 'vitest.config.ts', 'vitest.container.config.ts', `${K}/bench/**`],
+    files: [
+      `${S}/config.ts`,
+      `${K}/helpers/**`,
+      'playwright.config.ts',
+      'vitest.config.ts',
+      'vitest.container.config.ts',
+      'vitest.packed.config.ts',
+      `${K}/packed/playwright.packed.config.ts`,
+      `${K}/bench/**`,
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

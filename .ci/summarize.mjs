@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 const [dir = '.', exitStatus = '0'] = process.argv.slice(2);
 
-/** The counts of a vitest report (the unit stage's and the container stage's). */
+/** The counts of a vitest report (the unit stage's, the packed packages' and the container stage's). */
 const vitestCounts = (report) => {
   // A file that failed as a whole (an import that threw, a failing beforeAll) may have no failing test of its own:
   // it counts as one failure, as its tests never ran.
@@ -28,6 +28,7 @@ const vitestCounts = (report) => {
 const COUNTERS = {
   'vitest.json': vitestCounts,
   'vitest-container.json': vitestCounts,
+  'vitest-packed.json': vitestCounts,
   'playwright.json': ({ stats }) => ({
     passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
     failed: stats?.unexpected ?? 0,

@@ -21,6 +21,7 @@ import {
   workflowNames,
   type WorkflowNames,
 } from './new-workflow-templates';
+import { RegistryShapeError, withObjectEntry } from './registry-edits';
 
 /**
  * `npm run new-workflow -- <id>`: a new workflow in src/workflows/<id>/ with one step, its English and Spanish texts
@@ -64,16 +65,6 @@ function checkId(id: string | undefined, registry: string): string {
     );
   }
   return id;
-}
-
-/** `source` with `entry` added as the last entry of the object literal that `opening` starts and `} satisfies` ends. */
-function withObjectEntry(source: string, file: string, opening: string, entry: string): string {
-  const start = source.indexOf(opening);
-  const end = start === -1 ? -1 : source.indexOf('\n} satisfies', start);
-  if (end === -1) throw new RefusedError(`${file} has no "${opening} … } satisfies" to add "${entry}" to: add it by hand.`);
-  const body = source.slice(start + opening.length, end).trimEnd();
-  const separator = body === '' || body.endsWith(',') ? '' : ',';
-  return `${source.slice(0, start + opening.length)}${body}${separator}\n  ${entry},${source.slice(end)}`;
 }
 
 function registryEdits(names: WorkflowNames, sources: { registry: string; views: string; server: string }) {
@@ -170,7 +161,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (error) {
-  if (!(error instanceof RefusedError)) throw error;
+  if (!(error instanceof RefusedError) && !(error instanceof RegistryShapeError)) throw error;
   process.stderr.write(`new-workflow: ${error.message}\n`);
   process.exitCode = 1;
 }

@@ -1,4 +1,4 @@
-// `npm test`: the type check, lint, vitest, Playwright and the container image's test, in this order, each through its
+// `npm test`: the type check, lint, vitest, Playwright, the packed packages' test and the container image's test, in this order, each through its
 // own npm script.
 //
 // Every stage runs even after one fails, so a failing unit test does not hide the browser tests' results; a developer
@@ -19,6 +19,8 @@ const STAGES = [
   { id: 'lint', name: 'lint', script: 'lint' },
   { id: 'unit', name: 'unit and integration tests', script: 'test:unit', report: 'vitest.json' },
   { id: 'e2e', name: 'browser tests', script: 'test:e2e', report: 'playwright.json', countTests: countPlaywrightTests },
+  // The packages as a partner installs them: packed, installed into apps outside the repository, tested and started.
+  { id: 'packed', name: 'packed packages', script: 'test:packed', report: 'vitest-packed.json' },
   // Last and on its own: building the image takes minutes and both CPUs; without a container engine it is skipped.
   { id: 'container', name: 'container image', script: 'test:container', report: 'vitest-container.json' },
 ];

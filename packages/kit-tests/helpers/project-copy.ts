@@ -13,12 +13,21 @@ export interface Outcome {
   output: string;
 }
 
-/** Runs `command` in `cwd` with this user's PATH and HOME (npm reads its settings there), and collects its output. */
-export function runIn(cwd: string, command: string, args: readonly string[], timeoutMs = 120_000): Promise<Outcome> {
+/**
+ * Runs `command` in `cwd` with this user's PATH and HOME (npm reads its settings there), and `env` when given, and
+ * collects its output.
+ */
+export function runIn(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  timeoutMs = 120_000,
+  extraEnv: Record<string, string> = {},
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     // Nothing of the test runner's environment (VITEST_*, NODE_ENV) reaches a vitest or tsc started in the copy, and
     // no colour codes reach the output the test reads.
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...extraEnv };
     const child = spawn(command, args, { cwd, env });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -18,7 +18,8 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const SOURCE_FOLDERS = ['src', 'server', 'tests', 'bench', 'scripts', 'packages'];
 
 /** What installs, builds and test runs leave behind (.gitignore): their markdown is not the project's. */
-const NOT_OURS = new Set(['.git', 'node_modules', 'dist', 'build', 'data', 'test-results', 'playwright-report']);
+// template: the scaffolder's, written from the app by its build (packages/create-partner-task-kit/scripts).
+const NOT_OURS = new Set(['.git', 'node_modules', 'dist', 'build', 'data', 'test-results', 'playwright-report', 'template']);
 
 interface Citation {
   /** The citing file, relative to the project root. */

@@ -1,0 +1,103 @@
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { registriesWithOnly } from '../../../scripts/registry-edits';
+
+/**
+ * The scaffolder's template, written at its build (`npm run build`, and `prepack` before `npm pack` or a publish) from
+ * this repository's app, so the app a partner starts from is the one the kit's own tests run and never drifts:
+ *
+ *   template/app/          the files every app has: the root app's entries, guide and build config, with the app-only
+ *                          files of template-base/ (package.json, tsconfig.json, eslint and vitest configs, README)
+ *   template/workflows/<id>/  each example's folder, as it is
+ *   template/tests/<id>/   the tests of tests/app/ that import that example's folder
+ *   template/registries/all/, template/registries/<id>/   the three registries, with every example or that one alone
+ *   template/examples.json the examples' ids, in the registry's order: the first is the default
+ *
+ * A build step, so it reads the repository by path; nothing of it runs in the scaffolder (src/cli.ts).
+ */
+const packageDir = join(import.meta.dirname, '..');
+const root = join(packageDir, '../..');
+const template = join(packageDir, 'template');
+const workflowsDir = join(root, 'src/workflows');
+
+/** Copied as they are: the app's side of docs/architecture.md#what-the-app-hands-the-engine. */
+const appFiles = ['src/main.tsx', 'server/main.ts', 'server/app-migrations.ts', 'index.html'];
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+function read(file: string): string {
+  return readFileSync(join(root, file), 'utf8');
+}
+
+/** The root's vite.config.ts without what only the monorepo needs (its packages' sources through tsconfig paths). */
+function viteConfig(): string {
+  return read('vite.config.ts')
+    .split('\n')
+    .filter((line) => !line.includes('tsconfigPaths'))
+    .join('\n');
+}
+
+/** The workflow guide, its links to the kit's docs/ (which an app has not) led to the same pages in the kit's repository. */
+function workflowGuide(): string {
+  const { repository } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { repository: { url: string } };
+  const repositoryUrl = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+  return read('src/workflows/README.md').replaceAll('](../../docs/', `](${repositoryUrl}/blob/main/docs/`);
+}
+
+/** template-base/package.json with each dependency the root pins filled in at the root's range. */
+function appPackageJson(): string {
+  const rootManifest = JSON.parse(read('package.json')) as Record<'dependencies' | 'devDependencies', Record<string, string>>;
+  const rootRanges = { ...rootManifest.dependencies, ...rootManifest.devDependencies };
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'template-base/package.json'), 'utf8')) as Record<string, unknown>;
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    const ranges = manifest[field] as Record<string, string>;
+    for (const [name, range] of Object.entries(ranges)) {
+      // The kit's own packages get the scaffolder's version when an app is made (src/cli.ts).
+      if (range !== '' || name.startsWith('@partner-task-kit/')) continue;
+      const rootRange = rootRanges[name];
+      if (rootRange === undefined) throw new Error(`template-base/package.json: the root's package.json has no range for ${name}`);
+      ranges[name] = rootRange;
+    }
+  }
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+const registrySources = {
+  registry: read('src/workflows/registry.ts'),
+  views: read('src/workflows/registry.views.ts'),
+  server: read('src/workflows/registry.server.ts'),
+};
+const examples = /const workflowIds = \[([^\]]*)\] as const;/
+  .exec(registrySources.registry)?.[1]
+  ?.split(',')
+  .map((entry) => entry.trim().replace(/^'|'$/g, ''))
+  .filter(Boolean);
+if (!examples || examples.length === 0) throw new Error('src/workflows/registry.ts lists no workflowIds');
+
+rmSync(template, { recursive: true, force: true });
+cpSync(join(packageDir, 'template-base'), join(template, 'app'), { recursive: true });
+write(join(template, 'app/package.json'), appPackageJson());
+for (const file of appFiles) write(join(template, 'app', file), read(file));
+write(join(template, 'app/vite.config.ts'), viteConfig());
+write(join(template, 'app/src/workflows/README.md'), workflowGuide());
+write(join(template, 'examples.json'), `${JSON.stringify(examples)}\n`);
+
+const testFiles = readdirSync(join(root, 'tests/app')).filter((file) => file.endsWith('.ts'));
+const registryFile = { registry: 'registry.ts', views: 'registry.views.ts', server: 'registry.server.ts' } as const;
+for (const id of examples) {
+  cpSync(join(workflowsDir, id), join(template, 'workflows', id), { recursive: true });
+  for (const file of testFiles.filter((name) => read(`tests/app/${name}`).includes(`src/workflows/${id}/`))) {
+    write(join(template, 'tests', id, file), read(`tests/app/${file}`));
+  }
+  const only = registriesWithOnly(id, registrySources);
+  for (const key of Object.keys(registryFile) as (keyof typeof registryFile)[]) {
+    write(join(template, 'registries', id, registryFile[key]), only[key]);
+  }
+}
+for (const key of Object.keys(registryFile) as (keyof typeof registryFile)[]) {
+  write(join(template, 'registries/all', registryFile[key]), registrySources[key]);
+}
+process.stdout.write(`create-partner-task-kit: template/ written from the app, with ${examples.join(', ')}\n`);
