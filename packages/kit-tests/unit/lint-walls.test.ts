@@ -1,50 +1,10 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ESLint, type Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { eslint, expectWall, lintAs, problemsOf, root } from '../helpers/lint-probe';
 
-// The walls of docs/architecture.md#walls are rules of eslint.config.js. Each case lints a file that does not exist, placed in a
-// room, importing real files of the project: the forbidden import must fail with the rule's message, the allowed one
-// must pass (and must exist, so it cannot pass because it resolved to nothing).
-
-const root = path.resolve(import.meta.dirname, '../../..');
-const wallRules = new Set(['import-x/no-restricted-paths', 'no-restricted-imports', 'walls/no-import-cycle']);
-
-// One instance for every case: loading the config and the resolvers is the slow part, and both cache what they read.
-// Ignores are off so the cycle fixture, which `npm run lint` skips, can be linted.
-const eslint = new ESLint({ cwd: root, ignore: false });
-
-interface Problem {
-  line: number;
-  rule: string | null;
-  message: string;
-}
-
-async function lintAs(file: string, code: string): Promise<Problem[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return problemsOf(result?.messages ?? []);
-}
-
-function problemsOf(messages: Linter.LintMessage[]): Problem[] {
-  // Other rules (unused imports) do not matter here; a parse error does.
-  return messages
-    .filter((m) => m.fatal === true || wallRules.has(m.ruleId ?? ''))
-    .map((m) => ({ line: m.line, rule: m.ruleId, message: m.message }));
-}
-
-/** `from` imports `allowed` on line 1 and `forbidden` on line 2; exactly line 2 must fail, with `reason`. */
-async function expectWall(from: string, allowed: string, forbidden: string, reason: string) {
-  expect(existsSync(path.join(root, allowed)), `${allowed} exists`).toBe(true);
-  expect(existsSync(path.join(root, forbidden)), `${forbidden} exists`).toBe(true);
-  const problems = await lintAs(from, `import '${specifier(from, allowed)}';\nimport '${specifier(from, forbidden)}';\n`);
-  expect(problems).toEqual([{ line: 2, rule: 'import-x/no-restricted-paths', message: expect.stringContaining(reason) }]);
-}
-
-/** The extensionless relative specifier the project writes, e.g. '../../server/clock'. */
-function specifier(from: string, to: string): string {
-  const relative = path.relative(path.dirname(from), to).replace(/\.tsx?$/, '');
-  return relative.startsWith('.') ? relative : `./${relative}`;
-}
+// The walls of docs/architecture.md#walls that keep the engine's packages apart, and apart from the app: each case
+// probes with files any app has (src/main.tsx, server/main.ts, server/app-migrations.ts), so they hold whatever the
+// app's workflows are. The app's own walls, probed with its example workflows: app-checks/app-lint-walls.test.ts.
 
 describe('lint walls', () => {
   it('keeps the server out of the task page', async () => {
@@ -61,45 +21,14 @@ describe('lint walls', () => {
     expect(typeOnly).toEqual([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]);
   });
 
-  it('keeps .server.ts modules (answer keys) out of the task page', async () => {
-    await expectWall(
-      'src/workflows/safety-training/probe.ts',
-      'src/workflows/safety-training/definition.ts',
-      'src/workflows/safety-training/definition.server.ts',
-      'A .server.ts module is server-only',
-    );
-    // Server-only modules of src/ may import each other.
-    expect(await lintAs('src/workflows/registry.server.ts', "import './safety-training/definition.server';\n")).toEqual([]);
-  });
-
-  it("keeps the app's workflows and registries out of the engine's page package and build, which are handed them", async () => {
+  it("keeps the app out of the engine's page package and build, which are handed its workflows", async () => {
     const reason = 'The engine names nothing of the app';
-    await expectWall(
-      'packages/page/src/task/probe.ts',
-      'packages/page/src/workflows/workflow-views.tsx',
-      'src/workflows/registry.ts',
-      reason,
-    );
-    await expectWall(
-      'packages/page/src/task/probe.ts',
-      'packages/workflow/src/workflow-catalog.ts',
-      'src/workflows/safety-training/definition.ts',
-      reason,
-    );
-    await expectWall('packages/vite-plugin/src/probe.ts', 'packages/workflow/src/workflow-catalog.ts', 'src/workflows/registry.ts', reason);
+    await expectWall('packages/page/src/task/probe.ts', 'packages/page/src/workflows/workflow-views.tsx', 'src/main.tsx', reason);
+    await expectWall('packages/page/src/ui/probe.ts', 'packages/workflow/src/workflow-catalog.ts', 'src/main.tsx', reason);
+    await expectWall('packages/vite-plugin/src/probe.ts', 'packages/workflow/src/workflow-catalog.ts', 'src/main.tsx', reason);
     // A dynamic import() is an import all the same.
-    const dynamic = await lintAs(
-      'packages/page/src/task/probe.ts',
-      "export const load = () => import('../../../../src/workflows/registry.views');\n",
-    );
+    const dynamic = await lintAs('packages/page/src/task/probe.ts', "export const load = () => import('../../../../src/main');\n");
     expect(dynamic).toEqual([{ line: 1, rule: 'import-x/no-restricted-paths', message: expect.stringContaining(reason) }]);
-    // The app's own files may: its entry, its registries, its workflows, and the engine's packages by name.
-    const entry = "import '@partner-task-kit/page';\nexport const load = () => import('./workflows/registry.views');\n";
-    expect(await lintAs('src/main.tsx', entry)).toEqual([]);
-    const table = "export const load = () => import('./safety-training/safety-training-step');\n";
-    expect(await lintAs('src/workflows/registry.views.ts', table)).toEqual([]);
-    const screen = "import '../registry';\nimport '@partner-task-kit/page/workflows/lazy-screen';\n";
-    expect(await lintAs('src/workflows/availability/probe.ts', screen)).toEqual([]);
   });
 
   it('keeps Node built-ins and server packages out of the task page', async () => {
@@ -111,7 +40,7 @@ describe('lint walls', () => {
     expect(problems[0]?.message).toContain('The task page runs in the browser');
   });
 
-  it("lets the server import of the page's side nothing, and of the app only its registries and definitions", async () => {
+  it("keeps the page's side out of the server", async () => {
     const reason = 'The server imports nothing of the page';
     await expectWall(
       'packages/server/src/task-progress/probe.ts',
@@ -131,23 +60,9 @@ describe('lint walls', () => {
       'packages/page/src/workflows/step-view-props.ts',
       reason,
     );
-    // The app's entry hands the engine its workflows: it may import their definitions and server halves, not screens.
-    await expectWall('server/main.ts', 'src/workflows/registry.server.ts', 'src/workflows/registry.views.ts', reason);
-    await expectWall(
-      'server/main.ts',
-      'src/workflows/safety-training/definition.server.ts',
-      'src/workflows/safety-training/texts.ts',
-      reason,
-    );
-    await expectWall(
-      'server/main.ts',
-      'src/workflows/safety-training/definition.ts',
-      'src/workflows/safety-training/quiz-step.tsx',
-      reason,
-    );
   });
 
-  it("keeps the app's workflows and migrations out of the engine's server, tests and benchmarks", async () => {
+  it("keeps the app out of the engine's server, tests and benchmarks", async () => {
     const reason = 'The engine names nothing of the app';
     for (const from of [
       'packages/server/src/task-progress/probe.ts',
@@ -159,21 +74,13 @@ describe('lint walls', () => {
       'packages/kit-tests/fixtures/app/src/probe.ts',
       'packages/testing/src/probe.ts',
     ]) {
-      await expectWall(from, 'packages/workflow/src/workflow-catalog.ts', 'src/workflows/registry.ts', reason);
-      await expectWall(from, 'packages/workflow/src/workflow-definition.ts', 'src/workflows/safety-training/definition.ts', reason);
+      await expectWall(from, 'packages/workflow/src/workflow-definition.ts', 'server/main.ts', reason);
       await expectWall(from, 'packages/server/src/clock.ts', 'server/app-migrations.ts', reason);
     }
-    // The engine's tests run on workflows of their own; the app's tests run the app's.
-    await expectWall(
-      'packages/kit-tests/integration/probe.ts',
-      'packages/kit-tests/fixtures/workflows/index.ts',
-      'src/workflows/registry.server.ts',
-      reason,
-    );
-    expect(await lintAs('tests/app/probe.ts', "import '../../src/workflows/registry';\n")).toEqual([]);
-    // The checks of this repository's app may name it: its build's budgets, its examples in the browser.
-    expect(await lintAs('packages/kit-tests/app-checks/probe.ts', "import '../../../src/workflows/registry';\n")).toEqual([]);
-    expect(await lintAs('packages/kit-tests/e2e/app/probe.ts', "import '../../../../src/workflows/registry';\n")).toEqual([]);
+    // Nor the app's page entry, from the engine's tests (from the server, another wall says why first).
+    await expectWall('packages/kit-tests/integration/probe.ts', 'packages/workflow/src/workflow-catalog.ts', 'src/main.tsx', reason);
+    // The engine's tests run on workflows of their own.
+    await expectWall('packages/kit-tests/integration/probe.ts', 'packages/kit-tests/fixtures/workflows/index.ts', 'server/main.ts', reason);
   });
 
   it('keeps the contract and the workflow definitions free of page code, which would reach the server through them', async () => {

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { expectWall, lintAs } from '../helpers/lint-probe';
+
+// The app's own walls (docs/architecture.md#walls), probed with this repository's example workflows; the engine's walls,
+// which hold whatever the app's workflows are: unit/lint-walls.test.ts.
+
+describe("the app's lint walls", () => {
+  it('keeps .server.ts modules (answer keys) out of the task page', async () => {
+    await expectWall(
+      'src/workflows/safety-training/probe.ts',
+      'src/workflows/safety-training/definition.ts',
+      'src/workflows/safety-training/definition.server.ts',
+      'A .server.ts module is server-only',
+    );
+    // Server-only modules of src/ may import each other.
+    expect(await lintAs('src/workflows/registry.server.ts', "import './safety-training/definition.server';\n")).toEqual([]);
+  });
+
+  it("lets the app's own files name its workflows and registries, and the engine by its packages", async () => {
+    const entry = "import '@partner-task-kit/page';\nexport const load = () => import('./workflows/registry.views');\n";
+    expect(await lintAs('src/main.tsx', entry)).toEqual([]);
+    const table = "export const load = () => import('./safety-training/safety-training-step');\n";
+    expect(await lintAs('src/workflows/registry.views.ts', table)).toEqual([]);
+    const screen = "import '../registry';\nimport '@partner-task-kit/page/workflows/lazy-screen';\n";
+    expect(await lintAs('src/workflows/availability/probe.ts', screen)).toEqual([]);
+  });
+
+  it('lets the server entry hand the engine its definitions and server halves, never its screens', async () => {
+    const reason = 'The server imports nothing of the page';
+    await expectWall('server/main.ts', 'src/workflows/registry.server.ts', 'src/workflows/registry.views.ts', reason);
+    await expectWall(
+      'server/main.ts',
+      'src/workflows/safety-training/definition.server.ts',
+      'src/workflows/safety-training/texts.ts',
+      reason,
+    );
+    await expectWall(
+      'server/main.ts',
+      'src/workflows/safety-training/definition.ts',
+      'src/workflows/safety-training/quiz-step.tsx',
+      reason,
+    );
+  });
+
+  it("lets the app's tests and the checks of this repository's app name the app", async () => {
+    expect(await lintAs('tests/app/probe.ts', "import '../../src/workflows/registry';\n")).toEqual([]);
+    // The checks of this repository's app may name it: its build's budgets, its examples in the browser.
+    expect(await lintAs('packages/kit-tests/app-checks/probe.ts', "import '../../../src/workflows/registry';\n")).toEqual([]);
+    expect(await lintAs('packages/kit-tests/e2e/app/probe.ts', "import '../../../../src/workflows/registry';\n")).toEqual([]);
+  });
+});
