@@ -30,7 +30,7 @@ afterEach(() => rmSync(project, { recursive: true, force: true }));
 const writes = (file: string, report: unknown, code = 0) =>
   `node -e "require('fs').writeFileSync(process.env.TEST_REPORT_DIR + '/${file}', process.argv[1]); process.exit(${code})" '${JSON.stringify(report)}'`;
 
-function makeProject(scripts: { typecheck: string; lint: string; unit: string; e2e: string; container?: string }) {
+function makeProject(scripts: { typecheck: string; lint: string; unit: string; e2e: string; packed?: string; container?: string }) {
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({
@@ -43,6 +43,7 @@ function makeProject(scripts: { typecheck: string; lint: string; unit: string; e
         lint: scripts.lint,
         'test:unit': scripts.unit,
         'test:e2e': scripts.e2e,
+        'test:packed': scripts.packed ?? packedPassing,
         'test:container': scripts.container ?? containerSkipped,
       },
     }),
@@ -52,6 +53,8 @@ function makeProject(scripts: { typecheck: string; lint: string; unit: string; e
 const vitestPassing = writes('vitest.json', { numPassedTests: 5, numFailedTests: 0, testResults: [] });
 const vitestFailing = writes('vitest.json', { numPassedTests: 4, numFailedTests: 1, testResults: [] }, 1);
 const playwrightPassing = writes('playwright.json', { stats: { expected: 3, unexpected: 0, flaky: 0, skipped: 0 } });
+/** The packed packages' stage: its two apps tested. */
+const packedPassing = writes('vitest-packed.json', { numPassedTests: 2, numFailedTests: 0, testResults: [] });
 /** The container image's stage where no engine works: its one test skipped. */
 const containerSkipped = writes('vitest-container.json', { numPassedTests: 0, numFailedTests: 0, numPendingTests: 1, testResults: [] });
 
@@ -93,10 +96,11 @@ describe('npm test: the stages', () => {
       ['lint', 'failed'],
       ['unit', 'failed'],
       ['e2e', 'passed'],
+      ['packed', 'passed'],
       ['container', 'passed'],
     ]);
     expect(run.output).toMatch(/npm test stages\n {2}type check +passed[^\n]*\n {2}lint +failed +[\d.]+ s, exit code 3\n/);
-    expect(summary(run.status)).toEqual(['stages: lint failed: counted as 1 failed', '7 passed, 2 failed, 1 skipped']);
+    expect(summary(run.status)).toEqual(['stages: lint failed: counted as 1 failed', '9 passed, 2 failed, 1 skipped']);
   }, 60_000);
 
   it('stops at the first failure with --fail-fast or TEST_FAIL_FAST=1, and counts the browser tests it did not run', async () => {
@@ -109,11 +113,13 @@ describe('npm test: the stages', () => {
         ['lint', 'passed', undefined],
         ['unit', 'failed', undefined],
         ['e2e', 'not run', 3],
+        ['packed', 'not run', undefined],
         ['container', 'not run', undefined],
       ]);
       expect(existsSync(join(reports, 'playwright.json'))).toBe(false);
       expect(summary(run.status)).toEqual([
         'stages: browser tests not run (--fail-fast: unit and integration tests failed): its 3 tests counted as skipped; ' +
+          'packed packages not run (--fail-fast: unit and integration tests failed); ' +
           'container image not run (--fail-fast: unit and integration tests failed)',
         '4 passed, 1 failed, 3 skipped',
       ]);
@@ -128,7 +134,7 @@ describe('npm test: the stages', () => {
     expect(run.status, run.output).toBe(0);
     expect(summary(run.status)).toEqual([
       'stages: browser tests passed but left no playwright.json: its tests are not counted',
-      '5 passed, 0 failed, 1 skipped',
+      '7 passed, 0 failed, 1 skipped',
     ]);
   }, 60_000);
 
@@ -149,7 +155,7 @@ describe('npm test: the stages', () => {
     await expect.poll(() => isRunning(stagePid), { timeout: 20_000 }).toBe(false);
     await expect
       .poll(() => stageRecords().map((stage) => stage.outcome), { timeout: 20_000 })
-      .toEqual(['passed', 'failed', 'not run', 'not run', 'not run']);
+      .toEqual(['passed', 'failed', 'not run', 'not run', 'not run', 'not run']);
   }, 60_000);
 });
 
