@@ -21,7 +21,7 @@ const template = join(packageDir, 'template');
 const workflowsDir = join(root, 'src/workflows');
 
 /** Copied as they are: the app's side of docs/architecture.md#what-the-app-hands-the-engine. */
-const appFiles = ['src/main.tsx', 'server/main.ts', 'server/app-migrations.ts', 'index.html'];
+const appFiles = ['src/main.tsx', 'src/theme.css', 'src/shell-texts.ts', 'server/main.ts', 'server/app-migrations.ts', 'index.html'];
 
 function write(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -32,12 +32,17 @@ function read(file: string): string {
   return readFileSync(join(root, file), 'utf8');
 }
 
-/** The root's vite.config.ts without what only the monorepo needs (its packages' sources through tsconfig paths). */
+/**
+ * The root's vite.config.ts without what only the monorepo needs: its packages' sources through tsconfig paths, the
+ * option and the comment lines just above it.
+ */
 function viteConfig(): string {
-  return read('vite.config.ts')
-    .split('\n')
-    .filter((line) => !line.includes('tsconfigPaths'))
-    .join('\n');
+  const lines = read('vite.config.ts').split('\n');
+  const option = lines.findIndex((line) => line.includes('tsconfigPaths'));
+  if (option === -1) return lines.join('\n');
+  let first = option;
+  while (first > 0 && lines[first - 1]!.trim().startsWith('//')) first -= 1;
+  return [...lines.slice(0, first), ...lines.slice(option + 1)].join('\n');
 }
 
 /** The workflow guide, its links to the kit's docs/ (which an app has not) led to the same pages in the kit's repository. */
