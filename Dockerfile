@@ -15,7 +15,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 
-# Production dependencies alone, from the lockfile: cached until package.json or package-lock.json change. Only what
+# Production dependencies alone, from the lockfile: cached until a package.json or package-lock.json change; those of
+# the server's package only, since the bundled server holds the other packages' code and the page is built. Only what
 # runs is kept (docs/deploying.md#the-image): of better-sqlite3 the compiled addon, not its C sources and object files;
 # of libheif-js the one build heic-decode loads (libheif-wasm/libheif-bundle.js, the WebAssembly inside), not its
 # asm.js, ES module and separate-file builds; of every package no TypeScript declarations or sources and no source
@@ -27,7 +28,7 @@ COPY packages/page/package.json packages/page/
 COPY packages/server/package.json packages/server/
 COPY packages/vite-plugin/package.json packages/vite-plugin/
 COPY packages/kit-tests/package.json packages/kit-tests/
-RUN npm ci --omit=dev --no-audit --no-fund \
+RUN npm ci --omit=dev --workspace @partner-task-kit/server --no-audit --no-fund \
   && cd node_modules/better-sqlite3 \
   && mv build/Release/better_sqlite3.node . \
   && rm -rf build deps src \
