@@ -51,8 +51,11 @@ export function platformEnv(emulatorUrl: string, extra: Record<string, string> =
   };
 }
 
-/** How the server is started: `server/main.ts` through tsx by default, or a command such as `npm run serve`. */
-const TSX_SERVER: readonly string[] = [process.execPath, '--import', 'tsx', 'server/main.ts'];
+/**
+ * How the server is started: by default the engine's fixture entry (fixtures/kit-main.ts, runKit as an app's
+ * server/main.ts runs it) through tsx, so no test needs the app's examples; or a command such as `npm run serve`.
+ */
+const TSX_SERVER: readonly string[] = [process.execPath, '--import', 'tsx', 'packages/kit-tests/fixtures/kit-main.ts'];
 
 /** A server process started but not yet known to answer: its output can be read while it starts. */
 export interface LaunchedServer extends ServerProcess {

@@ -67,7 +67,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
       process.execPath,
       '--import',
       'tsx',
-      join(directory, 'server', 'main.ts'),
+      join(directory, 'packages', 'kit-tests', 'fixtures', 'kit-main.ts'),
     ],
     remove: () => rmSync(directory, { recursive: true, force: true }),
   };

@@ -13,7 +13,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe('starting with bad configuration', () => {
   it('stops with one line per bad variable, naming it', async () => {
-    const result = await runNodeScript('server/main.ts', {
+    const result = await runNodeScript('packages/kit-tests/fixtures/kit-main.ts', {
       PORT: 'eighty',
       WX_API_KEY: 'key',
       WX_API_SECRET: 'secret',

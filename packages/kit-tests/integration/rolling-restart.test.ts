@@ -25,7 +25,7 @@ const LOAD = { workers: 16, pauseMs: 300 };
 const ACKS_AROUND = 100;
 /** Requests the other instance must have answered while one was away, or the stop proved nothing. */
 const ACKS_WHILE_AWAY = 20;
-const TSX_SERVER = [process.execPath, '--import', 'tsx', 'server/main.ts'] as const;
+const TSX_SERVER = [process.execPath, '--import', 'tsx', 'packages/kit-tests/fixtures/kit-main.ts'] as const;
 
 const ok = (request: LoadRequest) => request.status >= 200 && request.status < 300;
 

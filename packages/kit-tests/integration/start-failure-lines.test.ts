@@ -24,7 +24,10 @@ describe('a server that cannot start says why in one plain line', () => {
     const holder: Server = createServer();
     await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
     try {
-      const result = await runNodeScript('server/main.ts', { PORT: String(port), DATABASE_URL: join(directory, 'in-use.db') });
+      const result = await runNodeScript('packages/kit-tests/fixtures/kit-main.ts', {
+        PORT: String(port),
+        DATABASE_URL: join(directory, 'in-use.db'),
+      });
       expect(result.code).toBe(1);
       const fatal = logLines(result.stdout).filter((line) => line.level === 60);
       expect(fatal.map((line) => line.msg)).toEqual([
@@ -38,7 +41,7 @@ describe('a server that cannot start says why in one plain line', () => {
 
   it('names a Postgres that refuses the connection, without its password or a stack trace', async () => {
     const closedPort = await freePort();
-    const result = await runNodeScript('server/main.ts', {
+    const result = await runNodeScript('packages/kit-tests/fixtures/kit-main.ts', {
       PORT: String(await freePort()),
       DATABASE_URL: `postgres://partner:pa55word-not-shown@127.0.0.1:${closedPort}/tasks`,
       DATABASE_STARTUP_TIMEOUT_MS: '0',
@@ -53,7 +56,9 @@ describe('a server that cannot start says why in one plain line', () => {
   });
 
   it('refuses a DATABASE_URL of an unsupported engine before creating anything', async () => {
-    const result = await runNodeScript('server/main.ts', { DATABASE_URL: 'mysql://root:pa55word-not-shown@localhost/tasks' });
+    const result = await runNodeScript('packages/kit-tests/fixtures/kit-main.ts', {
+      DATABASE_URL: 'mysql://root:pa55word-not-shown@localhost/tasks',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       'Configuration is invalid:\n  DATABASE_URL: expected a SQLite file path (e.g. ./data/partner-task.db) or a postgres:// URL, got a mysql:// URL, which is not supported\n',

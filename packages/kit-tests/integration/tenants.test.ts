@@ -320,7 +320,7 @@ describe('tenant mode', () => {
 
   it('stops at start, naming CREDENTIALS_KEY, when the key cannot open the stored Secrets', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
-    const result = await runNodeScript('server/main.ts', {
+    const result = await runNodeScript('packages/kit-tests/fixtures/kit-main.ts', {
       ...environment(),
       CREDENTIALS_KEY: Buffer.alloc(32, 1).toString('base64'),
       PORT: '0',
