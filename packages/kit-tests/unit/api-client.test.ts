@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApiClient } from '@partner-task-kit/page/api/api-client';
 import { ApiError } from '@partner-task-kit/page/api/api-error';
 import { taskViewSchema } from '@partner-task-kit/workflow/contract/task-view';
-import { pageContext, readyTaskView } from '../helpers/page-fixtures';
+import { pageContext, readyTaskView } from '@partner-task-kit/testing';
 
 const context = pageContext;
 const task = readyTaskView;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '@partner-task-kit/page/api/api-client';
 import { startEarlySession, takeEarlySession } from '@partner-task-kit/page/api/early-session';
-import { pageContext, readyTaskView } from '../helpers/page-fixtures';
+import { pageContext, readyTaskView } from '@partner-task-kit/testing';
 
 const context = pageContext;
 const search = `?${new URLSearchParams(context).toString()}`;
