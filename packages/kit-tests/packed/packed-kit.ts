@@ -1,0 +1,162 @@
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { expect } from 'vitest';
+import { runIn, type Outcome } from '../helpers/project-copy';
+
+/**
+ * The kit as a partner gets it, for the tests of this folder: every published package packed with `npm pack` from a
+ * checkout of the kit, an app made by the packed scaffolder outside that checkout and installed from the tarballs
+ * alone, and the browser specs that complete a task against the app's `npm start`.
+ */
+export const repoRoot = join(import.meta.dirname, '../../..');
+export const published = [
+  '@partner-task-kit/workflow',
+  '@partner-task-kit/page',
+  '@partner-task-kit/server',
+  '@partner-task-kit/vite-plugin',
+  '@partner-task-kit/testing',
+  'create-partner-task-kit',
+];
+export const minutes = (count: number) => count * 60_000;
+
+/** Package name -> absolute path of its tarball. */
+export type Tarballs = ReadonlyMap<string, string>;
+
+/** The browser test, by file and title, that completes a task of each example. */
+const completions: Record<string, { spec: string; title: string }> = {
+  'safety-training': { spec: 'engine/task-completion.spec.ts', title: 'a worker completes the training inside the portal iframe' },
+  availability: { spec: 'app/preview-availability.spec.ts', title: 'a developer launches the availability workflow' },
+  'background-check': { spec: 'app/preview-partner-backend.spec.ts', title: 'the backend reports passed' },
+  'work-authorization': { spec: 'app/preview-work-authorization.spec.ts', title: 'a worker who is not a citizen gives a document' },
+};
+export const exampleIds = Object.keys(completions);
+
+export function expectSuccess(outcome: Outcome, what: string): void {
+  // The output in the failure message: a failing `npm test` of the app says why only there.
+  expect(outcome.code, `${what} failed:\n${outcome.output.slice(-6_000)}`).toBe(0);
+}
+
+/** The kit's version in a checkout: every package has the same (docs/upgrading.md). */
+export function kitVersion(checkout: string): string {
+  return (JSON.parse(readFileSync(join(checkout, 'packages/server/package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Builds the packages of `checkout` and packs every published one into `destination`. */
+export async function packKit(checkout: string, destination: string): Promise<Tarballs> {
+  mkdirSync(destination, { recursive: true });
+  expectSuccess(await runIn(checkout, 'npm', ['run', 'build:packages'], minutes(4)), 'npm run build:packages');
+  const workspaces = published.flatMap((name) => ['-w', name]);
+  // --json: the file each package was packed to. The scaffolder's prepack builds its template from the app.
+  const packed = await runIn(checkout, 'npm', ['pack', '--json', '--pack-destination', destination, ...workspaces], minutes(4));
+  expectSuccess(packed, 'npm pack');
+  // The JSON follows what the scaffolder's prepack printed.
+  const listed = JSON.parse(packed.output.slice(packed.output.search(/^\[/m))) as { name: string; filename: string }[];
+  const tarballs = new Map(listed.map((entry) => [entry.name, join(destination, entry.filename)] as const));
+  expect([...tarballs.keys()].sort()).toEqual([...published].sort());
+  return tarballs;
+}
+
+/**
+ * better-sqlite3's binding, as this repository's `npm ci` compiled it, packed as prebuild-install looks for a local
+ * prebuild, in `directory`: without it each install compiles SQLite again, about 4 minutes on 2 CPUs where no prebuilt
+ * binary can be downloaded (docs/development.md#requirements). An install that resolves another version of
+ * better-sqlite3 finds no file of its name here and compiles, as a partner's would. Returns the environment that
+ * points npm at it.
+ */
+export async function nativeSqlite(directory: string): Promise<Record<string, string>> {
+  mkdirSync(directory, { recursive: true });
+  const sqlite = join(repoRoot, 'node_modules/better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as { version: string };
+  const file = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  expectSuccess(await runIn(sqlite, 'tar', ['-czf', join(directory, file), 'build/Release/better_sqlite3.node'], minutes(1)), 'tar');
+  return { npm_config_better_sqlite3_local_prebuilds: directory };
+}
+
+interface AppManifest {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  partnerTaskKit: { version: string };
+  overrides?: Record<string, string>;
+}
+
+function readManifest(appDir: string): AppManifest {
+  return JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as AppManifest;
+}
+
+/** An app made by the packed scaffolder of `tarballs` in `appDir` (not installed yet); its manifest says `version`. */
+export async function scaffoldApp(appDir: string, tarballs: Tarballs, version: string, options: string[]): Promise<void> {
+  const made = await runIn(
+    join(appDir, '..'),
+    'npm',
+    ['exec', '--yes', '--package', tarballs.get('create-partner-task-kit')!, '--', 'create-partner-task-kit', appDir, ...options],
+    minutes(2),
+  );
+  expectSuccess(made, 'the scaffolder');
+  const manifest = readManifest(appDir);
+  expect(manifest.partnerTaskKit).toEqual({ version });
+  expect(manifest.dependencies['@partner-task-kit/server']).toBe(`^${version}`);
+  expect(manifest.devDependencies['@partner-task-kit/testing']).toBe(`^${version}`);
+}
+
+/**
+ * The app's kit packages taken from `tarballs`, installed: what `npm install @partner-task-kit/…@<version>` does once
+ * they are on the registry. The packages are checked to be real folders from the tarballs, not links into a checkout.
+ */
+export async function installKit(appDir: string, tarballs: Tarballs, environment: Record<string, string>): Promise<void> {
+  const manifest = readManifest(appDir);
+  // Each kit package, and the kit packages they depend on, from its tarball. An override of a direct dependency must
+  // repeat its range exactly, so both say the same file.
+  manifest.overrides = {};
+  for (const [packageName, file] of tarballs) {
+    if (!packageName.startsWith('@partner-task-kit/')) continue;
+    const list = packageName === '@partner-task-kit/testing' ? manifest.devDependencies : manifest.dependencies;
+    list[packageName] = `file:${file}`;
+    manifest.overrides[packageName] = `file:${file}`;
+  }
+  writeFileSync(join(appDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const install = await runIn(appDir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], minutes(6), environment);
+  expectSuccess(install, 'npm install');
+  for (const entry of readdirSync(join(appDir, 'node_modules/@partner-task-kit'))) {
+    const installed = join(appDir, 'node_modules/@partner-task-kit', entry);
+    expect(lstatSync(installed).isSymbolicLink(), `${installed} is a link`).toBe(false);
+    expect(realpathSync(installed).startsWith(repoRoot)).toBe(false);
+  }
+}
+
+/** The version of a kit package installed in the app. */
+export function installedVersion(appDir: string, packageName: string): string {
+  return (JSON.parse(readFileSync(join(appDir, 'node_modules', packageName, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The browser specs that complete a task of each of `workflows` against the app's `npm start`, on a fresh port, with
+ * the SQLite file `database`; their results in `outputDir`.
+ */
+export function completeTasks(appDir: string, workflows: readonly string[], database: string, outputDir: string): Promise<Outcome> {
+  const chosen = workflows.map((id) => completions[id]!);
+  const grep = chosen.map(({ title }) => title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return runIn(
+    repoRoot,
+    'node',
+    [
+      'node_modules/.bin/playwright',
+      'test',
+      '--config',
+      'packages/kit-tests/packed/playwright.packed.config.ts',
+      '--grep',
+      grep,
+      ...chosen.map(({ spec }) => spec),
+    ],
+    minutes(6),
+    { PACKED_APP_DIR: appDir, PACKED_OUTPUT_DIR: outputDir, E2E_DATABASE: database },
+  );
+}
+
+/** completeTasks with the results beside the app, and its database too unless `database` names one. */
+export function completeTasksBeside(
+  appDir: string,
+  workflows: readonly string[],
+  database = join(appDir, '..', `${basename(appDir)}.db`),
+): Promise<Outcome> {
+  return completeTasks(appDir, workflows, database, join(appDir, '..', `${basename(appDir)}-results`));
+}

@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeMigrations } from '@partner-task-kit/server/store/migrations';
+import { runIn } from '../helpers/project-copy';
+import {
+  completeTasksBeside,
+  expectSuccess,
+  installedVersion,
+  installKit,
+  kitVersion,
+  minutes,
+  nativeSqlite,
+  packKit,
+  repoRoot,
+  scaffoldApp,
+  type Tarballs,
+} from './packed-kit';
+
+/**
+ * The upgrade a partner makes (docs/upgrading.md#the-upgrade-step-by-step), rehearsed: an app made by the previous
+ * release's packed scaffolder, with a migration of its own, its database migrated by that release; then its kit
+ * dependencies changed to this checkout's packed packages, and nothing else of the app. The upgraded app passes its
+ * `npm test`, `npm run migrate` brings the engine's side forward while the app's side and its rows stay as they were,
+ * and a task runs to `completed` on that database.
+ *
+ * The previous release is the commit previous-release.json names, packed from git as it was: the registry of a
+ * partner's npm, which this machine cannot publish to. A clone without that commit (a shallow one) cannot rehearse.
+ */
+const previous = JSON.parse(readFileSync(join(import.meta.dirname, 'previous-release.json'), 'utf8')) as {
+  version: string;
+  commit: string;
+};
+const haveCommit = (await runIn(repoRoot, 'git', ['cat-file', '-e', `${previous.commit}^{commit}`], 30_000)).code === 0;
+if (!haveCommit) {
+  process.stderr.write(`upgrade rehearsal skipped: this clone lacks ${previous.commit}, the previous release (a shallow clone?)\n`);
+}
+
+/** The partner's own migrations: the first made on the previous release, the second after the upgrade. */
+const firstMigration = `
+  '0001_partner_notes': {
+    up: async (db) => {
+      await db.schema
+        .createTable('partner_notes')
+        .addColumn('id', 'integer', (column) => column.primaryKey())
+        .addColumn('note', 'text', (column) => column.notNull())
+        .execute();
+    },
+  },`;
+const secondMigration = `
+  '0002_partner_notes_author': {
+    up: async (db) => {
+      await db.schema.alterTable('partner_notes').addColumn('author', 'text').execute();
+    },
+  },`;
+
+function writeAppMigrations(appDir: string, entries: string): void {
+  writeFileSync(
+    join(appDir, 'server/app-migrations.ts'),
+    `import type { Migration } from 'kysely';\n\nexport const appMigrations: Record<string, Migration> = {${entries}\n};\n`,
+  );
+}
+
+function recorded(database: string, table: 'kysely_migration' | 'app_migration'): string[] {
+  const db = new Database(database, { readonly: true });
+  try {
+    return (db.prepare(`select name from ${table} order by name`).all() as { name: string }[]).map((row) => row.name);
+  } finally {
+    db.close();
+  }
+}
+
+let work: string;
+let previousTarballs: Tarballs;
+let currentTarballs: Tarballs;
+let installEnvironment: Record<string, string>;
+
+beforeAll(async () => {
+  if (!haveCommit) return;
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'ptk-upgrade-')));
+  installEnvironment = await nativeSqlite(join(work, 'prebuilds'));
+  // The previous release's checkout, from git: its own lock file, installed and built as it was released.
+  const checkout = join(work, 'previous-kit');
+  expectSuccess(await runIn(repoRoot, 'git', ['worktree', 'add', '--detach', checkout, previous.commit], minutes(1)), 'git worktree add');
+  expect(kitVersion(checkout)).toBe(previous.version);
+  const install = await runIn(checkout, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], minutes(8), installEnvironment);
+  expectSuccess(install, "npm ci in the previous release's checkout");
+  previousTarballs = await packKit(checkout, join(work, 'previous'));
+  currentTarballs = await packKit(repoRoot, join(work, 'current'));
+}, minutes(20));
+
+afterAll(async () => {
+  if (!work) return;
+  await runIn(repoRoot, 'git', ['worktree', 'remove', '--force', join(work, 'previous-kit')], minutes(1));
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.version}), upgraded by its dependency versions`, () => {
+  it(
+    'passes its tests, migrates its database forward with its own migrations in place, and completes a task on it',
+    async () => {
+      const appDir = join(work, 'partner-app');
+      const database = join(work, 'partner-app.db');
+      const databaseEnvironment = { ...installEnvironment, DATABASE_URL: database };
+      await scaffoldApp(appDir, previousTarballs, previous.version, []);
+      await installKit(appDir, previousTarballs, installEnvironment);
+      expect(installedVersion(appDir, '@partner-task-kit/server')).toBe(previous.version);
+
+      // On the previous release: the app's first migration, applied with the engine's, and a row of the app's own.
+      writeAppMigrations(appDir, firstMigration);
+      expectSuccess(await runIn(appDir, 'npm', ['run', 'migrate'], minutes(2), databaseEnvironment), 'npm run migrate (previous)');
+      const engineBefore = recorded(database, 'kysely_migration');
+      expect(recorded(database, 'app_migration')).toEqual(['0001_partner_notes']);
+      const db = new Database(database);
+      db.prepare('insert into partner_notes (id, note) values (1, ?)').run('written on the previous release');
+      db.close();
+
+      // The upgrade: the kit's dependencies changed to the current packages, the recorded version with them; the
+      // app's own files stay as they were, and its next migration follows its first.
+      await installKit(appDir, currentTarballs, installEnvironment);
+      const current = kitVersion(repoRoot);
+      expect(installedVersion(appDir, '@partner-task-kit/server')).toBe(current);
+      const manifestFile = join(appDir, 'package.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { partnerTaskKit: { version: string } };
+      manifest.partnerTaskKit.version = current;
+      writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+      writeAppMigrations(appDir, `${firstMigration}${secondMigration}`);
+      expectSuccess(await runIn(appDir, 'npm', ['test'], minutes(5)), "the upgraded app's npm test");
+
+      // `migrate -- --check` names what the upgrade brings and changes nothing; `migrate` applies it.
+      const engineNow = Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
+      const engineNew = engineNow.filter((name) => !engineBefore.includes(name));
+      expect(
+        engineBefore.every((name) => engineNow.includes(name)),
+        'the current release knows every released migration',
+      ).toBe(true);
+      const check = await runIn(appDir, 'npm', ['run', 'migrate', '--', '--check'], minutes(2), databaseEnvironment);
+      expect(check.code, check.output).toBe(1);
+      for (const name of [...engineNew, '0002_partner_notes_author']) expect(check.output).toContain(name);
+      expect(recorded(database, 'app_migration')).toEqual(['0001_partner_notes']);
+      expectSuccess(await runIn(appDir, 'npm', ['run', 'migrate'], minutes(2), databaseEnvironment), 'npm run migrate (current)');
+      expect(recorded(database, 'kysely_migration')).toEqual(engineNow);
+      expect(recorded(database, 'app_migration')).toEqual(['0001_partner_notes', '0002_partner_notes_author']);
+      const upgraded = new Database(database, { readonly: true });
+      expect(upgraded.prepare('select id, note, author from partner_notes').all()).toEqual([
+        { id: 1, note: 'written on the previous release', author: null },
+      ]);
+      upgraded.close();
+
+      // The upgraded app's `npm start` on that database: a task of its example through to completed.
+      const browser = await completeTasksBeside(appDir, ['safety-training'], database);
+      expectSuccess(browser, 'the browser spec against the upgraded app');
+      expect(browser.output).toMatch(/1 passed/);
+    },
+    minutes(25),
+  );
+});
