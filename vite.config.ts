@@ -2,8 +2,8 @@ import { defineConfig } from 'vite';
 import { partnerTaskKit } from '@partner-task-kit/vite-plugin';
 
 /**
- * Where `vite` run alone forwards API and emulator calls: a server on the default PORT. `npm run dev` (scripts/dev.ts)
- * replaces it with the port of the server it starts behind Vite.
+ * Where `vite` run alone forwards API and emulator calls: a server on the default PORT. `npm run dev` (`partner-task-kit
+ * dev`, the bin of @partner-task-kit/vite-plugin) replaces it with the port of the server it starts behind Vite.
  */
 const serverUrl = 'http://127.0.0.1:8787';
 

@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { registriesWithOnly } from '../../../scripts/registry-edits';
+import { registriesWithOnly } from '../../vite-plugin/src/cli/registry-edits.ts';
 
 /**
  * The scaffolder's template, written at its build (`npm run build`, and `prepack` before `npm pack` or a publish) from

@@ -6,6 +6,11 @@ import { copyProject, runIn, type Outcome } from '../helpers/project-copy';
 /**
  * `npm run new-workflow -- sample-form` in a copy of this project, then what a partner runs next: the type check, the
  * lint, the new unit test, the preview. This checkout's tree is never touched.
+ *
+ * The command runs as an app's `npm run new-workflow` runs it (create-partner-task-kit's template-base/package.json):
+ * the bin @partner-task-kit/vite-plugin declares, `partner-task-kit new-workflow`, compiled in its dist/, in the app's
+ * folder. It is named through the package's manifest rather than node_modules/.bin, which npm leaves out for a workspace
+ * package installed before its dist/ is built.
  */
 let copy = '';
 let made: Outcome;
@@ -14,7 +19,14 @@ let branched: Outcome;
 const run = (command: string, args: readonly string[], timeoutMs?: number) => runIn(copy, command, args, timeoutMs);
 const bin = (tool: string) => join(copy, 'node_modules/.bin', tool);
 const read = (file: string) => readFileSync(join(copy, file), 'utf8');
-const newWorkflow = (id: string) => run('npm', ['run', '--silent', 'new-workflow', '--', id]);
+const vitePlugin = (copy: string) => join(copy, 'node_modules/@partner-task-kit/vite-plugin');
+/** The file the package's `bin` names for `partner-task-kit`, as npm links it. */
+const kitBin = (copy: string) => {
+  const manifest = JSON.parse(readFileSync(join(vitePlugin(copy), 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  return join(vitePlugin(copy), manifest.bin['partner-task-kit']!);
+};
+const kit = (args: readonly string[]) => run(process.execPath, [kitBin(copy), ...args]);
+const newWorkflow = (id: string) => kit(['new-workflow', id]);
 
 const registryFiles = ['src/workflows/registry.ts', 'src/workflows/registry.views.ts', 'src/workflows/registry.server.ts'];
 const createdFiles = [
@@ -27,13 +39,19 @@ const createdFiles = [
 beforeAll(async () => {
   copy = await copyProject();
   made = await newWorkflow('sample-form');
-  branched = await run('npm', ['run', '--silent', 'new-workflow', '--', 'sample-branch', '--branch']);
+  branched = await kit(['new-workflow', 'sample-branch', '--branch']);
 }, 120_000);
 afterAll(() => {
   if (copy !== '') rmSync(copy, { recursive: true, force: true });
 });
 
 describe('npm run new-workflow -- sample-form', () => {
+  it("is the kit's bin, which an installed package runs, and an app's script calls", () => {
+    expect(readFileSync(kitBin(copy), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    const template = JSON.parse(read('packages/create-partner-task-kit/template-base/package.json')) as { scripts: Record<string, string> };
+    expect(template.scripts).toMatchObject({ dev: 'partner-task-kit dev', 'new-workflow': 'partner-task-kit new-workflow' });
+  });
+
   it('creates a workflow of one step with its texts and unit test, registered in the three registries', () => {
     expect(made.output).toContain('Created the workflow "sample-form"');
     expect(made.code).toBe(0);
@@ -79,6 +97,10 @@ describe('npm run new-workflow -- sample-form', () => {
       expect(taken.output).toContain(`The workflow id "${id}" is taken`);
       expect(taken.code).toBe(1);
     }
+    // Run outside the app's folder, it says where to run it: it takes the app from the working directory.
+    const elsewhere = await runIn(join(copy, 'docs'), process.execPath, [kitBin(copy), 'new-workflow', 'sample-other']);
+    expect(elsewhere.output).toContain("run it in the app's folder");
+    expect(elsewhere.code).toBe(1);
     expect(registryFiles.map(read)).toEqual(before);
     expect(existsSync(join(copy, 'src/workflows/Sample_Form'))).toBe(false);
   }, 60_000);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AssignmentView } from '@partner-task-kit/server/emulator/task-rules';
 import { parseConfig } from '@partner-task-kit/server/config';
-import { planDevServers } from '../../../scripts/dev-environment';
+import { planDevServers } from '@partner-task-kit/vite-plugin/cli/dev-environment';
 import { control } from '../helpers/emulator-control';
 import { freePort, spawnServer, type ServerProcess } from '../helpers/server-process';
 
@@ -20,7 +20,7 @@ afterEach(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** The server's environment exactly as `npm run dev` makes it (scripts/dev-environment.ts), in a folder of its own. */
+/** The server's environment exactly as `npm run dev` makes it (packages/vite-plugin/src/cli/dev-environment.ts), in a folder of its own. */
 async function devServerEnvironment(): Promise<Record<string, string>> {
   const environment = {
     DATABASE_URL: join(directory, 'partner-task.db'),

@@ -40,7 +40,7 @@ describe('npm run dev', () => {
 
     const ports = [dev.port, serverPort(dev.output())];
     const processes = [dev.child.pid!, ...descendantsOf(dev.child.pid!)];
-    // npm, its shell, the dev script, tsx watch and the server: all of them are to go.
+    // npm, its shell, the kit's bin (partner-task-kit dev), tsx watch and the server: all of them are to go.
     expect(processes.map(commandOf).join('\n')).toMatch(/server\/main\.ts/);
 
     // What an IDE's stop button does: SIGTERM to the npm process alone, not to its process group.
@@ -52,7 +52,8 @@ describe('npm run dev', () => {
     const dev = await startDev(directory, 'sigkill', children);
     const ports = [dev.port, serverPort(dev.output())];
     const processes = [dev.child.pid!, ...descendantsOf(dev.child.pid!)];
-    const devScript = processes.find((pid) => /scripts\/dev\.ts/.test(commandOf(pid)) && !commandOf(pid).startsWith('sh '));
+    // The kit's bin, `partner-task-kit dev` (packages/vite-plugin/dist/bin.js), not the shell npm runs it with.
+    const devScript = processes.find((pid) => /dist\/bin\.js dev\b/.test(commandOf(pid)) && !commandOf(pid).startsWith('sh '));
     expect(devScript, processes.map(commandOf).join('\n')).toBeDefined();
 
     process.kill(devScript!, 'SIGKILL');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '@partner-task-kit/server/config';
-import { planDevServers } from '../../../scripts/dev-environment';
+import { planDevServers } from '@partner-task-kit/vite-plugin/cli/dev-environment';
 
 function plan(environment: Record<string, string>, serverPort: number, pagePort: number) {
   const parsed = parseConfig(environment);

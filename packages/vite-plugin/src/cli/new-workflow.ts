@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { format, resolveConfig } from 'prettier';
+import * as bundledPrettier from 'prettier';
 import {
   branchContactScreenFile,
   branchDefinitionFile,
@@ -20,16 +22,17 @@ import {
   unitTestFile,
   workflowNames,
   type WorkflowNames,
-} from './new-workflow-templates';
-import { RegistryShapeError, withObjectEntry } from './registry-edits';
+} from './new-workflow-templates.ts';
+import { RegistryShapeError, withObjectEntry } from './registry-edits.ts';
 
 /**
- * `npm run new-workflow -- <id>`: a new workflow in src/workflows/<id>/ with one step, its English and Spanish texts
+ * `partner-task-kit new-workflow <id>` (the app's `npm run new-workflow -- <id>`), run in the app's folder (the working
+ * directory): a new workflow in src/workflows/<id>/ with one step, its English and Spanish texts
  * and a unit test, registered in registry.ts, registry.views.ts and registry.server.ts. With `--branch`, a workflow
  * whose first answer picks the next step (src/workflows/README.md#branches): a choice, then one of two steps. Everything is checked before
  * anything is written, so a refused id or a registry it cannot read leaves the tree as it was.
  */
-const root = join(import.meta.dirname, '..');
+const root = process.cwd();
 const workflowsDir = join(root, 'src/workflows');
 
 /**
@@ -98,14 +101,45 @@ function registryEdits(names: WorkflowNames, sources: { registry: string; views:
   return { registry, views, server };
 }
 
-async function writeFormatted(file: string, text: string): Promise<void> {
-  const options = (await resolveConfig(file)) ?? {};
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, await format(text, { ...options, filepath: file }));
+/**
+ * The kit's own style, which the app's files are written in: for an app with no Prettier configuration of its own (an
+ * app made by create-partner-task-kit has none), so a new workflow looks like the examples beside it.
+ */
+const KIT_STYLE = { singleQuote: true, printWidth: 140, trailingComma: 'all' } as const;
+
+type Prettier = Pick<typeof bundledPrettier, 'format' | 'resolveConfig'>;
+
+/**
+ * The app's Prettier when it has one, so `prettier --check` there agrees with what is written; otherwise this
+ * package's own (a dependency): the templates' layout is loose, and a partner expects files as tidy as the examples.
+ */
+async function appPrettier(): Promise<Prettier> {
+  let entry: string;
+  try {
+    entry = createRequire(join(root, 'package.json')).resolve('prettier');
+  } catch {
+    return bundledPrettier;
+  }
+  // require's resolution names its CommonJS build, whose exports an import() sees under `default`.
+  const loaded = (await import(pathToFileURL(entry).href)) as Partial<Prettier> & { default?: Prettier };
+  return loaded.resolveConfig === undefined ? loaded.default! : (loaded as Prettier);
 }
 
-async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { branch: { type: 'boolean', default: false } } });
+async function writeFormatted(prettier: Prettier, file: string, text: string): Promise<void> {
+  const options = (await prettier.resolveConfig(file)) ?? KIT_STYLE;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, await prettier.format(text, { ...options, filepath: file }));
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  if (!existsSync(join(workflowsDir, 'registry.ts'))) {
+    throw new RefusedError("src/workflows/registry.ts not found: run it in the app's folder, where its package.json is.");
+  }
+  const { positionals, values } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: { branch: { type: 'boolean', default: false } },
+  });
   if (positionals.length > 1) throw new RefusedError(`One workflow at a time: got ${positionals.join(', ')}.\n${usage()}`);
   const paths = {
     registry: join(workflowsDir, 'registry.ts'),
@@ -148,7 +182,8 @@ async function main(): Promise<void> {
     [paths.views, edited.views],
     [paths.server, edited.server],
   ];
-  for (const [file, text] of files) await writeFormatted(file, text);
+  const prettier = await appPrettier();
+  for (const [file, text] of files) await writeFormatted(prettier, file, text);
 
   const listed = files.map(([file]) => `  ${relative(root, file)}`).join('\n');
   process.stdout.write(`Created the workflow "${names.id}" and registered it:\n${listed}\n\nNext:
@@ -158,10 +193,12 @@ async function main(): Promise<void> {
 `);
 }
 
-try {
-  await main();
-} catch (error) {
-  if (!(error instanceof RefusedError) && !(error instanceof RegistryShapeError)) throw error;
-  process.stderr.write(`new-workflow: ${error.message}\n`);
-  process.exitCode = 1;
+export async function newWorkflow(args: readonly string[]): Promise<void> {
+  try {
+    await main(args);
+  } catch (error) {
+    if (!(error instanceof RefusedError) && !(error instanceof RegistryShapeError)) throw error;
+    process.stderr.write(`new-workflow: ${error.message}\n`);
+    process.exitCode = 1;
+  }
 }

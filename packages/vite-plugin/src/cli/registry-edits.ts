@@ -28,7 +28,7 @@ function entryKey(line: string): string | undefined {
 }
 
 /** `source` with only the entries of `ids` left in the object literal `opening` starts (one entry a line). */
-export function withOnlyEntries(source: string, file: string, opening: string, ids: readonly string[]): string {
+function withOnlyEntries(source: string, file: string, opening: string, ids: readonly string[]): string {
   const { start, end } = objectBody(source, file, opening);
   const lines = source.slice(start, end).split('\n');
   const kept = lines.filter((line) => {

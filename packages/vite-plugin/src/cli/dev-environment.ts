@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { Config } from '@partner-task-kit/server/config';
 
-/** The port `npm run dev` opens when PORT is unset: the server's own default (docs/configuration.md#listening). */
+// The kit's guides named below (configuration.md, decisions/) are in its repository, which an app does not hold:
+// https://github.com/partner-task-kit/partner-task-kit/tree/main/docs
+
+/** The port `partner-task-kit dev` opens when PORT is unset: the server's own default (configuration.md, Listening). */
 const DEFAULT_PORT = 8787;
 
 interface DevPlan {
@@ -18,14 +21,15 @@ interface DevPlan {
 }
 
 /**
- * How `npm run dev` runs two processes from one PORT, so that checkouts side by side only need different PORTs:
- * Vite (hot reload for the page) listens on PORT and forwards /api, /emulator and /healthz to the server, which
+ * How `partner-task-kit dev` (the app's `npm run dev`) runs two processes from one PORT, so that checkouts side by
+ * side only need different PORTs: Vite (hot reload for the page) listens on PORT and forwards /api, /emulator and /healthz to the server, which
  * listens on `serverPort`, a free loopback port chosen at each start and kept for the server's restarts.
  *
  * What else depends on PORT, so that two dev servers in one checkout do not share it: the emulator's state file
  * (data/emulator-<PORT>.db), and, when DATABASE_URL is unset and PORT is not the default, the database
  * (data/partner-task-<PORT>.db). A shared database would let one server's relay deliver the other's updates to its
- * own emulator, which never assigned those tasks and would answer 404 (docs/decisions/008-a-deputy-for-many-companies.md: the task becomes rejected).
+ * own emulator, which never assigned those tasks and would answer 404 (the task becomes rejected:
+ * decisions/008-a-deputy-for-many-companies.md).
  */
 export function planDevServers(
   environment: Record<string, string | undefined>,
@@ -41,7 +45,7 @@ export function planDevServers(
     serverEnvironment.PORTAL_ORIGINS = [...config.portalOrigins, ...pageOrigins].join(',');
   }
   // No proxy stands in front of a dev server, and tsx watch restarts it at each change, giving it 5 s: no grace
-  // (docs/configuration.md#listening), with a real credential too.
+  // (configuration.md, Listening), with a real credential too.
   if ((environment.SHUTDOWN_GRACE_MS ?? '').trim() === '') serverEnvironment.SHUTDOWN_GRACE_MS = '0';
   const databaseUnset = (environment.DATABASE_URL ?? '').trim() === '';
   if (databaseUnset && pagePort !== DEFAULT_PORT) serverEnvironment.DATABASE_URL = `./data/partner-task-${pagePort}.db`;
