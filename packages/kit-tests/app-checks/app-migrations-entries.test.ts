@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
@@ -107,7 +108,7 @@ describe("an app's own migration through the app's entries", () => {
   it("the app's server applies it at its start, and a server without it then refuses to start, naming the app", async () => {
     const file = join(directory, 'served.db');
     const env = platformEnv(emulator!.url, { DATABASE_URL: file });
-    const served = await launchServer(env, [process.execPath, '--import', 'tsx', join(partner, 'server', 'main.ts')]);
+    const served = await launchServer(env, [process.execPath, '--import', 'tsx', entry(partner)]);
     try {
       await served.healthy(60_000);
     } finally {
@@ -115,11 +116,15 @@ describe("an app's own migration through the app's entries", () => {
     }
     expect(appRecord(file)).toEqual([{ name: '0001_loyalty_points' }]);
 
-    const older = await launchServer(env);
-    const code = await new Promise<number | null>((resolve) => {
+    // This repository's app, whose server/main.ts hands over no migration of its own.
+    const older = await launchServer(env, [process.execPath, '--import', 'tsx', entry(thisProject)]);
+    const exited = new Promise<number | null>((resolve) => {
       if (older.child.exitCode !== null) resolve(older.child.exitCode);
       else older.child.once('exit', (exitCode) => resolve(exitCode));
     });
+    // A server that starts after all is stopped, not left running past the test.
+    const code = await Promise.race([exited, sleep(60_000).then(() => 'still running after 60 s')]);
+    await older.kill('SIGKILL');
     expect(code).toBe(1);
     const lines = older
       .output()
