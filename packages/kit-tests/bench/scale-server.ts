@@ -114,11 +114,14 @@ export async function pacedGets(url: string, count: number, intervalMs: number, 
   return { samples, failed };
 }
 
-/** `npm run outbox -- status` as npm runs it (tsx, the server's config from the environment): its wall time, ms. */
+/**
+ * `npm run outbox -- status` as npm runs it (tsx, the server's config from the environment), through the entry an app
+ * has (`runKit`, here the fixture app's): its wall time, ms.
+ */
 export async function statusCommandMs(databaseUrl: string): Promise<number> {
   const started = performance.now();
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/outbox.ts', 'status'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/kit-tests/fixtures/kit-main.ts', 'outbox', 'status'], {
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
