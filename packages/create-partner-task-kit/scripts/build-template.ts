@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { registriesWithOnly } from '../../vite-plugin/src/cli/registry-edits.ts';
 
@@ -20,12 +20,29 @@ const root = join(packageDir, '../..');
 const template = join(packageDir, 'template');
 const workflowsDir = join(root, 'src/workflows');
 
-/** Copied as they are: the app's side of docs/architecture.md#what-the-app-hands-the-engine. */
+/** Copied, their docs/ citations led online: the app's side of docs/architecture.md#what-the-app-hands-the-engine. */
 const appFiles = ['src/main.tsx', 'src/theme.css', 'src/shell-texts.ts', 'server/main.ts', 'server/app-migrations.ts', 'index.html'];
+
+const { repository } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { repository: { url: string } };
+/** The kit's repository on the web, where an app, which has no docs/ of its own, reads the pages its files cite. */
+const docsUrl = `${repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/docs/`;
+
+/** `text` with each `docs/…` it cites (in a comment or a link) led to the same page in the kit's repository. */
+function withDocsOnline(text: string): string {
+  return text.replaceAll('](../../docs/', `](${docsUrl}`).replace(/(?<![\w./:-])docs\//g, docsUrl);
+}
 
 function write(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  writeFileSync(file, withDocsOnline(text));
+}
+
+/** Every file of `from` written under `to`, as write() writes them. */
+function copyFolder(from: string, to: string): void {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.isDirectory()) copyFolder(join(from, entry.name), join(to, entry.name));
+    else write(join(to, entry.name), readFileSync(join(from, entry.name), 'utf8'));
+  }
 }
 
 function read(file: string): string {
@@ -43,13 +60,6 @@ function viteConfig(): string {
   let first = option;
   while (first > 0 && lines[first - 1]!.trim().startsWith('//')) first -= 1;
   return [...lines.slice(0, first), ...lines.slice(option + 1)].join('\n');
-}
-
-/** The workflow guide, its links to the kit's docs/ (which an app has not) led to the same pages in the kit's repository. */
-function workflowGuide(): string {
-  const { repository } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { repository: { url: string } };
-  const repositoryUrl = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
-  return read('src/workflows/README.md').replaceAll('](../../docs/', `](${repositoryUrl}/blob/main/docs/`);
 }
 
 /** template-base/package.json with each dependency the root pins filled in at the root's range. */
@@ -83,17 +93,17 @@ const examples = /const workflowIds = \[([^\]]*)\] as const;/
 if (!examples || examples.length === 0) throw new Error('src/workflows/registry.ts lists no workflowIds');
 
 rmSync(template, { recursive: true, force: true });
-cpSync(join(packageDir, 'template-base'), join(template, 'app'), { recursive: true });
+copyFolder(join(packageDir, 'template-base'), join(template, 'app'));
 write(join(template, 'app/package.json'), appPackageJson());
 for (const file of appFiles) write(join(template, 'app', file), read(file));
 write(join(template, 'app/vite.config.ts'), viteConfig());
-write(join(template, 'app/src/workflows/README.md'), workflowGuide());
+write(join(template, 'app/src/workflows/README.md'), read('src/workflows/README.md'));
 write(join(template, 'examples.json'), `${JSON.stringify(examples)}\n`);
 
 const testFiles = readdirSync(join(root, 'tests/app')).filter((file) => file.endsWith('.ts'));
 const registryFile = { registry: 'registry.ts', views: 'registry.views.ts', server: 'registry.server.ts' } as const;
 for (const id of examples) {
-  cpSync(join(workflowsDir, id), join(template, 'workflows', id), { recursive: true });
+  copyFolder(join(workflowsDir, id), join(template, 'workflows', id));
   for (const file of testFiles.filter((name) => read(`tests/app/${name}`).includes(`src/workflows/${id}/`))) {
     write(join(template, 'tests', id, file), read(`tests/app/${file}`));
   }

@@ -1,7 +1,9 @@
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDev, stopGroup } from '../helpers/dev-process';
 import { runIn } from '../helpers/project-copy';
 import {
   completeTasksBeside,
@@ -60,13 +62,25 @@ describe('an app made by the packed scaffolder and installed from the packed pac
   );
 
   it(
-    'with the default example alone: its npm test passes, and npm start completes a safety training',
+    'with the default example alone: new-workflow adds one, npm test passes, npm run dev serves, npm start completes a training',
     async () => {
       const appDir = await makeApp('one-example', []);
       expect(readdirSync(join(appDir, 'src/workflows')).sort()).toEqual(
         ['README.md', 'registry.server.ts', 'registry.ts', 'registry.views.ts', 'safety-training'].sort(),
       );
+      // The kit's commands as the app runs them: a new workflow its npm test then covers, and the dev server.
+      expectSuccess(await runIn(appDir, 'npm', ['run', 'new-workflow', '--', 'sample-form'], minutes(1)), 'npm run new-workflow');
+      expect(existsSync(join(appDir, 'src/workflows/sample-form'))).toBe(true);
+      expect(existsSync(join(appDir, 'tests/app/sample-form-workflow.test.ts'))).toBe(true);
       expectSuccess(await runIn(appDir, 'npm', ['test'], minutes(5)), "the app's npm test");
+      const children: ChildProcess[] = [];
+      try {
+        const dev = await startDev(appDir, 'dev', children);
+        const preview = await fetch(`http://127.0.0.1:${dev.port}/preview`);
+        expect(preview.status).toBe(200);
+      } finally {
+        await Promise.all(children.map((child) => stopGroup(child)));
+      }
       const browser = await completeTasksBeside(appDir, ['safety-training']);
       expectSuccess(browser, 'the browser specs against the app');
       expect(browser.output).toMatch(/1 passed/);

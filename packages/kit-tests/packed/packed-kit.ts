@@ -9,7 +9,7 @@ import { runIn, type Outcome } from '../helpers/project-copy';
  * alone, and the browser specs that complete a task against the app's `npm start`.
  */
 export const repoRoot = join(import.meta.dirname, '../../..');
-export const published = [
+const published = [
   '@partner-task-kit/workflow',
   '@partner-task-kit/page',
   '@partner-task-kit/server',
@@ -132,7 +132,7 @@ export function installedVersion(appDir: string, packageName: string): string {
  * The browser specs that complete a task of each of `workflows` against the app's `npm start`, on a fresh port, with
  * the SQLite file `database`; their results in `outputDir`.
  */
-export function completeTasks(appDir: string, workflows: readonly string[], database: string, outputDir: string): Promise<Outcome> {
+function completeTasks(appDir: string, workflows: readonly string[], database: string, outputDir: string): Promise<Outcome> {
   const chosen = workflows.map((id) => completions[id]!);
   const grep = chosen.map(({ title }) => title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   return runIn(
