@@ -9,7 +9,7 @@ git -C "$root" worktree add --detach "$copy" HEAD >/dev/null
 trap 'git -C "$root" worktree remove --force "$copy"' EXIT
 cd "$copy"
 
-examples=$(sed -n "s/^const workflowIds = \[\(.*\)\] as const;$/\1/p" src/workflows/registry.ts | tr -d "'" | tr ',' ' ')
+examples=$(sed -n "s/^const workflowIds = \[\(.*\)\] as const;$/\1/p" src/workflows/registry.ts | tr -d "' " | tr ',' ' ')
 [ -n "${examples// /}" ] || { echo "src/workflows/registry.ts lists no workflowIds" >&2; exit 1; }
 for id in $examples; do rm -r "src/workflows/$id"; done
 # The app's tests and the checks that build the app go with its examples; what is left names no file of the app.

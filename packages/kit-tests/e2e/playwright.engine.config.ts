@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import base from '../../../playwright.config';
 
@@ -14,5 +15,6 @@ export default defineConfig({
   ...base,
   testDir: '.',
   projects: [{ ...engineProject, testDir: 'engine' }],
-  webServer: engineServer,
+  // A server's command runs in its config's folder unless told otherwise: the root config's is the repository's root.
+  webServer: { ...engineServer, cwd: join(import.meta.dirname, '../../..') },
 });
