@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { buildApp } from '@partner-task-kit/server/app';
 import { ManualClock } from '@partner-task-kit/server/clock';
 import { parseConfig, type Config } from '@partner-task-kit/server/config';
+import type { Logger } from '@partner-task-kit/server/logger';
 import type { RateLimitSettings } from '@partner-task-kit/server/task-api/rate-limits';
 import { directoryUploadFiles, type UploadFiles } from '@partner-task-kit/server/uploads/upload-files';
 import type { UploadSettings } from '@partner-task-kit/server/uploads/upload-routes';
@@ -47,6 +48,8 @@ export interface TaskAppOptions {
   uploads?: UploadSettings;
   /** Where uploads' bytes go; default a directory of the app's own, never the configuration's `./data`. */
   uploadFiles?: UploadFiles;
+  /** Where the app logs; default: nowhere. */
+  log?: Logger;
 }
 
 /**
@@ -76,6 +79,7 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
     clock,
     store: database.store,
     metrics: new Registry(),
+    ...(options.log ? { log: options.log } : {}),
     onUpdateEnqueued: () => {
       wakes += 1;
     },

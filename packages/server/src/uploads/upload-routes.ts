@@ -3,11 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Server as TusServer } from '@tus/server';
+import type { Server as TusServer } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiErrorStatus, type ApiErrorCode } from '@partner-task-kit/workflow/contract/api-errors';
 import { isClosed } from '@partner-task-kit/workflow/contract/task-status';
-import { DEFAULT_FILE_MAX_BYTES, fileFieldsOf, UPLOAD_ID_PATTERN, type FileRule } from '@partner-task-kit/workflow/file-field';
+import { DEFAULT_FILE_MAX_BYTES, fileFieldsOf, type FileRule } from '@partner-task-kit/workflow/file-field';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import { stepById } from '@partner-task-kit/workflow/workflow-path';
 import { apiError } from '../api-error.ts';
@@ -30,6 +29,8 @@ import { cleanUpload, type Cleaning } from './upload-cleaning.ts';
 import { createCleaningGate, type CleaningGate } from './cleaning-gate.ts';
 import type { UploadFiles } from './upload-files.ts';
 import { databaseUploadLocker } from './upload-locker.ts';
+import { ContractTusServer, tusError } from './tus-answers.ts';
+import { UPLOADS_PATH, uploadIdOfRequest } from './upload-url.ts';
 
 export interface UploadSettings {
   maxFilesPerAttempt?: number;
@@ -52,8 +53,6 @@ export interface UploadRouteDeps {
   sessionHooks: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>)[];
 }
 
-const UPLOADS_PATH = '/api/task/uploads';
-
 /**
  * Resumable uploads (tus 1.0.0, docs/api.md#uploads) with @tus/server, mounted as its Fastify guide shows: every
  * method of the path handed to `tusServer.handle` with the request's body left unread. Fastify authenticates first,
@@ -64,13 +63,14 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   const { files } = deps;
   const { maxFilesPerAttempt: maxFiles, maxBytesPerAttempt: maxBytes } = settings;
   const fileRuleOf = settings.fileRuleOf ?? registeredFileRule(deps.workflows);
-  // The task each request's token names, found by the Fastify handler, read by tus's hooks.
-  const tasks = new WeakMap<IncomingMessage, Task>();
-  const taskOf = (request: Request): Task => {
+  // What the Fastify handler found of each request (the task its token names, the upload its path names), read by
+  // tus's hooks: tus is handed nothing of the request it could read otherwise.
+  const handled = new WeakMap<IncomingMessage, HandledRequest>();
+  const handledOf = (request: Request): HandledRequest => {
     const raw = (request as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
-    const task = raw && tasks.get(raw);
-    if (!task) throw new Error('upload request without its task');
-    return task;
+    const found = raw && handled.get(raw);
+    if (!found) throw new Error('upload request without its task');
+    return found;
   };
 
   // One file is cleaned at a time (cleaning-gate.ts): a decoded photo is the largest thing an upload puts in memory.
@@ -83,8 +83,10 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
       throw error;
     }));
   const makeTusServer = (datastore: Awaited<ReturnType<UploadFiles['datastore']>>) =>
-    new TusServer({
+    new ContractTusServer({
       path: UPLOADS_PATH,
+      // The id the route checked against the token's task (upload-url.ts), never one tus would read from the URL.
+      getFileIdFromRequest: (request) => handledOf(request).uploadId,
       datastore,
       // One request at a time per upload, across every instance (upload-locker.ts).
       locker: databaseUploadLocker({ store, clock }),
@@ -96,7 +98,9 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
       // 128 random bits: the id is all that names an upload in its URL.
       namingFunction: () => randomBytes(16).toString('base64url'),
       async onUploadCreate(request, upload) {
-        const task = taskOf(request);
+        const handledRequest = handledOf(request);
+        const { task } = handledRequest;
+        nameInLogs(handledRequest, upload.id);
         if (isClosed(task.status)) throw tusError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
         const stepId = upload.metadata?.stepId ?? '';
         const field = upload.metadata?.field ?? '';
@@ -104,6 +108,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
         if (!rule) throw tusError('invalid_upload_metadata', `Step "${stepId}" has no file field "${field}".`, 'Upload-Metadata');
         if (upload.size === undefined)
           throw tusError('invalid_upload_metadata', 'Send Upload-Length: the size must be known.', 'Upload-Length');
+        if (upload.size === 0) throw tusError('invalid_upload_metadata', 'The file is empty: choose it again.', 'Upload-Length');
         if (upload.size > rule.maxBytes) {
           throw tusError(
             'upload_too_large',
@@ -117,13 +122,16 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
         }
         const row = { id: upload.id, taskId: task.id, attempt: task.attempt, stepId, field };
         await insertUpload(store.db, { ...row, declaredBytes: upload.size, createdAt: clock.now() });
-        return {};
+        // What the store keeps beside the bytes is what the server needs, no more: the phone's file name and the type
+        // it claims (`filename`, `filetype`) are dropped before tus writes its record (docs/api.md#uploads).
+        return { metadata: { stepId, field } };
       },
-      // tus's own refusals come with a line of text: those a client may meet here answer the contract's body too.
-      onResponseError(_request, error) {
-        if (!('status_code' in error) || error.body.startsWith('{')) return undefined;
-        const code = tusRefusals[error.status_code];
-        return code && tusError(code, error.body.trim(), error.status_code === 413 ? 'Upload-Length' : undefined);
+      // The contract's body for each refusal is written by ContractTusServer; a 5xx is logged here with its cause,
+      // which its answer does not carry.
+      onResponseError(request, error) {
+        const status = 'status_code' in error ? error.status_code : 500;
+        if (status >= 500) handledOf(request).request.log.error({ err: error }, 'upload request failed');
+        return undefined;
       },
       async onUploadFinish(_request, upload) {
         const record = await findUpload(store.db, upload.id);
@@ -153,9 +161,11 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const context = request.taskContext;
     if (!context) throw new Error('upload route without its session hook');
+    const uploadId = uploadIdOfRequest(request);
     const task = await readOwnTask(store.db, context);
-    if (request.method !== 'POST') {
-      const record = await ownUpload(store, task, (request.params as { id?: string }).id);
+    if (uploadId !== undefined) {
+      nameInLogs({ request, reply }, uploadId);
+      const record = await ownUpload(store, task, uploadId);
       if (record.state === 'completed') {
         // The stored file is the cleaned one, of another size than the one sent: tus's own HEAD would report it as
         // unfinished, and a client resuming it would append to it. A completed upload stays as it is.
@@ -172,14 +182,14 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
       // and deleted once tus removed its bytes: a crash between leaves the claim to the retention job (docs/operations.md#files).
       if (request.method === 'DELETE') await claimUpload(store.db, record.id);
     }
-    tasks.set(request.raw, task);
+    handled.set(request.raw, { task, request, reply, uploadId });
     // The headers set by the scope's hooks (security headers) go out on the raw response tus writes.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     const server = await tus();
     reply.hijack();
     await server.handle(request.raw, reply.raw);
-    const { id } = request.params as { id?: string };
-    if (request.method === 'DELETE' && reply.raw.statusCode === 204 && id !== undefined) await deleteClaimedUploads(store.db, [id]);
+    if (request.method === 'DELETE' && reply.raw.statusCode === 204 && uploadId !== undefined)
+      await deleteClaimedUploads(store.db, [uploadId]);
   };
   // The task API's 16 KB body limit stays: tus's bytes bypass it (the parser above leaves them unread), while a body
   // of any other type Fastify would parse is refused at 16 KB rather than held in memory whole.
@@ -187,6 +197,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   app.post(UPLOADS_PATH, route, handle);
   // Protocol discovery (Tus-Version, Tus-Extension, Tus-Max-Size): nothing of a task, so no session.
   app.options(UPLOADS_PATH, { schema: { hide: true }, onRequest: deps.sessionHooks[0] }, async (request, reply) => {
+    uploadIdOfRequest(request);
     const server = await tus();
     reply.hijack();
     await server.handle(request.raw, reply.raw);
@@ -197,8 +208,9 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   app.get(`${UPLOADS_PATH}/:id`, { ...route, exposeHeadRoute: false }, async (request, reply) => {
     const context = request.taskContext;
     if (!context) throw new Error('upload route without its session hook');
+    const uploadId = uploadIdOfRequest(request);
     const task = await readOwnTask(store.db, context);
-    const record = await ownUpload(store, task, (request.params as { id: string }).id);
+    const record = await ownUpload(store, task, uploadId);
     const stream = record.state === 'completed' && record.contentType !== null ? await files.open(record.id) : undefined;
     if (!stream || record.contentType === null) throw apiError('not_found', 'No such upload for this task.');
     // The type read from the bytes, never sniffed again; personal data, kept by no cache.
@@ -228,8 +240,9 @@ async function cleanInto(files: UploadFiles, id: string, path: string, types: Fi
 
 /** HEAD, PATCH and DELETE reach only an upload of the token's task and its current attempt: any other is 404, as one that never was. */
 async function ownUpload(store: Store, task: Task, id: string | undefined): Promise<UploadRecord> {
-  const record = id !== undefined && UPLOAD_ID_PATTERN.test(id) ? await findUpload(store.db, id) : undefined;
-  if (!record || record.taskId !== task.id || record.attempt !== task.attempt) throw apiError('not_found', 'No such upload for this task.');
+  const record = id === undefined ? undefined : await findUpload(store.db, id);
+  if (!record || record.taskId !== task.id || record.attempt !== task.attempt)
+    throw apiError('not_found', 'No such upload for this task.', 'uploadId');
   return record;
 }
 
@@ -245,9 +258,18 @@ function registeredRules(workflows: WorkflowCatalog): FileRule[] {
   return workflows.list().flatMap((workflow) => workflow.steps.flatMap((step) => Object.values(fileFieldsOf(step.schema))));
 }
 
-const tusRefusals: Partial<Record<number, ApiErrorCode>> = { 400: 'bad_request', 404: 'not_found', 413: 'upload_too_large' };
+/** Every line of a request, its access line included, names the upload it acts on (docs/operations.md#logs). */
+function nameInLogs(handled: Pick<HandledRequest, 'request' | 'reply'>, uploadId: string): void {
+  const log = handled.request.log.child({ uploadId });
+  handled.request.log = log;
+  handled.reply.log = log;
+}
 
-/** What tus answers for a thrown `{status_code, body}`: the contract's error body (docs/api.md#errors). */
-function tusError(code: ApiErrorCode, message: string, field?: string) {
-  return { status_code: apiErrorStatus[code], body: JSON.stringify({ error: { code, message, ...(field ? { field } : {}) } }) };
+/** An upload request as the Fastify handler checked it. */
+interface HandledRequest {
+  task: Task;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** From the path (upload-url.ts); undefined for `POST`. */
+  uploadId: string | undefined;
 }
