@@ -52,6 +52,9 @@ describe('npm run doctor: the upload store', () => {
       expect(result.stdout).toContain(`next step: This store does not do ${missing} as S3 does, and the upload store needs it`);
       expect(result.code).toBe(1);
       expect(await lacking.listKeys()).toEqual([]);
+      // Without AbortMultipartUpload its unfinished upload cannot be ended: the line says so.
+      expect(await lacking.unfinishedUploads()).toBe(1);
+      expect(result.stdout).toMatch(/; left behind: the unfinished multipart upload of uploads\/doctor-probe-[\w-]+(\.aborted)?$/m);
     } finally {
       await lacking.close();
     }
