@@ -10,9 +10,10 @@
  *   await s3.close();                           // stops it and removes its directory
  *
  * s3rver 3.7 lacks two calls of S3's multipart uploads that @tus/s3-store makes: ListParts (how much of an upload
- * is stored) and AbortMultipartUpload. They are answered here, before s3rver's own routes, from the parts s3rver
- * keeps on disk, as S3 documents them (ListParts, AbortMultipartUpload in the S3 API reference). Everything else is
- * s3rver's.
+ * is stored) and AbortMultipartUpload; it answers both `405 MethodNotAllowed`. They are answered here, before
+ * s3rver's own routes, from the parts s3rver keeps on disk, as S3 documents them (ListParts, AbortMultipartUpload in
+ * the S3 API reference). Everything else is s3rver's. `startS3Server({ without: ['ListParts'] })` leaves one out, for
+ * a store that lacks it.
  */
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -37,6 +38,8 @@ export interface S3TestServer {
   environment(prefix?: string): Record<string, string>;
   /** Every key in the bucket under `prefix`, sorted. */
   listKeys(prefix?: string): Promise<string[]>;
+  /** How many multipart uploads are neither completed nor aborted (s3rver keeps each in a directory of its own). */
+  unfinishedUploads(): Promise<number>;
   /** An object's bytes, or undefined when there is no such key. */
   getObject(key: string): Promise<Buffer | undefined>;
   close(): Promise<void>;
@@ -45,7 +48,10 @@ export interface S3TestServer {
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const REGION = 'us-east-1';
 
-export async function startS3Server(options: { bucket?: string } = {}): Promise<S3TestServer> {
+/** The calls of S3 this helper adds to s3rver's. */
+export type AddedS3Call = 'ListParts' | 'AbortMultipartUpload';
+
+export async function startS3Server(options: { bucket?: string; without?: AddedS3Call[] } = {}): Promise<S3TestServer> {
   const bucket = options.bucket ?? 'ptk-test-uploads';
   const directory = await mkdtemp(join(tmpdir(), 'ptk-s3-'));
   const server = new S3rver({
@@ -55,7 +61,7 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
     silent: true,
     configureBuckets: [{ name: bucket }],
   });
-  server.middleware.unshift(multipartCompletion);
+  server.middleware.unshift(multipartCompletion(options.without ?? []));
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
   // Checksums only where S3 requires them, as the app's client (s3-upload-files.ts): s3rver predates aws-chunked bodies.
@@ -100,6 +106,10 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
       } while (token);
       return keys.sort();
     },
+    async unfinishedUploads() {
+      const uploads = server.store.getResourcePath(bucket, undefined, 'uploads');
+      return (await readdir(uploads).catch(() => [])).length;
+    },
     async getObject(key) {
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -128,6 +138,7 @@ interface S3rverOptions {
 interface S3rverInstance {
   /** Koa's middleware, composed when the server starts listening. */
   middleware: KoaMiddleware[];
+  store: FilesystemStore;
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
 }
@@ -149,12 +160,21 @@ const require = createRequire(import.meta.url);
 const S3rver = require('s3rver') as new (options: S3rverOptions) => S3rverInstance;
 const S3Error = require('s3rver/lib/models/error') as new (code: string, message: string) => Error;
 
-/** ListParts and AbortMultipartUpload, on the directory where s3rver keeps an unfinished multipart upload's parts. */
-const multipartCompletion: KoaMiddleware = async (context, next) => {
-  const uploadId = context.query.uploadId;
-  const route = /^\/([^/]+)\/(.+)$/.exec(context.path);
-  if (typeof uploadId !== 'string' || !route || !['GET', 'DELETE'].includes(context.method)) return next();
-  const [, bucket, key] = route as unknown as [string, string, string];
+/**
+ * ListParts and AbortMultipartUpload (but those in `without`), on the directory where s3rver keeps an unfinished
+ * multipart upload's parts.
+ */
+const multipartCompletion = (without: AddedS3Call[]): KoaMiddleware => {
+  const methods = [...(without.includes('ListParts') ? [] : ['GET']), ...(without.includes('AbortMultipartUpload') ? [] : ['DELETE'])];
+  return async (context, next) => {
+    const uploadId = context.query.uploadId;
+    const route = /^\/([^/]+)\/(.+)$/.exec(context.path);
+    if (typeof uploadId !== 'string' || !route || !methods.includes(context.method)) return next();
+    await answerMultipart(context, uploadId, route[1]!, route[2]!);
+  };
+};
+
+async function answerMultipart(context: KoaContext, uploadId: string, bucket: string, key: string): Promise<void> {
   const uploadDirectory = join(context.store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
   // s3rver writes the upload's key beside its parts; a completed or aborted upload's directory is gone.
   const storedKey = await readFile(join(uploadDirectory, 'key'), 'utf8').catch(() => undefined);
@@ -188,7 +208,7 @@ const multipartCompletion: KoaMiddleware = async (context, next) => {
     '<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
     `<Bucket>${bucket}</Bucket><Key>${escapeXml(storedKey)}</Key><UploadId>${uploadId}</UploadId>` +
     `<IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`;
-};
+}
 
 /** As UPLOAD_STORE's path is read (config-uploads.ts): `a/b` and `a/b/` are the same prefix, `a/b/`. */
 function asKeyPrefix(path: string): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKitCommand } from '../helpers/run-command';
-import { startS3Server, type S3TestServer } from '../helpers/s3-server';
+import { startS3Server, type AddedS3Call, type S3TestServer } from '../helpers/s3-server';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-doctor-uploads-'));
 const doctor = (env: Record<string, string>) =>
@@ -23,11 +23,41 @@ describe('npm run doctor: the upload store', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it('finds the bucket through the endpoint and the credential, and writes nothing there', async () => {
+  it('makes every S3 call the store makes, on probe objects under the prefix, and leaves nothing there', async () => {
     const result = await doctor(s3.environment('uploads/'));
-    expect(result.stdout).toMatch(/^ok {3}upload store: bucket ptk-test-uploads, keys under uploads\/, at 127\.0\.0\.1:\d+ answers/m);
+    const calls =
+      'GetObject, HeadObject, PutObject, CreateMultipartUpload, UploadPart, ListParts, CompleteMultipartUpload, AbortMultipartUpload, DeleteObject, DeleteObjects';
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^ok {3}upload store: bucket ptk-test-uploads, keys under uploads/, at 127\\.0\\.0\\.1:\\d+ answers ${calls}, on probe objects removed since$`,
+        'm',
+      ),
+    );
     expect(result.code).toBe(0);
     expect(await s3.listKeys()).toEqual([]);
+    expect(await s3.unfinishedUploads()).toBe(0);
+  });
+
+  // s3rver as it comes answers ListParts and AbortMultipartUpload 405: every PATCH of an upload would fail there.
+  it.each([
+    { without: ['ListParts', 'AbortMultipartUpload'] as AddedS3Call[], missing: 'ListParts' },
+    { without: ['AbortMultipartUpload'] as AddedS3Call[], missing: 'AbortMultipartUpload' },
+  ])('names $missing on a store without $without, and removes its probe objects', async ({ without, missing }) => {
+    const lacking = await startS3Server({ without });
+    try {
+      const result = await doctor(lacking.environment('uploads/'));
+      expect(result.stdout).toMatch(
+        new RegExp(`^FAIL upload store: bucket ptk-test-uploads, keys under uploads/, at .*: ${missing}: MethodNotAllowed: `, 'm'),
+      );
+      expect(result.stdout).toContain(`next step: This store does not do ${missing} as S3 does, and the upload store needs it`);
+      expect(result.code).toBe(1);
+      expect(await lacking.listKeys()).toEqual([]);
+      // Without AbortMultipartUpload its unfinished upload cannot be ended: the line says so.
+      expect(await lacking.unfinishedUploads()).toBe(1);
+      expect(result.stdout).toMatch(/; left behind: the unfinished multipart upload of uploads\/doctor-probe-[\w-]+(\.aborted)?$/m);
+    } finally {
+      await lacking.close();
+    }
   });
 
   it('names a missing bucket, and a wrong credential without showing it', async () => {

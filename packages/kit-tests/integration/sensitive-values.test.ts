@@ -226,6 +226,8 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
     // What is stored in its place: a JWE naming its key, and the masked form.
     const sealed = /eyJ[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(stored.join('\n'))?.[0];
     expect(sealed).toBeDefined();
+    // Padded to a block of 32 bytes before it was sealed: the ciphertext does not say how long the ID is.
+    expect(Buffer.from(sealed!.split('.')[3]!, 'base64url')).toHaveLength(32);
 
     // An erasure removes it like any answer (docs/operations.md#export-and-erasure); the reveal record stays, naming no value.
     await cli('tasks', ['erase', '--worker', context.wxWorkerUuid, '--by', 'test']);

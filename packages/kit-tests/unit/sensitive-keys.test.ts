@@ -29,7 +29,7 @@ describe('the sensitive key ring', () => {
     const sealed = await ring.seal('AB123489');
     expect(sealed.masked).toBe('••••89');
     expect(sealed.$sealed).not.toContain('AB123489');
-    expect(decodeProtectedHeader(sealed.$sealed)).toEqual({ alg: 'dir', enc: 'A256GCM', kid: '2026-11' });
+    expect(decodeProtectedHeader(sealed.$sealed)).toEqual({ alg: 'dir', enc: 'A256GCM', kid: '2026-11', 'ptk-pad': 32, crit: ['ptk-pad'] });
     expect(await ring.open(sealed)).toBe('AB123489');
     // A fresh IV each time: the same value never seals to the same text.
     expect((await ring.seal('AB123489')).$sealed).not.toBe(sealed.$sealed);
@@ -43,6 +43,33 @@ describe('the sensitive key ring', () => {
     expect(decodeProtectedHeader((await rotated.seal('XY987654')).$sealed).kid).toBe('new');
     // Without the old key the value cannot be read, and the error names the key, not the value.
     await expect(sensitiveKeyRing([newKey('new')]).open(before)).rejects.toThrow(/sealed under key "old", which SENSITIVE_DATA_KEYS lacks/);
+  });
+
+  it('pads each value to a block of 32 bytes before sealing, so the ciphertext says no more than the mask', async () => {
+    const ring = sensitiveKeyRing([newKey('k')]);
+    const cipherBytes = async (value: string) => Buffer.from((await ring.seal(value)).$sealed.split('.')[3]!, 'base64url').length;
+    const [short, long] = [await ring.seal('abc'), await ring.seal('AB12345678')];
+    expect(short.$sealed).toHaveLength(long.$sealed.length);
+    expect(await cipherBytes('abc')).toBe(32);
+    expect(await cipherBytes('AB12345678')).toBe(32);
+    // One byte is the padding's own: 31 bytes fill a block, 32 take two.
+    expect(await cipherBytes('x'.repeat(31))).toBe(32);
+    expect(await cipherBytes('x'.repeat(32))).toBe(64);
+    // The padding comes off whatever the value ends with, and an empty value stays empty.
+    for (const value of ['abc', 'AB12345678', 'x'.repeat(32), 'ends in zeros\0\0', 'ends in \u0080', 'é€😀', '']) {
+      expect(await ring.open(await ring.seal(value))).toBe(value);
+    }
+  });
+
+  it('still opens a value sealed before values were padded', async () => {
+    // Sealed by the ring before padding (a JWE of the bare value, its ciphertext as long as the value), with this key.
+    const before = {
+      $sealed:
+        'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIiwia2lkIjoiYmVmb3JlLXBhZGRpbmcifQ..PPz6kyeN1IMRI_C5.JSq_oKUpNOc.3XI1XAbsMzXXx1Diy6vFtQ',
+      masked: '••••89',
+    };
+    const key = { kid: 'before-padding', key: new Uint8Array(Buffer.from('cHRrLXRlc3Qtc2Vuc2l0aXZlLWtleS0zMi1ieXRlcyE', 'base64url')) };
+    expect(await sensitiveKeyRing([newKey('new'), key]).open(before)).toBe('AB123489');
   });
 
   it('refuses a value altered at rest', async () => {

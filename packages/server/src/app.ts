@@ -103,12 +103,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       // As the platform does: only tasks assigned (the preview's launch, or the control API) can be updated.
       unknownTasks: 'reject',
       ...(deps.emulatorClock ? { clock: deps.emulatorClock } : {}),
+      // The control API has no authentication: it is the preview's, and goes with it (docs/configuration.md#the-page-and-the-portal).
+      control: deps.config.previewEnabled,
       // npm run dev: the assigned tasks outlive a restart made by a code change, as the platform's would.
       ...(deps.config.emulatorStateFile === undefined ? {} : { stateFile: deps.config.emulatorStateFile }),
     });
     if (deps.partnerBackend) {
       await app.register(partnerBackendRoutes, {
         ...{ prefix: EMULATOR_PREFIX, store: deps.store, clock: deps.clock, workflows: deps.workflows },
+        control: deps.config.previewEnabled,
         ...deps.partnerBackend,
       });
     }

@@ -1,30 +1,34 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { UploadStoreConfig } from '../config-uploads.ts';
-import type { UploadFiles } from '../uploads/upload-files.ts';
+import { probeS3Store, S3_STORE_CALLS, type S3StoreCall } from '../uploads/s3-store-probe.ts';
 import type { CheckResult } from './doctor-checks.ts';
 
 const NAME = 'upload store';
+const DEPLOYING = 'docs/deploying.md#uploads-with-several-instances';
 
 /**
- * Whether the server could keep uploads where UPLOAD_STORE says (docs/configuration.md#uploads), without writing: a
- * directory must be writable (or its parent, where the server makes it at the first upload); a bucket must answer a
- * read of a key no upload has with "no such key", which takes the endpoint, the region, the credential, the bucket
- * and the permission to list it (docs/deploying.md#uploads-with-several-instances).
+ * Whether the server could keep uploads where UPLOAD_STORE says (docs/configuration.md#uploads): a directory must be
+ * writable (or its parent, where the server makes it at the first upload), without writing; a bucket must answer each
+ * S3 call the store makes (docs/deploying.md#uploads-with-several-instances), tried on probe objects under the prefix
+ * that are removed at once. A store that lacks one (s3rver has no ListParts) would fail every upload's PATCH.
  */
-export async function checkUploadStore(store: UploadStoreConfig, files: UploadFiles): Promise<CheckResult> {
+export async function checkUploadStore(store: UploadStoreConfig): Promise<CheckResult> {
   if (store.kind === 'file') return checkDirectory(resolve(store.directory));
   const where = `bucket ${store.bucket}${store.prefix ? `, keys under ${store.prefix}` : ''}${store.endpoint ? `, at ${new URL(store.endpoint).host}` : ''}`;
-  try {
-    const found = await files.open(`doctor-${randomBytes(16).toString('base64url')}`);
-    found?.destroy();
-    return { name: NAME, ok: true, summary: `${where} answers: a key no upload has is missing, as it should be` };
-  } catch (error) {
-    const code = errorName(error);
-    return { name: NAME, ok: false, summary: `${where}: ${code}: ${errorMessage(error)}`, nextStep: nextStepFor(code) };
+  const probe = await probeS3Store(store);
+  if (probe.ok) {
+    return { name: NAME, ok: true, summary: `${where} answers ${S3_STORE_CALLS.join(', ')}, on probe objects removed since` };
   }
+  const code = errorName(probe.error);
+  const left = probe.leftBehind.length > 0 ? `; left behind: ${probe.leftBehind.join(', ')}` : '';
+  return {
+    name: NAME,
+    ok: false,
+    summary: `${where}: ${probe.call}: ${code}: ${errorMessage(probe.error).replace(/\.$/, '')}${left}`,
+    nextStep: nextStepFor(code, probe.call),
+  };
 }
 
 async function checkDirectory(directory: string): Promise<CheckResult> {
@@ -67,13 +71,30 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function nextStepFor(code: string): string {
+/** The IAM action each call needs on AWS (docs/deploying.md#uploads-with-several-instances). */
+const PERMISSION: Record<S3StoreCall, string> = {
+  // A read of a missing key answers 403 instead of 404 without s3:ListBucket.
+  GetObject: 's3:GetObject and s3:ListBucket',
+  HeadObject: 's3:GetObject and s3:ListBucket',
+  PutObject: 's3:PutObject',
+  CreateMultipartUpload: 's3:PutObject',
+  UploadPart: 's3:PutObject',
+  CompleteMultipartUpload: 's3:PutObject',
+  ListParts: 's3:ListMultipartUploadParts',
+  AbortMultipartUpload: 's3:AbortMultipartUpload',
+  DeleteObject: 's3:DeleteObject',
+  DeleteObjects: 's3:DeleteObject',
+};
+
+function nextStepFor(code: string, call: S3StoreCall): string {
   if (code === 'NoSuchBucket') return 'Create the bucket, or correct the bucket in UPLOAD_STORE.';
   if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'CredentialsProviderError', 'AuthorizationHeaderMalformed'].includes(code)) {
     return 'Correct AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role the server runs with), and S3_REGION.';
   }
-  if (code === 'AccessDenied')
-    return 'Give the credential the permissions of docs/deploying.md#uploads-with-several-instances, s3:ListBucket included.';
+  if (code === 'AccessDenied') return `Give the credential ${PERMISSION[call]} on the prefix (${DEPLOYING}).`;
   if (code === 'PermanentRedirect') return "Set S3_REGION to the bucket's region.";
+  if (['MethodNotAllowed', 'NotImplemented', 'UnexpectedAnswer'].includes(code)) {
+    return `This store does not do ${call} as S3 does, and the upload store needs it: use one that does (${DEPLOYING}).`;
+  }
   return 'Check S3_ENDPOINT, S3_REGION and S3_FORCE_PATH_STYLE, and that the store is reachable from here.';
 }

@@ -6,7 +6,6 @@ import { heldForPermission } from '../store/outbox-status.repository.ts';
 import { openStore } from '../store/store.ts';
 import { openCompanyCredentials } from '../tenants/company-credentials.ts';
 import { inspectDatabase } from '../store/database-inspection.ts';
-import { uploadFilesOf } from '../uploads/upload-store.ts';
 import {
   checkDatabase,
   checkHeldUpdates,
@@ -32,7 +31,7 @@ export async function doctorCommand(_argv: string[], kit: KitApp): Promise<numbe
   try {
     process.stdout.write(`${describeTarget(config)}\n`);
     const database = checkDatabase(await inspectDatabase(config.database, systemClock.now(), kit.migrations), config.database);
-    const results: CheckResult[] = [...database, await checkUploadStore(config.uploads.store, uploadFilesOf(config))];
+    const results: CheckResult[] = [...database, await checkUploadStore(config.uploads.store)];
     const databaseUsable = database.every((result) => result.ok);
     for (const { label, credential } of await credentialsToCheck(config, results)) {
       const client = createWorkforceClient({ upstream: { ...config.upstream, credential }, clock: systemClock });

@@ -12,12 +12,18 @@ export interface EmulatorPluginOptions extends EmulatorOptions {
    * other options are not read: they were the state's to take when it was made.
    */
   state?: EmulatorState;
+  /**
+   * Default true. False leaves the control API out: it has no authentication (anyone who reaches it lists every task
+   * and changes any), so a server mounts it only with its preview (docs/configuration.md#the-page-and-the-portal).
+   */
+  control?: boolean;
 }
 
 /**
- * The emulator as a Fastify plugin: the three upstream endpoints of docs/platform.md#addresses at its root and the control API under
- * /control. It is deliberately encapsulated (not wrapped with fastify-plugin): its body parsers, hooks and error
- * handler stay inside, so it can be mounted under a prefix (e.g. /emulator) in an app that has its own.
+ * The emulator as a Fastify plugin: the three upstream endpoints of docs/platform.md#addresses at its root and, unless
+ * `control` is false, the control API under /control. It is deliberately encapsulated (not wrapped with
+ * fastify-plugin): its body parsers, hooks and error handler stay inside, so it can be mounted under a prefix (e.g.
+ * /emulator) in an app that has its own.
  */
 export const emulatorPlugin: FastifyPluginAsync<EmulatorPluginOptions> = async (app, options) => {
   const ownState = options.state === undefined;
@@ -53,6 +59,7 @@ export const emulatorPlugin: FastifyPluginAsync<EmulatorPluginOptions> = async (
     { logLevel: 'warn' },
   );
 
+  if (options.control === false) return;
   // The preview portal polls the control API: its reads write no line (at any level: the host app may log
   // without this server's access-log controller); its actions (assign, approve, a fault) are logged like any request.
   await app.register(

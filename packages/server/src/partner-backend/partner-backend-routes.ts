@@ -28,6 +28,11 @@ export interface PartnerBackendOptions {
   offerStandIn?: OfferStandIn | undefined;
   /** OFFER_TIMEOUT_MS: a "too slow" answer comes a second after it. */
   offerTimeoutMs?: number;
+  /**
+   * Whether the panel's control routes (under /control/partner-backend) are mounted: only with the preview, since they
+   * have no authentication and show every task's events and files (docs/configuration.md#the-page-and-the-portal).
+   */
+  control: boolean;
 }
 
 const taskQuerySchema = z.object({ assignedTaskUuid: z.optional(z.string().check(z.maxLength(100))) });
@@ -100,6 +105,7 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
     );
   }
 
+  if (!options.control) return;
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(
     '/control/partner-backend',

@@ -4,11 +4,14 @@ import { dirname } from 'node:path';
 import { CompactEncrypt, compactDecrypt, decodeProtectedHeader } from 'jose';
 import { maskValue } from '@partner-task-kit/workflow/sensitive';
 import type { SealedValue } from './sensitive-values.ts';
+import { PADDING_BLOCK, padValue, unpadValue } from './value-padding.ts';
 
 /**
  * The keys that seal sensitive values at rest (docs/configuration.md#sensitive-values). Each value is a compact JWE
  * (`dir`, `A256GCM`: AES-256-GCM under the key itself) whose protected header names its key (`kid`), so a key added
- * later seals new values while the older ones still open (docs/operations.md#sensitive-values).
+ * later seals new values while the older ones still open (docs/operations.md#sensitive-values). The value is padded
+ * first (value-padding.ts), which the header says with `ptk-pad`, a critical parameter: a reader that does not know it
+ * refuses the value rather than return it padded. A value sealed before padding has no `ptk-pad` and opens as it is.
  */
 export interface SensitiveKey {
   kid: string;
@@ -24,6 +27,9 @@ export interface SensitiveKeyRing {
 }
 
 const KID = /^[A-Za-z0-9._-]{1,64}$/;
+/** The protected header's parameter saying the plaintext is padded to a multiple of its value in bytes. */
+const PADDING_PARAMETER = 'ptk-pad';
+const crit = { [PADDING_PARAMETER]: true };
 
 /** Parses `<kid>:<base64url of 32 bytes>[,<kid>:<key>...]`; the problems never quote a key. */
 export function parseSensitiveKeys(text: string): { ok: true; keys: SensitiveKey[] } | { ok: false; problem: string } {
@@ -60,20 +66,22 @@ export function sensitiveKeyRing(keys: readonly SensitiveKey[]): SensitiveKeyRin
   const encoder = new TextEncoder();
   return {
     async seal(value) {
-      const jwe = await new CompactEncrypt(encoder.encode(value))
-        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: current.kid })
-        .encrypt(current.key);
+      const jwe = await new CompactEncrypt(padValue(encoder.encode(value)))
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: current.kid, [PADDING_PARAMETER]: PADDING_BLOCK, crit: [PADDING_PARAMETER] })
+        .encrypt(current.key, { crit });
       return { $sealed: jwe, masked: maskValue(value) };
     },
     async open(sealed) {
       const { kid } = decodeProtectedHeader(sealed.$sealed);
       const key = kid === undefined ? undefined : byKid.get(kid);
       if (key === undefined) throw new Error(`a sensitive value is sealed under key "${kid ?? '(none)'}", which SENSITIVE_DATA_KEYS lacks`);
-      const { plaintext } = await compactDecrypt(sealed.$sealed, key, {
+      const { plaintext, protectedHeader } = await compactDecrypt(sealed.$sealed, key, {
         keyManagementAlgorithms: ['dir'],
         contentEncryptionAlgorithms: ['A256GCM'],
+        crit,
       });
-      return new TextDecoder().decode(plaintext);
+      const padding = protectedHeader[PADDING_PARAMETER];
+      return new TextDecoder().decode(padding === undefined ? plaintext : unpadValue(plaintext, padding));
     },
   };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import { ERRORS, type KvStore } from '@tus/server';
 import type { UploadFiles } from './upload-files.ts';
@@ -60,30 +60,14 @@ class UploadS3Store extends S3Store {
   private readonly prefix: string;
 
   constructor(settings: S3UploadStore) {
-    const clientConfig: S3ClientConfig & { bucket: string } = {
-      bucket: settings.bucket,
-      region: settings.region,
-      forcePathStyle: settings.forcePathStyle,
-      // The SDK's default since 3.729 sends a streamed body with a CRC trailer (aws-chunked), which S3-compatible
-      // services that predate it store as it came, framing included: checksums only where S3 requires them.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      ...(settings.credentials ? { credentials: settings.credentials } : {}),
-    };
+    const clientConfig = { bucket: settings.bucket, ...s3ClientConfigOf(settings) };
     // tus keeps what it read of an upload's `.info` (which never changes once written: Upload-Length is required, so
     // no deferred length rewrites it) per process; bounded, as uploads finished by another instance never leave it.
     // Every part but the last of the same size: Cloudflare R2 refuses a multipart upload whose parts differ, and a
     // piece that ends a PATCH short of a part waits as `<id>.part` for the next (docs/deploying.md#uploads-with-several-instances).
     super({ s3ClientConfig: clientConfig, cache: boundedCache<MetadataValue>(1000), partSize: PART_BYTES, minPartSize: PART_BYTES });
     this.prefix = settings.prefix;
-    if (this.prefix !== '') {
-      // @tus/s3-store names every object by the upload id alone: the prefix is added to each request's keys, in one place.
-      this.client.middlewareStack.add((next) => (args) => next({ ...args, input: withPrefix(args.input, this.prefix) }), {
-        step: 'initialize',
-        name: 'uploadKeyPrefix',
-      });
-    }
+    addKeyPrefix(this.client, this.prefix);
   }
 
   async openObject(id: string): Promise<Readable | undefined> {
@@ -126,6 +110,29 @@ class UploadS3Store extends S3Store {
     await this.clearCache(id);
     return info !== undefined || file !== undefined;
   }
+}
+
+/** The S3 client's settings for the store, shared by the doctor's probe (cli/doctor-upload-store.ts). */
+export function s3ClientConfigOf(settings: S3UploadStore): S3ClientConfig {
+  return {
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    // The SDK's default since 3.729 sends a streamed body with a CRC trailer (aws-chunked), which S3-compatible
+    // services that predate it store as it came, framing included: checksums only where S3 requires them.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    ...(settings.credentials ? { credentials: settings.credentials } : {}),
+  };
+}
+
+/** @tus/s3-store names every object by the upload id alone: the prefix is added to each request's keys, in one place. */
+export function addKeyPrefix(client: S3Client, prefix: string): void {
+  if (prefix === '') return;
+  client.middlewareStack.add((next) => (args) => next({ ...args, input: withPrefix(args.input, prefix) }), {
+    step: 'initialize',
+    name: 'uploadKeyPrefix',
+  });
 }
 
 function withPrefix(input: object, prefix: string): object {
