@@ -90,6 +90,9 @@ describe("counting a JPEG's scans", () => {
       const count = (name: string, bound: number) => countJpegScans(join(directory, name), bound);
       expect([await count('baseline', 100), await count('progressive', 100), await count('bomb', 100_000)]).toEqual([1, 10, 2010]);
       expect(await count('bomb', 100)).toBe(101);
+      // Cut inside its last scan: the count ends with the file, as the decoder's reading does.
+      writeFileSync(join(directory, 'cut'), files.progressive.subarray(0, files.progressive.length - 1000));
+      expect(await count('cut', 100)).toBe(10);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
