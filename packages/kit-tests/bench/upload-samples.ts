@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
+import { scanBomb } from '../helpers/scan-bomb';
 
 export interface UploadSample {
   /** What the file is, for the report. */
@@ -34,4 +35,14 @@ export function scannedPdf(size: number): UploadSample {
   const tail = Buffer.from('\nendstream\nendobj\ntrailer\n<< >>\n%%EOF\n');
   const body = randomBytes(Math.max(0, size - head.length - tail.length));
   return { description: 'PDF, kept as sent', bytes: Buffer.concat([head, body, tail]) };
+}
+
+/**
+ * A progressive JPEG of 48 MP (under the 50 MP bound) and 3,000 scans that hold nothing, some 500 KB: about 10 s of a
+ * core to decode, the file a server that decodes whatever passes the pixel bound spends most on per byte
+ * (docs/api.md#uploads).
+ */
+export async function scanBombSample(): Promise<UploadSample> {
+  const bytes = await scanBomb({ width: 8000, height: 6000, extraScans: 3000 });
+  return { description: 'progressive JPEG, 48 MP, 3,000 empty scans more', bytes };
 }

@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as tus from 'tus-js-client';
 import { openSessions } from './api-load';
 import { machine, round } from './bench-support';
-import { processCpuMs, productionLikeEnv, startServerProcess } from './bench-server-process';
+import { productionLikeEnv, startServerProcess } from './bench-server-process';
 import { BENCH_UPLOAD_FIELD, BENCH_UPLOAD_MAX_BYTES } from './upload-field';
-import { phonePhoto, scannedPdf, type UploadSample } from './upload-samples';
+import { phonePhoto, scanBombSample, scannedPdf, type UploadSample } from './upload-samples';
 
 /**
  * `node --import tsx packages/kit-tests/bench/uploads.ts` (suite `uploads`): ten 10 MB files uploaded at once with tus-js-client, in
@@ -18,10 +18,14 @@ import { phonePhoto, scannedPdf, type UploadSample } from './upload-samples';
  * bare @tus/server writing through the same FileStore to the same disk (packages/kit-tests/bench/bare-tus-server.ts). Both run in
  * processes of their own, started the same way, one after the other, in alternating order run after run; each run
  * starts fresh servers and sends two batches of ten: the first to a server that has taken no upload (its one-time
- * costs included), the next to the same server, warm. The RSS is read from /proc when a batch starts and its peak
- * (VmHWM, reset just before) when its last upload is answered. Throughput is the bytes of a batch over the time from its
- * first request to its last answer: for the kit, that answer comes after the file is checked and cleaned. Beside them,
- * one cleaning alone in a process of its own (packages/kit-tests/bench/cleaning-alone.ts): the floor of both.
+ * costs included), the next to the same server, warm; and, for a photo, a third ten to the kit's server with a scan
+ * bomb sent beside them by another task (packages/kit-tests/bench/upload-samples.ts), to see the ten's time with it and
+ * without. The RSS and CPU are the server's with its child processes (the kit's cleaning pool, cleaning-pool.ts): the
+ * RSS read from /proc when a batch starts, its peak the server's (VmHWM, reset just before) when its last upload is
+ * answered, plus the most memory of its own each child held meanwhile (sampleChildren): peaks added up, so no less
+ * than the whole tree's, but for what a child grows within one 25 ms sample. Throughput is the bytes of a batch over the time from its first
+ * request to its last answer: for the kit, that answer comes after the file is checked and cleaned. Beside them, one
+ * cleaning alone in a process of its own (packages/kit-tests/bench/cleaning-alone.ts): the floor of both.
  */
 const { values } = parseArgs({
   options: {
@@ -33,6 +37,8 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
+/** The kit's pool of cleaning processes, as a server sizes it by default (docs/configuration.md#uploads). */
+const cleaningProcesses = Math.min(2, availableParallelism());
 const count = Number(values.uploads);
 const chunkBytes = Number(values['chunk-kb']) * 1024;
 const bound = setTimeout(
@@ -54,6 +60,8 @@ interface Batch {
 interface SideRun {
   first: Batch;
   warm: Batch;
+  /** The kit's, for a photo: the same ten again, a scan bomb of another task's beside them. */
+  withBomb?: Batch & { bombAnswer: number; bombSeconds: number };
 }
 interface CleaningAlone {
   rssRiseMb: number;
@@ -64,6 +72,7 @@ interface CleaningAlone {
 const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-uploads-'));
 try {
   const photo = await phonePhoto();
+  const bomb = await scanBombSample();
   const samples: Record<string, UploadSample> = {
     jpeg: photo,
     'jpeg-upright': await phonePhoto({ upright: true }),
@@ -80,19 +89,21 @@ try {
     for (let run = 0; run < runs; run += 1) {
       const order: Side[] = run % 2 === 0 ? ['kit', 'bare'] : ['bare', 'kit'];
       for (const side of order) {
-        const result = await runOnce(side, sample, join(directory, `${kind}-${run}-${side}`));
+        const beside = side === 'kit' && kind !== 'pdf' ? bomb : undefined;
+        const result = await runOnce(side, sample, join(directory, `${kind}-${run}-${side}`), beside);
         sides[side].push(result);
         for (const [name, batch] of Object.entries(result))
           progress(
             `${kind} run ${run + 1}, ${side}, ${name} ten: ${megabytesPerSecond(sample, batch)} MB/s, RSS ${batch.rssBeforeMb} MB +${batch.rssRiseMb}, ` +
-              `server CPU ${batch.serverCpuMsPerUpload} ms per upload`,
+              `server CPU ${batch.serverCpuMsPerUpload} ms per upload` +
+              ('bombAnswer' in batch ? `; the bomb answered ${batch.bombAnswer} after ${round(batch.bombSeconds, 2)} s` : ''),
           );
       }
       alone.push(cleanAlone(samplePath));
       progress(`${kind} run ${run + 1}, one cleaning alone: RSS +${alone.at(-1)!.rssRiseMb} MB, ${alone.at(-1)!.wallMs} ms`);
     }
-    const batches = (side: Side, name: keyof SideRun) => sides[side].map((each) => each[name]);
-    const figures = (side: Side, name: keyof SideRun) => ({
+    const batches = (side: Side, name: 'first' | 'warm') => sides[side].map((each) => each[name]);
+    const figures = (side: Side, name: 'first' | 'warm') => ({
       megabytesPerSecond: batches(side, name).map((batch) => megabytesPerSecond(sample, batch)),
       rssBeforeMb: batches(side, name).map((batch) => batch.rssBeforeMb),
       rssRiseMb: batches(side, name).map((batch) => batch.rssRiseMb),
@@ -100,10 +111,10 @@ try {
     });
     // Of warm servers, so that neither side's one-time costs weigh on the ratio.
     const ratios = sides.kit.map((kit, index) => round(sides.bare[index]!.warm.seconds / kit.warm.seconds, 2));
-    // The kit cannot answer before the bytes are in (the bare server's time at best) and the ten files are cleaned one
-    // after the other: with cleanings as fast as one alone, the ratio could reach this and no more.
+    // The kit cannot answer before the bytes are in (the bare server's time at best) and the ten files are cleaned, so
+    // many at a time as the pool has processes: with cleanings as fast as one alone, the ratio could reach this and no more.
     const ceilings = sides.bare.map((bare, index) => {
-      const cleaningSeconds = (count * alone[index]!.wallMs) / 1000;
+      const cleaningSeconds = (Math.ceil(count / cleaningProcesses) * alone[index]!.wallMs) / 1000;
       return round(bare.warm.seconds / (bare.warm.seconds + cleaningSeconds), 2);
     });
     console.log(
@@ -115,7 +126,21 @@ try {
         uploads: count,
         chunkBytes,
         runs,
+        cleaningProcesses,
         kit: { first: figures('kit', 'first'), warm: figures('kit', 'warm') },
+        ...(sides.kit.every((each) => each.withBomb)
+          ? {
+              scanBomb: {
+                description: bomb.description,
+                fileBytes: bomb.bytes.length,
+                photosSecondsWithout: sides.kit.map((each) => round(each.warm.seconds, 2)),
+                photosSecondsWith: sides.kit.map((each) => round(each.withBomb!.seconds, 2)),
+                bombAnswers: sides.kit.map((each) => each.withBomb!.bombAnswer),
+                bombSeconds: sides.kit.map((each) => round(each.withBomb!.bombSeconds, 2)),
+                rssRiseMb: sides.kit.map((each) => each.withBomb!.rssRiseMb),
+              },
+            }
+          : {}),
         bare: { first: figures('bare', 'first'), warm: figures('bare', 'warm') },
         cleaningAlone: {
           rssRiseMb: alone.map((each) => each.rssRiseMb),
@@ -137,8 +162,8 @@ try {
   rmSync(directory, { recursive: true, force: true });
 }
 
-/** One fresh server of one side, and two batches of uploads at once to it. */
-async function runOnce(side: Side, sample: UploadSample, runDirectory: string): Promise<SideRun> {
+/** One fresh server of one side, and two batches of uploads at once to it (three with a bomb beside the last). */
+async function runOnce(side: Side, sample: UploadSample, runDirectory: string, bomb?: UploadSample): Promise<SideRun> {
   mkdirSync(runDirectory, { recursive: true });
   const env: Record<string, string> =
     side === 'kit'
@@ -150,35 +175,54 @@ async function runOnce(side: Side, sample: UploadSample, runDirectory: string): 
             metricsToken: randomBytes(32).toString('base64url'),
             logLevel: 'info',
           }),
+          UPLOAD_CLEANING_PROCESSES: String(cleaningProcesses),
         }
       : { BENCH_TUS_DIRECTORY: runDirectory };
   const entry = side === 'kit' ? 'packages/kit-tests/bench/upload-server.ts' : 'packages/kit-tests/bench/bare-tus-server.ts';
   const server = await startServerProcess(env, { compiled: true, entry });
   try {
     const endpoint = side === 'kit' ? `${server.url}/api/task/uploads` : `${server.url}/files`;
-    const batch = async (): Promise<Batch> => {
+    const batch = async (beside?: UploadSample) => {
       // One task per upload, as ten workers would send them; the bare server takes any request.
+      const tasks = count + (beside ? 1 : 0);
       const headers =
         side === 'kit'
-          ? (await openSessions(server.url, count)).map((token) => ({ authorization: `Bearer ${token}` }))
-          : Array.from({ length: count }, () => ({}));
+          ? (await openSessions(server.url, tasks)).map((token) => ({ authorization: `Bearer ${token}` }))
+          : Array.from({ length: tasks }, () => ({}));
       const pid = server.child.pid!;
       // Writing 5 to clear_refs sets VmHWM back to VmRSS: from here it is the peak of this batch alone.
       writeFileSync(`/proc/${pid}/clear_refs`, '5');
-      const rssBeforeKb = memoryKb(pid, 'VmRSS');
-      const cpuBefore = processCpuMs(pid);
+      const children = sampleChildren(pid);
+      const rssBeforeKb = memoryKb(pid, 'VmRSS') + children.nowKb();
+      const cpuBefore = treeCpuMs(pid);
       const started = performance.now();
-      await Promise.all(headers.map((each) => uploadOne(endpoint, sample.bytes, each)));
+      // Sent first, from a task of its own, so that the ten come while it is checked; its answer timed on its own.
+      const answered = (status: number) => ({ status, seconds: (performance.now() - started) / 1000 });
+      const bombAnswer =
+        beside &&
+        uploadOne(endpoint, beside.bytes, headers[count]!).then(
+          () => answered(204),
+          (error: unknown) => answered(statusOf(error)),
+        );
+      await Promise.all(headers.slice(0, count).map((each) => uploadOne(endpoint, sample.bytes, each)));
       const seconds = (performance.now() - started) / 1000;
-      const rssPeakKb = memoryKb(pid, 'VmHWM');
-      return {
+      const rssPeakKb = memoryKb(pid, 'VmHWM') + children.stop();
+      const figures: Batch = {
         seconds,
         rssBeforeMb: round(rssBeforeKb / 1024, 0),
         rssRiseMb: round((rssPeakKb - rssBeforeKb) / 1024, 0),
-        serverCpuMsPerUpload: round((processCpuMs(pid) - cpuBefore) / count, 0),
+        serverCpuMsPerUpload: round((treeCpuMs(pid) - cpuBefore) / count, 0),
       };
+      const bombAnswered = await bombAnswer;
+      return { ...figures, bombAnswer: bombAnswered?.status ?? 0, bombSeconds: bombAnswered?.seconds ?? 0 };
     };
-    return { first: await batch(), warm: await batch() };
+    const batchOf = async (beside?: UploadSample): Promise<Batch> => {
+      const { bombAnswer: _answer, bombSeconds: _seconds, ...figures } = await batch(beside);
+      return figures;
+    };
+    const first = await batchOf();
+    const warm = await batchOf();
+    return bomb ? { first, warm, withBomb: await batch(bomb) } : { first, warm };
   } finally {
     await server.stop();
     rmSync(runDirectory, { recursive: true, force: true });
@@ -213,10 +257,68 @@ function megabytesPerSecond(sample: UploadSample, batch: Batch): number {
   return round((count * sample.bytes.length) / 1024 / 1024 / batch.seconds, 1);
 }
 
-function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(match[1]);
+/** The server and its child processes (the kit's cleaning pool): their pids now. */
+function processTree(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((thread) =>
+    readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return [pid, ...children];
+}
+
+function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssShmem'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readProc(`/proc/${pid}/status`));
+  return Number(match?.[1] ?? 0);
+}
+
+/**
+ * The memory the server's children (the kit's cleaning processes) hold of their own: their anonymous and shared
+ * memory, read every 25 ms, each one's highest kept. Their file-backed pages (node's code, libvips') are the server's
+ * own pages, mapped from the same files, which VmRSS would count twice.
+ */
+function sampleChildren(pid: number) {
+  const highest = new Map<number, number>();
+  const own = (child: number) => memoryKb(child, 'RssAnon') + memoryKb(child, 'RssShmem');
+  const read = () => {
+    for (const child of processTree(pid).slice(1)) highest.set(child, Math.max(highest.get(child) ?? 0, own(child)));
+  };
+  const timer = setInterval(read, 25);
+  return {
+    nowKb: () =>
+      processTree(pid)
+        .slice(1)
+        .reduce((total, child) => total + own(child), 0),
+    stop(): number {
+      clearInterval(timer);
+      read();
+      return [...highest.values()].reduce((total, kb) => total + kb, 0);
+    },
+  };
+}
+
+/**
+ * CPU time so far (user + system, all threads), ms, of the server, of its children that ended (the kernel adds them to
+ * its cutime and cstime once reaped), and of those running: fields 14 to 17 of /proc/<pid>/stat, in 10 ms ticks.
+ */
+function treeCpuMs(pid: number): number {
+  const ticks = (each: number, withChildren: boolean) => {
+    const fields = readProc(`/proc/${each}/stat`).split(') ')[1]?.split(' ') ?? [];
+    const own = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+    return withChildren ? own + Number(fields[13] ?? 0) + Number(fields[14] ?? 0) : own;
+  };
+  return processTree(pid).reduce((total, each) => total + ticks(each, each === pid) * 10, 0);
+}
+
+function readProc(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The HTTP status a tus-js-client upload failed with. */
+function statusOf(error: unknown): number {
+  return (error as tus.DetailedError).originalResponse?.getStatus() ?? 0;
 }
 
 function median(list: number[]): number {

@@ -27,7 +27,7 @@ const BASE_IMAGE = 'node:20-bookworm-slim';
 /**
  * Run by the image's node in the running container: the HEIC photo of packages/kit-tests/fixtures/heic (64x32, turned a quarter
  * by its irot, with EXIF and a GPS position) decoded by heic-decode (libheif in WebAssembly), resolved from the bundled
- * server's place as packages/server/src/uploads/heic-decoding.ts resolves it, then encoded by sharp (libvips, a native binary of the
+ * server's place as packages/server/src/uploads/cleaning-pool.ts resolves it, then encoded by sharp (libvips, a native binary of the
  * image's platform) to a JPEG: what docs/api.md#uploads does to a HEIC photo.
  */
 const imageCodeCheck = `

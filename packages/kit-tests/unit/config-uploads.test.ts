@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, type ConfigResult } from '@partner-task-kit/server/config';
 
@@ -83,6 +84,21 @@ describe('uploads configuration', () => {
     ]);
     expect(problemsOf(parseConfig({ UPLOAD_MAX_FILES_PER_ATTEMPT: '0' }))).toEqual([
       'UPLOAD_MAX_FILES_PER_ATTEMPT: expected a whole number from 1 to 10000, got "0"',
+    ]);
+  });
+
+  it('decodes files in two processes at most by default, each for 30 s at most, or as set', () => {
+    expect(parseConfig({})).toMatchObject({
+      ok: true,
+      config: { uploads: { cleaning: { processes: Math.min(2, availableParallelism()), timeoutMs: 30_000 } } },
+    });
+    expect(parseConfig({ UPLOAD_CLEANING_PROCESSES: '4', UPLOAD_CLEANING_TIMEOUT_MS: '5000' })).toMatchObject({
+      ok: true,
+      config: { uploads: { cleaning: { processes: 4, timeoutMs: 5000 } } },
+    });
+    expect(problemsOf(parseConfig({ UPLOAD_CLEANING_PROCESSES: '0', UPLOAD_CLEANING_TIMEOUT_MS: '50' }))).toEqual([
+      'UPLOAD_CLEANING_PROCESSES: expected a whole number from 1 to 64, got "0"',
+      'UPLOAD_CLEANING_TIMEOUT_MS: expected a whole number from 100 to 600000, got "50"',
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -218,6 +219,10 @@ export const environmentSchema = z.object({
   // its field's (`fileField({maxBytes})`).
   UPLOAD_MAX_FILES_PER_ATTEMPT: integer(1, 10_000, 20),
   UPLOAD_MAX_BYTES_PER_ATTEMPT: integer(1, 10 * 1024 ** 3, 100 * 1024 * 1024),
+  // Received files decoded at once, each in a process of its own, and each decoding's deadline (docs/api.md#uploads):
+  // two at most by default, as each holds a decoded photo's memory; one on a machine of one core.
+  UPLOAD_CLEANING_PROCESSES: integer(1, 64, Math.min(2, availableParallelism())),
+  UPLOAD_CLEANING_TIMEOUT_MS: integer(100, 600_000, 30_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import type { ConfigFindings } from './config-checks.ts';
 import { describeValue, isPlainHttpBeyondLoopback } from './config-checks.ts';
 import type { Environment } from './config-environment.ts';
+import type { CleaningPoolSettings } from './uploads/cleaning-pool.ts';
 import type { S3UploadStore } from './uploads/s3-upload-files.ts';
 
 /** Where uploads' bytes are kept (docs/configuration.md#uploads): a directory of this machine, or a bucket. */
@@ -12,6 +13,8 @@ export interface UploadsConfig {
   /** Per attempt of a task: files, and their declared bytes in all (docs/api.md#uploads). */
   maxFilesPerAttempt: number;
   maxBytesPerAttempt: number;
+  /** UPLOAD_CLEANING_PROCESSES and UPLOAD_CLEANING_TIMEOUT_MS: files decoded at once, and each one's deadline. */
+  cleaning: CleaningPoolSettings;
 }
 
 /** S3's bucket names: 3 to 63 lower-case letters, digits, dots and hyphens, a letter or digit at each end. */
@@ -24,7 +27,11 @@ const S3_ONLY = ['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const;
  * one instance only: docs/deploying.md#uploads-with-several-instances).
  */
 export function uploadsOf(e: Environment, { problems, warnings }: ConfigFindings): UploadsConfig {
-  const limits = { maxFilesPerAttempt: e.UPLOAD_MAX_FILES_PER_ATTEMPT, maxBytesPerAttempt: e.UPLOAD_MAX_BYTES_PER_ATTEMPT };
+  const limits = {
+    maxFilesPerAttempt: e.UPLOAD_MAX_FILES_PER_ATTEMPT,
+    maxBytesPerAttempt: e.UPLOAD_MAX_BYTES_PER_ATTEMPT,
+    cleaning: { processes: e.UPLOAD_CLEANING_PROCESSES, timeoutMs: e.UPLOAD_CLEANING_TIMEOUT_MS },
+  };
   const value = e.UPLOAD_STORE;
   if (value === undefined || value.startsWith('file:')) {
     for (const name of S3_ONLY) {

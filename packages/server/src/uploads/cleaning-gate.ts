@@ -1,35 +1,52 @@
-import sharp from 'sharp';
+/** Runs a cleaning for a task when its turn comes: `await turn(taskId, () => clean(...))`. */
+export type CleaningGate = <T>(key: string, clean: () => Promise<T>) => Promise<T>;
 
-/** Runs a cleaning when its turn comes: `await turn(() => cleanUpload(...))`. */
-export type CleaningGate = <T>(clean: () => Promise<T>) => Promise<T>;
+interface KeyQueue {
+  waiting: (() => void)[];
+  running: number;
+  /** When this key last had a turn (a count of turns given), 0 if never since it was last idle. */
+  lastTurn: number;
+}
 
 /**
- * How many received files are checked and cleaned at once in this process: one. To turn a photo upright, sharp holds
- * the whole decoded image (a 12 MP phone photo stored sideways is 36 MB of pixels, and about as much again in the
- * decoder's and encoder's buffers), and a HEIC photo is decoded whole (heic-decoding.ts); each cleaning running beside
- * another adds all of that to the server's memory. Ten 10 MB photos arriving at once must not cost ten images' worth
- * (docs/development.md#benchmarks). One at a time, a 12 MP JPEG takes about a third of a second of one core; the others
- * wait their turn in the order they came, while the bytes of other uploads go on arriving, and the other cores stay
- * free for the task API.
+ * At most `slots` cleanings at once, and turns shared between tasks (docs/api.md#uploads): the next turn goes to the
+ * task whose last one is the oldest, a task that had none first, each task's own files in the order they came. So a
+ * task sending many files, or a few slow ones, holds every other task back by one file at most, where one line in the
+ * order of arrival put each of its files ahead of a file that came after them. Written here, as the promise queues
+ * we know (p-limit, p-queue) keep one line for all.
  */
-const CLEANINGS_AT_ONCE = 1;
-
-export function createCleaningGate(): CleaningGate {
-  // Every upload is a new file, so libvips' cache of operations (up to 50 MB by default) would only keep the last
-  // images' memory held after their cleaning.
-  sharp.cache(false);
+export function createCleaningGate(slots: number): CleaningGate {
   let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (clean) => {
-    if (running < CLEANINGS_AT_ONCE) running += 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+  let turns = 0;
+  const queues = new Map<string, KeyQueue>();
+  const giveTurns = () => {
+    while (running < slots) {
+      let next: KeyQueue | undefined;
+      // In the order the keys came: the first of those equally due.
+      for (const queue of queues.values()) if (queue.waiting.length > 0 && (!next || queue.lastTurn < next.lastTurn)) next = queue;
+      if (!next) return;
+      running += 1;
+      next.running += 1;
+      turns += 1;
+      next.lastTurn = turns;
+      next.waiting.shift()!();
+    }
+  };
+  return async (key, clean) => {
+    let queue = queues.get(key);
+    if (!queue) queues.set(key, (queue = { waiting: [], running: 0, lastTurn: 0 }));
+    const own = queue;
+    await new Promise<void>((resolve) => {
+      own.waiting.push(resolve);
+      giveTurns();
+    });
     try {
       return await clean();
     } finally {
-      // The turn passes straight to the next in line, so `running` counts it without a gap another could take.
-      const next = waiting.shift();
-      if (next) next();
-      else running -= 1;
+      running -= 1;
+      own.running -= 1;
+      if (own.running === 0 && own.waiting.length === 0) queues.delete(key);
+      giveTurns();
     }
   };
 }

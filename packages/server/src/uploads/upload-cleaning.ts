@@ -5,7 +5,9 @@ import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
 import type { FileType, StoredFileType } from '@partner-task-kit/workflow/file-field';
-import { decodeHeic } from './heic-decoding.ts';
+import type { DecodingJob } from './cleaning-child.ts';
+import type { PoolAnswer } from './cleaning-pool.ts';
+import { countJpegScans } from './jpeg-scans.ts';
 
 interface CleanedFile {
   contentType: StoredFileType;
@@ -21,22 +23,36 @@ interface CleanedFile {
 const CLEANED_JPEG = { quality: 90, optimiseCoding: false } as const;
 
 /**
- * The most pixels an image may have, as for a HEIC photo (heic-decoding.ts): a 48 MP phone photo passes, while an
- * image made to be small on the wire and huge once decoded (a decompression bomb) is refused before it is decoded.
+ * The most pixels an image may have, a HEIC photo's included: a 48 MP phone photo passes, while an image made to be
+ * small on the wire and huge once decoded (a decompression bomb) is refused before it is decoded. Decoding a HEIC
+ * photo holds about 16 bytes a pixel at its peak (the file and the picture inside the decoder, then the RGBA pixels):
+ * some 200 MB for a 12 MP photo.
  */
 const MAX_IMAGE_PIXELS = 50_000_000;
+
+/**
+ * The most scans a JPEG may have (docs/api.md#uploads). The decoder goes over the whole image once per scan of a
+ * progressive JPEG, however little the scan holds: about 3 ms a scan at 48 MP here, so 3,000 empty scans (a 500 KB
+ * file) took 10 s of a core. libjpeg's and mozjpeg's progressive modes write about 10 scans for a colour photo, and
+ * a baseline JPEG one per component at most; 100 cost at most a third of a second more at 48 MP.
+ */
+const MAX_JPEG_SCANS = 100;
+
+/** Decodes a file in a process of its own, under a deadline (cleaning-pool.ts): the cleaning's costly part. */
+export type Decode = (job: DecodingJob) => Promise<PoolAnswer>;
 
 /** A file that passed: what it is, and where its cleaned bytes are (`path` itself when kept as it was). */
 export type Cleaning = { ok: true; file: CleanedFile; path: string } | { ok: false; message: string };
 
 /**
  * The received file, checked and cleaned (docs/api.md#uploads): its type read from its bytes (file-type), never from
- * its name or the client's claim; an image decoded and encoded again into `cleanedPath`, turned upright first, so that
- * nothing of its metadata (EXIF with a GPS position, XMP, maker notes) is kept; a HEIC photo converted so to JPEG; a
- * PDF kept as it is. Files are read and written in parts by file-type, sharp and the hash, never held whole in memory,
- * but for a HEIC photo, which its decoder takes whole (heic-decoding.ts).
+ * its name or the client's claim; what decoding it would cost read from its headers (its pixels, a JPEG's scans), and a
+ * file past the bounds refused undecoded; an image then decoded and encoded again into `cleanedPath` by `decode`,
+ * turned upright first, so that nothing of its metadata (EXIF with a GPS position, XMP, maker notes) is kept; a HEIC
+ * photo converted so to JPEG; a PDF kept as it is. Files are read and written in parts by file-type, sharp, the scan
+ * count and the hash, never held whole in memory, but for a HEIC photo, which its decoder takes whole.
  */
-export async function cleanUpload(path: string, cleanedPath: string, accepted: readonly FileType[]): Promise<Cleaning> {
+export async function cleanUpload(path: string, cleanedPath: string, accepted: readonly FileType[], decode: Decode): Promise<Cleaning> {
   const detected = await fileTypeFromFile(path);
   // HEIF is the container a HEIC photo is in: file-type names it image/heif when its brand is the generic one.
   const mime = detected?.mime === 'image/heif' ? 'image/heic' : detected?.mime;
@@ -46,11 +62,9 @@ export async function cleanUpload(path: string, cleanedPath: string, accepted: r
   }
   if (mime === 'application/pdf') return { ok: true, file: await describe(path, mime), path };
   if (mime === 'image/heic') {
-    const decoded = await decodeHeic(path);
-    if (!decoded.ok) return decoded;
-    // Raw pixels carry no metadata, and libheif has turned them upright; a transparent part is shown on white.
-    const raw = { width: decoded.width, height: decoded.height, channels: 4 } as const;
-    await sharp(decoded.pixels, { raw }).flatten({ background: '#ffffff' }).jpeg(CLEANED_JPEG).toFile(cleanedPath);
+    // libheif reads the picture's size as it opens the file, before decoding it (cleaning-child.ts).
+    const answer = await decode({ kind: 'heic', path, cleanedPath, maxPixels: MAX_IMAGE_PIXELS, jpeg: CLEANED_JPEG });
+    if (!answer.ok) return { ok: false, message: refusal(answer, 'HEIC photo') };
     return { ok: true, file: await describe(cleanedPath, 'image/jpeg'), path: cleanedPath };
   }
   // Read from the header before a pixel is decoded: a 1.5 MB JPEG of 16000x16000 took 774 MB to turn upright.
@@ -61,17 +75,42 @@ export async function cleanUpload(path: string, cleanedPath: string, accepted: r
       () => undefined,
     );
   if (size === undefined) return { ok: false, message: `The file starts as ${mime} but is not a readable image.` };
-  if (size > MAX_IMAGE_PIXELS) {
-    return { ok: false, message: `The image is ${(size / 1e6).toFixed(1)} megapixels; at most ${MAX_IMAGE_PIXELS / 1e6} are taken.` };
+  if (size > MAX_IMAGE_PIXELS) return { ok: false, message: tooManyPixels(size) };
+  if (mime === 'image/jpeg') {
+    const scans = await countJpegScans(path, MAX_JPEG_SCANS);
+    if (scans > MAX_JPEG_SCANS) {
+      return {
+        ok: false,
+        message: `The JPEG is made of more than ${MAX_JPEG_SCANS} scans (layers of a progressive JPEG), which takes too long to read: send the photo as the camera saved it, or saved again as an ordinary JPEG.`,
+      };
+    }
   }
-  try {
-    // sharp keeps no metadata unless asked (withMetadata/keepExif); rotate() applies the EXIF orientation first.
-    const image = sharp(path, { failOn: 'error', sequentialRead: true, limitInputPixels: MAX_IMAGE_PIXELS }).rotate();
-    await (mime === 'image/png' ? image.png() : image.jpeg(CLEANED_JPEG)).toFile(cleanedPath);
-  } catch {
-    return { ok: false, message: `The file starts as ${mime} but is not a readable image.` };
-  }
+  const format = mime === 'image/png' ? 'png' : 'jpeg';
+  const answer = await decode({ kind: 'image', path, cleanedPath, format, maxPixels: MAX_IMAGE_PIXELS, jpeg: CLEANED_JPEG });
+  if (!answer.ok) return { ok: false, message: refusal(answer, mime) };
   return { ok: true, file: await describe(cleanedPath, mime), path: cleanedPath };
+}
+
+/** Why a decoding refused the file, said to the worker. */
+function refusal(answer: Exclude<PoolAnswer, { ok: true }>, what: string): string {
+  switch (answer.reason) {
+    case 'pictures':
+      // heic-decode decodes the file's first picture, which need not be the one the file names as its own (its primary).
+      return `The HEIC file holds ${answer.pictures} pictures: send the photo alone, or as JPEG.`;
+    case 'pixels':
+      return tooManyPixels(answer.width * answer.height);
+    case 'deadline':
+      return `The file took too long to read and was stopped: send the photo as the camera saved it, or a smaller one.`;
+    case 'unreadable':
+    case 'crashed':
+      return what === 'HEIC photo'
+        ? 'The file starts as a HEIC photo but is not a readable one.'
+        : `The file starts as ${what} but is not a readable image.`;
+  }
+}
+
+function tooManyPixels(size: number): string {
+  return `The image is ${(size / 1e6).toFixed(1)} megapixels; at most ${MAX_IMAGE_PIXELS / 1e6} are taken.`;
 }
 
 async function describe(path: string, contentType: StoredFileType): Promise<CleanedFile> {

@@ -26,7 +26,7 @@ import {
 import { readOwnTask } from '../task-progress/locked-task.ts';
 import { claimUpload, deleteClaimedUploads } from '../store/upload-removals.repository.ts';
 import { cleanUpload, type Cleaning } from './upload-cleaning.ts';
-import { createCleaningGate, type CleaningGate } from './cleaning-gate.ts';
+import { createCleaningPool, type CleaningPool } from './cleaning-pool.ts';
 import type { UploadFiles } from './upload-files.ts';
 import { databaseUploadLocker } from './upload-locker.ts';
 import { ContractTusServer, tusError } from './tus-answers.ts';
@@ -73,8 +73,10 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     return found;
   };
 
-  // One file is cleaned at a time (cleaning-gate.ts): a decoded photo is the largest thing an upload puts in memory.
-  const cleaningTurn = createCleaningGate();
+  // Files are decoded in a few processes, under a deadline, tasks taking turns (cleaning-pool.ts): a decoded photo is
+  // the largest thing an upload puts in memory.
+  const cleaningPool = createCleaningPool(deps.config.uploads.cleaning, app.log);
+  app.addHook('onClose', () => cleaningPool.close());
   // Made on the first upload: a server that never takes one needs no store.
   let made: Promise<TusServer> | undefined;
   const tus = () =>
@@ -138,7 +140,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
         const task = record && (await findTaskById(store.db, record.taskId));
         const rule = record && task && fileRuleOf(task.workflowId, record.stepId, record.field);
         const cleaning: Cleaning = rule
-          ? await files.withLocalCopy(upload.id, (path) => cleanInto(files, upload.id, path, rule.types, cleaningTurn))
+          ? await files.withLocalCopy(upload.id, (path) => cleanInto(files, upload.id, path, rule.types, cleaningPool, record.taskId))
           : { ok: false, message: 'The upload is gone.' };
         if (!cleaning.ok) {
           // Nothing of a refused file stays: neither its bytes nor its row.
@@ -224,13 +226,20 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
 }
 
 /**
- * Cleans the received file into a temporary one, when the gate gives it its turn, which then takes the received one's
- * place in the store.
+ * Cleans the received file into a temporary one, decoded in the pool when its task's turn comes, which then takes the
+ * received one's place in the store.
  */
-async function cleanInto(files: UploadFiles, id: string, path: string, types: FileRule['types'], turn: CleaningGate): Promise<Cleaning> {
+async function cleanInto(
+  files: UploadFiles,
+  id: string,
+  path: string,
+  types: FileRule['types'],
+  pool: CleaningPool,
+  taskId: string,
+): Promise<Cleaning> {
   const directory = await mkdtemp(join(tmpdir(), 'ptk-clean-'));
   try {
-    const cleaning = await turn(() => cleanUpload(path, join(directory, 'cleaned'), types));
+    const cleaning = await cleanUpload(path, join(directory, 'cleaned'), types, (job) => pool.run(taskId, job));
     if (cleaning.ok && cleaning.path !== path) await files.replace(id, cleaning.path);
     return cleaning;
   } finally {
