@@ -62,6 +62,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0018_uploads',
       '0019_upload_removals',
       '0020_upload_locks',
+      '0021_offer_checks',
     ]);
   });
 

@@ -20,6 +20,7 @@ const body: OfferRequestBody = {
     workflowId: 'work-authorization',
     stepId: 'appointment',
     attempt: 1,
+    locale: 'es',
     answers: { postcode: { postcode: '28001' } },
   },
 };

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
+import { offerIsEmpty } from '@partner-task-kit/workflow/offer-rules';
 import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
 import { ApiClientProvider } from '@partner-task-kit/page/api/api-client-context';
 import { taskKeys } from '@partner-task-kit/page/api/query-keys';
@@ -22,8 +23,13 @@ export interface RenderScreenOptions<Texts> {
   task?: Partial<TaskView>;
   savedData?: unknown;
   refusal?: StepRefusal;
-  /** What GET /api/task/steps/:id/offer answered, by step: the screen renders as after the answer came. */
+  /**
+   * What GET /api/task/steps/:id/offer answered, by step: the screen renders as after the answer came. The offer alone,
+   * `empty` as the default rule of `isEmpty` tells; `offerAnswers` gives a whole answer instead.
+   */
   offers?: Record<string, unknown>;
+  /** Whole answers of GET /api/task/steps/:id/offer, by step (an empty offer's `checkAgainInMs`, say). */
+  offerAnswers?: Record<string, StepOfferResponse>;
   /** The bytes of stored uploads by id (GET /api/task/uploads/:id), as after they loaded. */
   storedFiles?: Record<string, Blob>;
 }
@@ -37,7 +43,10 @@ const shellTexts = { en: shellTextsEn, es: shellTextsEs };
 export function renderScreen<Texts>(Screen: ComponentType<StepViewProps & { texts: Texts }>, options: RenderScreenOptions<Texts>): string {
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
   for (const [stepId, offer] of Object.entries(options.offers ?? {})) {
-    const answer: StepOfferResponse = { offer, loadedAt: '2026-03-01T09:00:00.000Z' };
+    const answer: StepOfferResponse = { offer, loadedAt: '2026-03-01T09:00:00.000Z', empty: offerIsEmpty({}, offer) };
+    queryClient.setQueryData(taskKeys.offer(pageContext, stepId), answer);
+  }
+  for (const [stepId, answer] of Object.entries(options.offerAnswers ?? {})) {
     queryClient.setQueryData(taskKeys.offer(pageContext, stepId), answer);
   }
   for (const [id, blob] of Object.entries(options.storedFiles ?? {}))

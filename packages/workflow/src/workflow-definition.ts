@@ -54,7 +54,7 @@ export interface CheckContext<StepAnswers = Answers> {
 /**
  * Data the server loads from the partner's backend when the step is reached, and the page shows: slots, prices, a
  * contract text (docs/connecting-your-backend.md#offers). Kept with the task; a change in the answers it depends on
- * loads a new one.
+ * loads a new one, and an empty one is asked again after `checkAgainAfterMs`.
  *
  * @public the workflow authoring API: a partner's own definitions may name it.
  */
@@ -64,12 +64,31 @@ export interface OfferDefinition<Data = unknown, Offer = unknown, StepAnswers = 
   dependsOn?: readonly string[];
   /** The worker's answer against the offer shown: an issue when it is not one of it. */
   check(data: Data, offer: Offer): StepIssue | undefined;
-  /** Nothing to choose from: the page says so and offers to go back. */
-  isEmpty(offer: Offer): boolean;
-  /** An offer with nothing in it (`isEmpty` holds): what the emulator's stand-in answers when the preview asks for none. */
+  /**
+   * Nothing to choose from: the page says so, offers to go back, and the server asks again later. Absent: an offer
+   * is empty when it is an empty array, or an object whose array-valued fields (one at least) all have no items
+   * (offer-rules.ts).
+   */
+  isEmpty?(offer: Offer): boolean;
+  /**
+   * How long after an empty offer the server asks the partner's backend again, in ms: the page's "Check again" and a
+   * reload wait this long (1 s to 24 h; default 60 s, offer-rules.ts).
+   */
+  checkAgainAfterMs?: number;
+  /** An offer with nothing in it (empty by `isEmpty`): what the emulator's stand-in answers when the preview asks for none. */
   empty: Offer;
-  /** What the emulator's stand-in of the partner's backend answers (the preview), from the answers sent. */
-  sample(answers: StepAnswers): Offer;
+  /** What the emulator's stand-in of the partner's backend answers (the preview), from the answers and language sent. */
+  sample(answers: StepAnswers, request: OfferRequestFacts): Offer;
+}
+
+/**
+ * What an offer request says besides the answers (docs/connecting-your-backend.md#offers).
+ *
+ * @public the workflow authoring API: a partner's own definitions may name it.
+ */
+export interface OfferRequestFacts {
+  /** The worker's language as the page speaks it (`en`, `es`), a BCP 47 tag; null when the page did not say. */
+  locale: string | null;
 }
 
 /**

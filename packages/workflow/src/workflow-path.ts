@@ -1,3 +1,4 @@
+import { checkAgainProblem } from './offer-rules.ts';
 import type { Answers, StepDefinition, WorkflowDefinition } from './workflow-definition.ts';
 
 /*
@@ -125,7 +126,8 @@ function longestFrom(workflow: WorkflowDefinition, step: StepDefinition, visitin
 
 /**
  * What every workflow must be for the engine to run it: each step reachable from the first, every `next` naming a
- * step of the workflow, no loop, and an end reachable. Checked by each workflow's tests and by the server at start.
+ * step of the workflow, no loop, an end reachable, and an offer's settings within their bounds. Checked by each
+ * workflow's tests and by the server at start.
  */
 export function workflowProblems(workflow: WorkflowDefinition): string[] {
   const problems: string[] = [];
@@ -135,6 +137,8 @@ export function workflowProblems(workflow: WorkflowDefinition): string[] {
     for (const id of possibleNextIds(workflow, step)) {
       if (id !== null && !ids.has(id)) problems.push(`step ${step.id} leads to ${id}, which is not a step of the workflow`);
     }
+    const offerProblem = step.offer && checkAgainProblem(step.offer);
+    if (offerProblem) problems.push(`step ${step.id}: ${offerProblem}`);
   }
   if (problems.length > 0 || workflow.steps.length === 0) return problems.length > 0 ? problems : ['it has no step'];
   const reached = new Set<string>();

@@ -1,8 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
 import { useRef, useState, type FormEvent } from 'react';
 import { useApiClient } from '@partner-task-kit/page/api/api-client-context';
 import { useGoBack } from '@partner-task-kit/page/api/go-back';
 import { stepOfferQueryOptions } from '@partner-task-kit/page/api/get-step-offer';
+import { useCheckAgain } from '@partner-task-kit/page/api/offer-check-again';
 import { Button } from '@partner-task-kit/page/ui/button';
 import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
 import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
@@ -13,14 +15,15 @@ import { refused } from '@partner-task-kit/page/workflows/field-errors';
 import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
 import { appointmentTexts } from './appointment-texts';
 import { slotsOfferSchema, workAuthorizationSchemas, type SlotsOffer } from './definition';
+import { slotTime } from './slot-time';
 import type { WorkAuthorizationTexts } from './texts';
 
 const schema = workAuthorizationSchemas.appointment;
 
 /**
  * The slots the partner's backend offers for the worker's postcode (docs/connecting-your-backend.md#offers), loaded
- * through the server when the step shows. When they cannot be loaded the worker may try again; when there are none,
- * go back and change the postcode: never an empty list with no way on.
+ * through the server, in the worker's language, when the step shows. When they cannot be loaded the worker may try
+ * again; when there are none, check again later or go back and change the postcode: never an empty list with no way on.
  */
 export function AppointmentStep({
   texts,
@@ -35,7 +38,7 @@ export function AppointmentStep({
 }: StepViewProps & { texts: WorkAuthorizationTexts }) {
   const own = appointmentTexts[locale];
   const client = useApiClient();
-  const offer = useQuery(stepOfferQueryOptions(client, stepId));
+  const offer = useQuery(stepOfferQueryOptions(client, stepId, locale));
   const goBack = useGoBack(client);
   // The server checked it with the same schema; a page older than the server's workflow may still not read it.
   const parsed = offer.data && slotsOfferSchema.safeParse(offer.data.offer);
@@ -52,15 +55,8 @@ export function AppointmentStep({
         </Button>
       </>
     );
-  } else if (parsed.data.slots.length === 0) {
-    body = (
-      <>
-        <Notice tone="info">{own.none}</Notice>
-        <Button busy={goBack.isPending} onClick={() => goBack.mutate(stepId)}>
-          {own.changePostcode}
-        </Button>
-      </>
-    );
+  } else if (offer.data.empty) {
+    body = <NoSlots offer={offer} locale={locale} changing={goBack.isPending} onChange={() => goBack.mutate(stepId)} />;
   } else {
     body = (
       <SlotChoice
@@ -103,7 +99,6 @@ function SlotChoice({
   const [slotId, setSlotId] = useState(savedSlot);
   const [tried, setTried] = useState(false);
   const first = useRef<HTMLInputElement>(null);
-  const format = dateFormat(locale);
   const invalid = !schema.safeParse({ slotId }).success;
 
   function submit(event: FormEvent) {
@@ -126,7 +121,7 @@ function SlotChoice({
             value={slot.id}
             checked={slotId === slot.id}
             onChange={() => setSlotId(slot.id)}
-            label={own.slot(format.format(new Date(slot.startsAt)), slot.place)}
+            label={own.slot(slotTime(slot, locale), slot.place)}
           />
         ))}
       </ChoiceGroup>
@@ -137,7 +132,48 @@ function SlotChoice({
   );
 }
 
-/** The worker's language and their device's time zone: "Monday, 7 January 2030 at 09:00", "lunes, 7 de enero de 2030, 9:00". */
-function dateFormat(locale: Locale): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' });
+/**
+ * Nothing offered near the postcode (the step's `isEmpty`, as the server tells): "Check again" once the server's wait
+ * is over (the step's `checkAgainAfterMs`), or go back and change the postcode; never a dead end.
+ */
+function NoSlots({
+  offer,
+  locale,
+  changing,
+  onChange,
+}: {
+  offer: UseQueryResult<StepOfferResponse>;
+  locale: Locale;
+  changing: boolean;
+  onChange(): void;
+}) {
+  const own = appointmentTexts[locale];
+  const check = useCheckAgain(offer);
+  const [asked, setAsked] = useState(false);
+  const wait = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'long' }).format(check.waitSeconds);
+  return (
+    <>
+      <Notice tone="info">{asked ? own.stillNone : own.none}</Notice>
+      <Button
+        inactive={!check.ready}
+        busy={offer.isFetching}
+        busyText={own.checking}
+        aria-describedby={check.ready ? undefined : 'appointment-check-again-hint'}
+        onClick={() => {
+          setAsked(true);
+          check.checkAgain();
+        }}
+      >
+        {own.checkAgain}
+      </Button>
+      {!check.ready && (
+        <p id="appointment-check-again-hint" className="hint">
+          {own.checkAgainIn(wait)}
+        </p>
+      )}
+      <Button variant="secondary" busy={changing} onClick={onChange}>
+        {own.changePostcode}
+      </Button>
+    </>
+  );
 }

@@ -1,6 +1,6 @@
 import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
 
-/** The appointment screen's own texts (appointment-step.tsx), beside the workflow's texts.*.ts, in each language. */
+/** The appointment's own texts (appointment-step.tsx, booked-appointment.tsx), beside the workflow's texts.*.ts, in each language. */
 export interface AppointmentTexts {
   intro: string;
   loading: string;
@@ -10,9 +10,17 @@ export interface AppointmentTexts {
   unavailable: string;
   tryAgain: string;
   none: string;
+  /** "Check again" was pressed and the backend still offers none. */
+  stillNone: string;
+  checkAgain: string;
+  checking: string;
+  /** Below "Check again" until it opens: `wait` is a duration in words ("30 seconds"). */
+  checkAgainIn(wait: string): string;
   changePostcode: string;
   /** A slot and its place, read as one option. */
   slot(when: string, place: string): string;
+  /** The heading of what the worker booked, on the screens after the step. */
+  booked: string;
 }
 
 export const appointmentTexts: Record<Locale, AppointmentTexts> = {
@@ -23,9 +31,14 @@ export const appointmentTexts: Record<Locale, AppointmentTexts> = {
     chooseError: 'Choose one of the appointments.',
     unavailable: 'We could not load the appointments just now. Please try again in a moment.',
     tryAgain: 'Try again',
-    none: 'There are no appointments near this postcode at the moment. You can change your postcode to look elsewhere.',
+    none: 'There are no appointments near this postcode at the moment. Check again later, or change your postcode to look elsewhere.',
+    stillNone: 'We checked again: there are still no appointments near this postcode. Check again later, or change your postcode.',
+    checkAgain: 'Check again',
+    checking: 'Checking…',
+    checkAgainIn: (wait) => `You can check again in ${wait}.`,
     changePostcode: 'Change my postcode',
     slot: (when, place) => `${when}, ${place}`,
+    booked: 'Your appointment',
   },
   es: {
     intro: 'Elija una hora para presentar sus documentos en un centro de verificación cerca de usted.',
@@ -34,8 +47,14 @@ export const appointmentTexts: Record<Locale, AppointmentTexts> = {
     chooseError: 'Elija una de las citas.',
     unavailable: 'No hemos podido cargar las citas en este momento. Vuelva a intentarlo en un momento.',
     tryAgain: 'Volver a intentar',
-    none: 'No hay citas cerca de este código postal por ahora. Puede cambiar su código postal para buscar en otra zona.',
+    none: 'No hay citas cerca de este código postal por ahora. Vuelva a comprobarlo más tarde o cambie su código postal para buscar en otra zona.',
+    stillNone:
+      'Lo hemos comprobado de nuevo: sigue sin haber citas cerca de este código postal. Vuelva a comprobarlo más tarde o cambie su código postal.',
+    checkAgain: 'Volver a comprobar',
+    checking: 'Comprobando…',
+    checkAgainIn: (wait) => `Podrá volver a comprobarlo dentro de ${wait}.`,
     changePostcode: 'Cambiar mi código postal',
     slot: (when, place) => `${when}, ${place}`,
+    booked: 'Su cita',
   },
 };

@@ -45,13 +45,28 @@ export const workAuthorizationSchemas = {
   }),
 };
 
-/** The partner's backend answers an offer request for the appointment step with this (docs/connecting-your-backend.md#offers). */
+/** A time zone of the IANA database that this runtime knows, such as "Europe/Madrid". */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The partner's backend answers an offer request for the appointment step with this (docs/connecting-your-backend.md#offers):
+ * each slot's start with its offset, and the place's time zone, in which the page shows it ("9:00 AM GMT+1"); without
+ * one, the time is shown at the start's own offset.
+ */
 export const slotsOfferSchema = z.strictObject({
   slots: z
     .array(
       z.strictObject({
         id: z.string().check(z.minLength(1), z.maxLength(100)),
         startsAt: z.iso.datetime({ offset: true }),
+        timeZone: z.optional(z.string().check(z.maxLength(64), z.refine(isTimeZone, 'must be an IANA time zone such as "Europe/Madrid"'))),
         place: z.string().check(z.minLength(1), z.maxLength(200)),
       }),
     )
@@ -105,14 +120,19 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
             ? undefined
             : { path: ['slotId'], message: 'must be one of the slots offered' },
         isEmpty: (offer) => offer.slots.length === 0,
+        // No slot near the postcode: the page's "Check again", and a reload, ask the backend again after this.
+        checkAgainAfterMs: 30_000,
         empty: { slots: [] },
-        sample: (answers) => {
-          const place = `Verification centre, ${answers.postcode?.postcode ?? 'your area'}`;
-          const day = (days: number, hour: number) => new Date(Date.UTC(2030, 0, days, hour)).toISOString();
+        sample: (answers, { locale }) => {
+          const spanish = locale?.toLowerCase().startsWith('es') === true;
+          const centre = spanish ? 'Centro de verificación' : 'Verification centre';
+          const place = `${centre}, ${answers.postcode?.postcode ?? (spanish ? 'su zona' : 'your area')}`;
+          // A centre in Madrid: in January its zone is CET, one hour ahead of UTC.
+          const timeZone = 'Europe/Madrid';
           return {
             slots: [
-              { id: 'slot-1', startsAt: day(7, 9), place },
-              { id: 'slot-2', startsAt: day(8, 14), place },
+              { id: 'slot-1', startsAt: '2030-01-07T09:00:00+01:00', timeZone, place },
+              { id: 'slot-2', startsAt: '2030-01-08T14:00:00+01:00', timeZone, place },
             ],
           };
         },

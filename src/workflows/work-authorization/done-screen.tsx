@@ -1,9 +1,13 @@
 import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
 import type { EndScreenProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { BookedAppointment } from './booked-appointment';
 import type { WorkAuthorizationTexts } from './texts';
 
-/** The workflow's own done screen (`screens.done`): what the verification means for the worker, then the shell's "Start again". */
-export function WorkAuthorizationDone({ texts, justEnded, restart }: EndScreenProps & { texts: WorkAuthorizationTexts }) {
+/**
+ * The workflow's own done screen (`screens.done`): what the verification means for the worker, the appointment they
+ * booked, then the shell's "Start again".
+ */
+export function WorkAuthorizationDone({ task, locale, texts, justEnded, restart }: EndScreenProps & { texts: WorkAuthorizationTexts }) {
   return (
     <>
       <FocusHeading focusOnMount={justEnded}>{texts.done.title}</FocusHeading>
@@ -11,6 +15,7 @@ export function WorkAuthorizationDone({ texts, justEnded, restart }: EndScreenPr
         ✓
       </p>
       <p>{texts.done.body}</p>
+      <BookedAppointment task={task} locale={locale} />
       <p className="muted">{texts.done.next}</p>
       {restart}
     </>

@@ -1,5 +1,4 @@
-import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { addDocumentPhotos, photoTexts } from '../document-photos';
+import { offerModes, reachAppointment } from '../appointment-steps';
 import { expect, test } from '../preview-fixtures';
 
 /**
@@ -7,25 +6,6 @@ import { expect, test } from '../preview-fixtures';
  * backend for the slots, and the "Partner backend" panel lists each signed request and chooses the next answer
  * (docs/connecting-your-backend.md#offers, docs/development.md#the-partner-backend-panel).
  */
-async function reachAppointment(frame: FrameLocator, page: Page, postcode = '28001'): Promise<Locator> {
-  await expect(frame.getByRole('heading', { name: 'Are you a citizen?' })).toBeVisible();
-  await expect(frame.locator('html')).toHaveAttribute('data-interactive', '');
-  await frame.getByRole('radio', { name: 'Yes' }).check();
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await frame.getByRole('textbox', { name: 'National ID number' }).fill('ZX9081726');
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await expect(frame.getByRole('heading', { name: 'Photos of your document' })).toBeVisible();
-  await addDocumentPhotos(frame, photoTexts.en);
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await expect(frame.getByRole('heading', { name: 'Where do you live?' })).toBeVisible();
-  await frame.getByRole('textbox', { name: 'Postcode' }).fill(postcode);
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await expect(frame.getByRole('heading', { name: 'Book a verification appointment' })).toBeVisible();
-  return page.getByRole('region', { name: 'Partner backend' });
-}
-
-const offerModes = (backend: Locator) => backend.getByRole('group', { name: 'The next offer requests are answered with' });
-
 test('the worker books a slot the backend offered for their postcode; the request is signed and never carries the ID', async ({
   preview,
   page,
@@ -35,7 +15,7 @@ test('the worker books a slot the backend offered for their postcode; the reques
   const backend = await reachAppointment(preview.frame, page);
 
   const slots = preview.frame.getByRole('group', { name: 'Available appointments' });
-  // Monday 7 January 2030, 09:00 UTC in the sample: formatted for the worker's language, in their time zone.
+  // Monday 7 January 2030, 09:00 in Madrid in the sample: formatted for the worker's language, in the place's zone.
   const first = slots.getByRole('radio', { name: /2030.*Verification centre, 28001/ }).first();
   await expect(first).toBeVisible();
   await expect(slots.getByRole('radio')).toHaveCount(2);
@@ -62,7 +42,10 @@ test('an error, then too slow: the worker sees "Try again", and goes on once the
   page,
   consoleErrors,
 }) => {
-  consoleErrors.expect(/status of 424 .*\/api\/task\/steps\/appointment\/offer\)$/, 'the backend fails on purpose: 424 offer_unavailable');
+  consoleErrors.expect(
+    /status of 424 .*\/api\/task\/steps\/appointment\/offer(\?[^)]*)?\)$/,
+    'the backend fails on purpose: 424 offer_unavailable',
+  );
   await preview.open();
   await preview.assign({ workflow: 'work-authorization', title: 'Work authorization' });
   // Chosen before the step is reached: the first request already gets the error.

@@ -25,6 +25,8 @@ export interface OfferRequestBody {
     workflowId: string;
     stepId: string;
     attempt: number;
+    /** The worker's language as the page speaks it (`en`, `es`), so the backend may answer in it; null when the page did not say. */
+    locale: string | null;
     /** The answers the step's offer depends on, never a sensitive value (packages/server/src/offers/offer-basis.ts). */
     answers: Record<string, unknown>;
   };

@@ -28,8 +28,8 @@ const KEPT_REQUESTS = 200;
 /**
  * Emulator mode's stand-in of the partner's backend for offers (docs/connecting-your-backend.md#offers), with no
  * PARTNER_BACKEND_URL: the server asks it over loopback HTTP as it would ask the partner, signed with a secret made
- * for this start. It answers the step's `sample` of the answers sent, or what the developer chose: nothing to choose
- * (`empty`), an error (500), or no answer within the timeout.
+ * for this start. It answers the step's `sample` of the answers and language sent, or what the developer chose:
+ * nothing to choose (`empty`), an error (500), or no answer within the timeout.
  */
 export class OfferStandIn {
   readonly secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -61,7 +61,7 @@ export class OfferStandIn {
       return Array.isArray(value) ? value.join(', ') : (value ?? '');
     };
     let verified = true;
-    let parsed: { data?: { assignedTaskUuid?: unknown; answers?: unknown } } | undefined;
+    let parsed: { data?: { assignedTaskUuid?: unknown; answers?: unknown; locale?: unknown } } | undefined;
     try {
       parsed = this.verifier.verify(input.body, {
         'webhook-id': header('webhook-id'),
@@ -92,9 +92,10 @@ export class OfferStandIn {
     switch (mode) {
       case 'offers': {
         const answers = parsed?.data?.answers;
+        const locale = typeof parsed?.data?.locale === 'string' ? parsed.data.locale : null;
         return {
           status: 200,
-          body: offer.sample(typeof answers === 'object' && answers !== null ? (answers as Record<string, unknown>) : {}),
+          body: offer.sample(typeof answers === 'object' && answers !== null ? (answers as Record<string, unknown>) : {}, { locale }),
         };
       }
       case 'none':

@@ -20,6 +20,7 @@ import { sensitiveReveals } from './migrations/0017-sensitive-reveals.ts';
 import { uploads } from './migrations/0018-uploads.ts';
 import { uploadRemovals } from './migrations/0019-upload-removals.ts';
 import { uploadLocks } from './migrations/0020-upload-locks.ts';
+import { offerChecks } from './migrations/0021-offer-checks.ts';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -47,6 +48,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0018_uploads': uploads,
     '0019_upload_removals': uploadRemovals,
     '0020_upload_locks': uploadLocks,
+    '0021_offer_checks': offerChecks,
   };
   return { getMigrations: async () => migrations };
 }

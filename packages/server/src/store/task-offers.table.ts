@@ -7,4 +7,6 @@ export interface TaskOffersTable {
   /** JSON, as the step's offer schema parsed it. */
   offer: string;
   loaded_at: number;
+  /** When the partner's backend was last asked for it, answered or not (migrations/0021-offer-checks.ts); null: at `loaded_at`. */
+  checked_at: number | null;
 }

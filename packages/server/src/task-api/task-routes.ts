@@ -23,7 +23,7 @@ import { stepIdSchema, taskViewSchema } from '@partner-task-kit/workflow/contrac
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import type { RateLimitCheck } from './rate-limits.ts';
 import type { OfferService } from '../offers/offer.service.ts';
-import { stepOfferResponseSchema } from '@partner-task-kit/workflow/contract/step-offer';
+import { stepOfferQuerySchema, stepOfferResponseSchema } from '@partner-task-kit/workflow/contract/step-offer';
 
 export interface TaskRouteDeps {
   config: Config;
@@ -115,15 +115,20 @@ export function registerTaskRoutes(app: FastifyInstance, deps: TaskRouteDeps): v
     },
   );
 
-  // docs/api.md#get-apitaskstepsstepidoffer: the current step's offer, loaded from the partner's backend once and kept.
+  // docs/api.md#get-apitaskstepsstepidoffer: the current step's offer, loaded from the partner's backend and kept (an
+  // empty one until its step's wait is over), or the offer an earlier step's answer was chosen from.
   api.get(
     '/api/task/steps/:stepId/offer',
     {
-      schema: { params: z.object({ stepId: stepIdSchema }), response: { 200: stepOfferResponseSchema } },
-      config: { inputErrors: { params: 'invalid_step' } },
+      schema: {
+        params: z.object({ stepId: stepIdSchema }),
+        querystring: stepOfferQuerySchema,
+        response: { 200: stepOfferResponseSchema },
+      },
+      config: { inputErrors: { params: 'invalid_step', querystring: 'bad_request' } },
       onRequest: sessionHooks,
     },
-    (request) => offers.offerFor(contextOf(request), request.params.stepId),
+    (request) => offers.offerFor(contextOf(request), request.params.stepId, { locale: request.query.locale }),
   );
 
   api.post(

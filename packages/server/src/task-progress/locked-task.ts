@@ -18,6 +18,7 @@ import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
 import { apiError } from '../api-error.ts';
+import { dropOutgrownOffers } from '../offers/offer-basis.ts';
 import { partnerUrlFor, startedUpdate, type UpdateTarget } from './status-updates.ts';
 import { toTaskView } from './task-view.ts';
 
@@ -234,6 +235,10 @@ export function withTaskLocked<T>(deps: TaskServiceDeps, lock: TaskLock, action:
     };
     const workflow = workflowOf(deps.workflows, task);
     const save = async (from: Task, changes: TaskChanges): Promise<Task> => {
+      // Answers changed: the offers loaded for the old ones go, whatever the new ones are (offer-basis.ts).
+      if (changes.stepData !== undefined) {
+        await dropOutgrownOffers(trx, { workflow, taskId: from.id, before: from.stepData, after: changes.stepData });
+      }
       current = { ...from, ...changes, updatedAt: now };
       tx.save(current);
       return current;
