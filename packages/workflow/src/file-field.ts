@@ -41,11 +41,14 @@ export function fileField(rule: { types: readonly FileType[]; maxBytes?: number 
   return schema;
 }
 
-/** The file fields at the top of a step's schema object (optional ones included), by field name. */
+/**
+ * The file fields at the top of a step's schema object (optional ones included), by field name. A map without a
+ * prototype: a name a client sends (`__proto__`, `constructor`, `toString`) finds only a field the schema declares.
+ */
 export function fileFieldsOf(schema: ZodMiniType): Record<string, FileRule> {
+  const fields = Object.create(null) as Record<string, FileRule>;
   const def = defOf(schema);
-  if (def.type !== 'object' || def.shape === undefined) return {};
-  const fields: Record<string, FileRule> = {};
+  if (def.type !== 'object' || def.shape === undefined) return fields;
   for (const [name, field] of Object.entries(def.shape)) {
     const rule = ruleOf(field);
     if (rule) fields[name] = rule;
