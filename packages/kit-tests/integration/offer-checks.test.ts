@@ -40,13 +40,14 @@ describe.each(testDatabases)('empty offers asked again on $name', (engine) => {
     expect(session.statusCode, session.body).toBe(200);
     const token = (session.json() as { token: string }).token;
     headers = bearer(token);
-    for (const [id, data] of [
-      ['citizenship', { citizen: true }],
-      ['national-id', { nationalId: 'ZX9081726' }],
-      ['photos', await documentPhotos(t.app, token)],
-      ['postcode', { postcode: '28001' }],
+    // Each answer made once the task is at its step: the photos are uploaded for the step at hand only.
+    for (const [id, answer] of [
+      ['citizenship', async () => ({ citizen: true })],
+      ['national-id', async () => ({ nationalId: 'ZX9081726' })],
+      ['photos', () => documentPhotos(t.app, token)],
+      ['postcode', async () => ({ postcode: '28001' })],
     ] as const) {
-      const saved = await step(id, data);
+      const saved = await step(id, await answer());
       expect(saved.statusCode, saved.body).toBe(200);
     }
   });

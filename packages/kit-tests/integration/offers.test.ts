@@ -37,13 +37,14 @@ describe.each(testDatabases)('offers from the partner backend on $name', (engine
     expect(session.statusCode, session.body).toBe(200);
     const token = (session.json() as { token: string }).token;
     headers = bearer(token);
-    for (const [id, data] of [
-      ['citizenship', { citizen: true }],
-      ['national-id', { nationalId: NATIONAL_ID }],
-      ['photos', await documentPhotos(t.app, token)],
-      ['postcode', { postcode: '28001' }],
+    // Each answer made once the task is at its step: the photos are uploaded for the step at hand only.
+    for (const [id, answer] of [
+      ['citizenship', async () => ({ citizen: true })],
+      ['national-id', async () => ({ nationalId: NATIONAL_ID })],
+      ['photos', () => documentPhotos(t.app, token)],
+      ['postcode', async () => ({ postcode: '28001' })],
     ] as const) {
-      const saved = await step(id, data);
+      const saved = await step(id, await answer());
       expect(saved.statusCode, saved.body).toBe(200);
     }
   });

@@ -20,8 +20,9 @@ import { testDatabases } from '../helpers/test-databases';
 
 /*
  * docs/connecting-your-backend.md#files: GET /api/partner/v1/tasks/{id}/uploads/{uploadId} over real HTTP, the files
- * sent with tus-js-client. The uploads name their own fields (fileRuleOf), so each test chooses the step a file is for;
- * `national-id`'s `nationalId` of work-authorization stands for a sensitive file field.
+ * sent with tus-js-client. The uploads name their own fields (fileRuleOf), so each test chooses the step a file is for,
+ * and walks the task there (a file is taken for the step at hand only, docs/api.md#uploads); `national-id`'s
+ * `nationalId` of work-authorization stands for a sensitive file field.
  */
 
 const imageRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
@@ -72,14 +73,29 @@ describe.each(cases)('files through the partner API on $name', ({ engine, store 
     await removeStore();
   });
 
-  async function session(context: TaskContext = newContext(), workflow = 'work-authorization') {
+  /** A work-authorization task, answered up to `at` on the citizen's path: the step its uploads are for. */
+  async function session(context: TaskContext = newContext(), at: 'national-id' | 'photos' = 'photos') {
     const response = await fetch(`${base}/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...context, workflow }),
+      body: JSON.stringify({ ...context, workflow: 'work-authorization' }),
     });
     expect(response.status).toBe(200);
-    return { context, token: ((await response.json()) as { token: string }).token };
+    const token = ((await response.json()) as { token: string }).token;
+    const answers = [
+      ['citizenship', { citizen: true }],
+      ['national-id', { nationalId: 'X1234567' }],
+    ] as const;
+    for (const [stepId, data] of answers) {
+      if (stepId === at) break;
+      const saved = await fetch(`${base}/api/task/steps/${stepId}`, {
+        method: 'POST',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        body: JSON.stringify({ data }),
+      });
+      expect(saved.status).toBe(200);
+    }
+    return { context, token };
   }
 
   /** One upload with tus-js-client, to its end: the upload's id. */
@@ -218,7 +234,7 @@ describe.each(cases)('files through the partner API on $name', ({ engine, store 
   });
 
   it('gives a file of a sensitive field only to a key that may reveal, and records the reveal first', async () => {
-    const { context, token } = await session();
+    const { context, token } = await session(newContext(), 'national-id');
     const id = await upload(await photo('#555'), token, { stepId: 'national-id', field: 'nationalId' });
     const crm = await createKey();
     const auditor = await createKey({ revealSensitive: true });

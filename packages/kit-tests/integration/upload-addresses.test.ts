@@ -21,11 +21,12 @@ import { testUploadStores, type TestUploadStore } from '../helpers/upload-stores
  * would normalise away, over a raw socket, as an attacker would.
  */
 
+/** A field of the test's own, on the first step of the default workflow, where a new task is. */
 const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
 const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'photos' && field === 'photo' ? photoRule : undefined;
+  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
 const PHONE_FILE_NAME = 'passport_Maria_Garcia_Lopez.jpg';
-const target = { stepId: 'photos', field: 'photo' };
+const target = { stepId: 'welcome', field: 'photo' };
 const tusHeaders = { 'tus-resumable': '1.0.0' };
 
 function tusMetadata(values: Record<string, string>): string {

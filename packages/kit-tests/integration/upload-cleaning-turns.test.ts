@@ -16,10 +16,11 @@ import { testDatabases } from '../helpers/test-databases';
  * loopback. The scan bound, the deadline and the turns do not depend on where the bytes are kept: the directory store
  * only.
  */
+/** A field of the test's own, on the first step of the default workflow, where a new task is. */
 const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
 const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'photos' && field === 'photo' ? photoRule : undefined;
-const uploadMetadata = Object.entries({ filename: 'photo.jpg', filetype: 'image/jpeg', stepId: 'photos', field: 'photo' })
+  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
+const uploadMetadata = Object.entries({ filename: 'photo.jpg', filetype: 'image/jpeg', stepId: 'welcome', field: 'photo' })
   .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
   .join(',');
 

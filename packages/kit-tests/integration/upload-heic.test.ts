@@ -21,12 +21,15 @@ const sidewaysPath = join(import.meta.dirname, '../fixtures/heic/sideways.heic')
 const sideways = readFileSync(sidewaysPath);
 const twoPictures = readFileSync(join(import.meta.dirname, '../fixtures/heic/two-pictures.heic'));
 
-/** The fields the uploads are for: no registered workflow has a file field yet, so the test names its own rules. */
+/**
+ * The fields the uploads are for: rules of the test's own, on the first step of the default workflow, where a new task
+ * is (a file is taken for the step at hand only).
+ */
 const rules: Record<string, FileRule> = {
   photo: { types: ['image/jpeg', 'image/png', 'image/heic'], maxBytes: 10 * 1024 * 1024 },
   scan: { types: ['image/jpeg'], maxBytes: 10 * 1024 * 1024 },
 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) => (stepId === 'photos' ? rules[field] : undefined);
+const fileRuleOf = (_workflowId: string, stepId: string, field: string) => (stepId === 'welcome' ? rules[field] : undefined);
 
 describe.each(testDatabases)('HEIC photos uploaded over tus on $name', (engine) => {
   let t: TaskApp;
@@ -51,7 +54,7 @@ describe.each(testDatabases)('HEIC photos uploaded over tus on $name', (engine) 
       const running = new tus.Upload(file, {
         endpoint,
         headers: bearer(session.token),
-        metadata: { filename: 'IMG_0001.HEIC', filetype: 'image/heic', stepId: 'photos', field },
+        metadata: { filename: 'IMG_0001.HEIC', filetype: 'image/heic', stepId: 'welcome', field },
         retryDelays: [],
         storeFingerprintForResuming: false,
         onSuccess: () => resolve({ ok: true, id: running.url!.split('/').pop()! }),

@@ -12,10 +12,11 @@ import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-
 import { testDatabases } from '../helpers/test-databases';
 import { testWorkflows } from '../helpers/test-workflows';
 
+/** A field of the test's own, on the first step of the default workflow, where a new task is. */
 const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
 const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'photos' && field === 'photo' ? photoRule : undefined;
-const tusMetadata = Object.entries({ filename: 'photo.png', filetype: 'image/png', stepId: 'photos', field: 'photo' })
+  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
+const tusMetadata = Object.entries({ filename: 'photo.png', filetype: 'image/png', stepId: 'welcome', field: 'photo' })
   .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
   .join(',');
 

@@ -15,11 +15,14 @@ import { startS3Server } from '../helpers/s3-server';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 
-/** The field every upload here is for: a rule of the test's own, so these tests hold whatever the workflows' fields are. */
+/**
+ * The field every upload here is for: a rule of the test's own, so these tests hold whatever the workflows' fields are,
+ * on the first step of the default workflow, where a new task is (a file is taken for the step at hand only).
+ */
 const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
 const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'photos' && field === 'photo' ? photoRule : undefined;
-const metadata = { filename: 'photo.jpg', filetype: 'image/jpeg', stepId: 'photos', field: 'photo' };
+  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
+const metadata = { filename: 'photo.jpg', filetype: 'image/jpeg', stepId: 'welcome', field: 'photo' };
 
 /** Where the bytes go, and every name kept there: what someone with the disk or the bucket would find. */
 interface StoreUnderTest {

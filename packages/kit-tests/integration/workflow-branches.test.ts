@@ -87,6 +87,8 @@ describe.each(testDatabases)('a workflow that branches, on $name', (engine) => {
     await step(token, 'national-id', { nationalId: 'ab12cd34' });
     const photos = await documentPhotos(t.app, token);
     const stranger = await open();
+    await step(stranger.token, 'citizenship', { citizen: true });
+    await step(stranger.token, 'national-id', { nationalId: 'zz98yy76' });
     const strangers = await documentPhotos(t.app, stranger.token);
     const refusals = [
       [{ front: photos.back, back: photos.front }, 'data.front'],

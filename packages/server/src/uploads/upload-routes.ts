@@ -5,24 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server as TusServer } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isClosed } from '@partner-task-kit/workflow/contract/task-status';
 import { DEFAULT_FILE_MAX_BYTES, fileFieldsOf, type FileRule } from '@partner-task-kit/workflow/file-field';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
-import { stepById } from '@partner-task-kit/workflow/workflow-path';
 import { apiError } from '../api-error.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/store.ts';
 import { findTaskById } from '../store/tasks.repository.ts';
 import type { Task } from '../store/tasks.table.ts';
-import {
-  attemptUploadUse,
-  completeUpload,
-  deleteUpload,
-  findUpload,
-  insertUpload,
-  type UploadRecord,
-} from '../store/uploads.repository.ts';
+import { completeUpload, deleteUpload, findUpload, type UploadRecord } from '../store/uploads.repository.ts';
 import { readOwnTask } from '../task-progress/locked-task.ts';
 import { claimUpload, deleteClaimedUploads } from '../store/upload-removals.repository.ts';
 import { cleanUpload, type Cleaning } from './upload-cleaning.ts';
@@ -31,12 +22,16 @@ import type { UploadFiles } from './upload-files.ts';
 import { databaseUploadLocker } from './upload-locker.ts';
 import { ContractTusServer, tusError } from './tus-answers.ts';
 import { UPLOADS_PATH, uploadIdOfRequest } from './upload-url.ts';
+import { admitUpload, registeredFileRule, type FileRuleOf } from './upload-admission.ts';
 
 export interface UploadSettings {
   maxFilesPerAttempt?: number;
   maxBytesPerAttempt?: number;
-  /** The rule of a step's file field; default: the `fileField` of the step's schema in the task's workflow. */
-  fileRuleOf?: (workflowId: string, stepId: string, field: string) => FileRule | undefined;
+  /**
+   * The rule of a step's file field; default: the `fileField` of the step's schema in the task's workflow. Either way
+   * the step must be the one the worker may save now (upload-admission.ts).
+   */
+  fileRuleOf?: FileRuleOf;
 }
 
 export interface UploadRouteDeps {
@@ -61,8 +56,14 @@ export interface UploadRouteDeps {
 export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRouteDeps): Promise<void> {
   const { clock, store, settings } = deps;
   const { files } = deps;
-  const { maxFilesPerAttempt: maxFiles, maxBytesPerAttempt: maxBytes } = settings;
   const fileRuleOf = settings.fileRuleOf ?? registeredFileRule(deps.workflows);
+  const admission = {
+    store,
+    workflows: deps.workflows,
+    fileRuleOf,
+    quota: { files: settings.maxFilesPerAttempt, bytes: settings.maxBytesPerAttempt },
+    now: () => clock.now(),
+  };
   // What the Fastify handler found of each request (the task its token names, the upload its path names), read by
   // tus's hooks: tus is handed nothing of the request it could read otherwise.
   const handled = new WeakMap<IncomingMessage, HandledRequest>();
@@ -101,32 +102,15 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
       namingFunction: () => randomBytes(16).toString('base64url'),
       async onUploadCreate(request, upload) {
         const handledRequest = handledOf(request);
-        const { task } = handledRequest;
         nameInLogs(handledRequest, upload.id);
-        if (isClosed(task.status)) throw tusError('task_closed', `This task is ${task.status}; start again to make a new attempt.`);
-        const stepId = upload.metadata?.stepId ?? '';
-        const field = upload.metadata?.field ?? '';
-        const rule = fileRuleOf(task.workflowId, stepId, field);
-        if (!rule) throw tusError('invalid_upload_metadata', `Step "${stepId}" has no file field "${field}".`, 'Upload-Metadata');
-        if (upload.size === undefined)
-          throw tusError('invalid_upload_metadata', 'Send Upload-Length: the size must be known.', 'Upload-Length');
-        if (upload.size === 0) throw tusError('invalid_upload_metadata', 'The file is empty: choose it again.', 'Upload-Length');
-        if (upload.size > rule.maxBytes) {
-          throw tusError(
-            'upload_too_large',
-            `The file is ${upload.size} bytes; this field takes at most ${rule.maxBytes}.`,
-            'Upload-Length',
-          );
-        }
-        const used = await attemptUploadUse(store.db, { taskId: task.id, attempt: task.attempt });
-        if (used.files + 1 > maxFiles || used.bytes + upload.size > maxBytes) {
-          throw tusError('upload_quota_exceeded', `An attempt may upload at most ${maxFiles} files and ${maxBytes} bytes.`);
-        }
-        const row = { id: upload.id, taskId: task.id, attempt: task.attempt, stepId, field };
-        await insertUpload(store.db, { ...row, declaredBytes: upload.size, createdAt: clock.now() });
+        // Checked and recorded in one transaction holding the task locked: the step at hand, the field, the size and
+        // what the task holds (upload-admission.ts).
+        const target = { stepId: upload.metadata?.stepId ?? '', field: upload.metadata?.field ?? '' };
+        const refusal = await admitUpload(admission, handledRequest.task, { id: upload.id, ...target, size: upload.size });
+        if (refusal) throw tusError(refusal.code, refusal.message, refusal.field);
         // What the store keeps beside the bytes is what the server needs, no more: the phone's file name and the type
         // it claims (`filename`, `filetype`) are dropped before tus writes its record (docs/api.md#uploads).
-        return { metadata: { stepId, field } };
+        return { metadata: target };
       },
       // The contract's body for each refusal is written by ContractTusServer; a 5xx is logged here with its cause,
       // which its answer does not carry.
@@ -253,14 +237,6 @@ async function ownUpload(store: Store, task: Task, id: string | undefined): Prom
   if (!record || record.taskId !== task.id || record.attempt !== task.attempt)
     throw apiError('not_found', 'No such upload for this task.', 'uploadId');
   return record;
-}
-
-function registeredFileRule(workflows: WorkflowCatalog) {
-  return (workflowId: string, stepId: string, field: string): FileRule | undefined => {
-    const workflow = workflows.find(workflowId)?.definition;
-    const step = workflow && stepById(workflow, stepId);
-    return step ? fileFieldsOf(step.schema)[field] : undefined;
-  };
 }
 
 function registeredRules(workflows: WorkflowCatalog): FileRule[] {

@@ -1,0 +1,143 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { UploadSettings } from '@partner-task-kit/server/uploads/upload-routes';
+import type { FileRule } from '@partner-task-kit/workflow/file-field';
+import { bearer, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
+import { testDatabases, type TestDatabaseEngine } from '../helpers/test-databases';
+import { noisyPhoto, uploadWithTus } from '../helpers/tus-uploads';
+
+/*
+ * docs/api.md#uploads: the quota checked and taken in one step, and an upload taken only for a file field of the step
+ * the worker may answer now.
+ */
+
+/** safety-training's first step, given a file field of the test's own (the rule `fileRuleOf` injects). */
+const welcomePhoto = { stepId: 'welcome', field: 'photo' };
+const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
+const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
+  stepId === welcomePhoto.stepId && field === welcomePhoto.field ? photoRule : undefined;
+
+interface Harness {
+  t: TaskApp;
+  endpoint: string;
+  close(): Promise<void>;
+}
+
+async function openHarness(engine: TestDatabaseEngine, uploads: UploadSettings): Promise<Harness> {
+  const t = await openTaskApp({ engine, uploads });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
+  return { t, endpoint, close: () => t.close() };
+}
+
+function tusMetadata(target: { stepId: string; field: string }): string {
+  return Object.entries({ filename: 'photo.jpg', filetype: 'image/jpeg', ...target })
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+}
+
+/** A tus creation (POST) and nothing more: its status and its error code, if any. */
+async function create(h: Harness, token: string, target: { stepId: string; field: string }, length = 1000) {
+  const response = await fetch(h.endpoint, {
+    method: 'POST',
+    headers: { ...bearer(token), 'tus-resumable': '1.0.0', 'upload-length': String(length), 'upload-metadata': tusMetadata(target) },
+  });
+  const text = await response.text();
+  const code = text.startsWith('{') ? (JSON.parse(text) as { error?: { code?: string } }).error?.code : undefined;
+  return { status: response.status, code };
+}
+
+async function post(h: Harness, token: string, path: string, body: unknown) {
+  const response = await fetch(new URL(path, h.endpoint), {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as { error?: { code?: string } };
+  return { status: response.status, code: json.error?.code, body: json };
+}
+
+async function session(h: Harness, workflow?: string): Promise<string> {
+  const response = await fetch(new URL('/api/session', h.endpoint), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...newContext(), ...(workflow ? { workflow } : {}) }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
+const uploadRows = (h: Harness) =>
+  h.t.database.store.db.selectFrom('uploads').select(['id', 'attempt', 'declared_bytes', 'state', 'saved_at']).orderBy('id').execute();
+
+describe.each(testDatabases)('the upload quota under concurrent creations on $name', (engine) => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('takes at most the quota of files of 40 creations at once', async () => {
+    h = await openHarness(engine, { fileRuleOf, maxFilesPerAttempt: 5 });
+    const token = await session(h);
+    const results = await Promise.all(Array.from({ length: 40 }, () => create(h, token, welcomePhoto)));
+    expect(results.filter((result) => result.status === 201)).toHaveLength(5);
+    expect(new Set(results.filter((result) => result.status !== 201).map((result) => `${result.status} ${result.code}`))).toEqual(
+      new Set(['413 upload_quota_exceeded']),
+    );
+    expect(await uploadRows(h)).toHaveLength(5);
+  });
+
+  it('takes at most the quota of bytes of 40 creations at once', async () => {
+    h = await openHarness(engine, { fileRuleOf, maxFilesPerAttempt: 1000, maxBytesPerAttempt: 10_000 });
+    const token = await session(h);
+    const results = await Promise.all(Array.from({ length: 40 }, () => create(h, token, welcomePhoto, 1000)));
+    expect(results.filter((result) => result.status === 201)).toHaveLength(10);
+    const rows = await uploadRows(h);
+    expect(rows.reduce((sum, row) => sum + Number(row.declared_bytes), 0)).toBe(10_000);
+  });
+});
+
+describe.each(testDatabases)('uploads for the step at hand on $name', (engine) => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  /** A work-authorization task walked to its photos step (citizen: national ID first). */
+  async function atPhotos(): Promise<string> {
+    const token = await session(h, 'work-authorization');
+    expect((await post(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
+    expect((await post(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
+    return token;
+  }
+
+  it('refuses a field named after a property every object has, before anything is stored', async () => {
+    h = await openHarness(engine, {});
+    const token = await atPhotos();
+    for (const field of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect([field, await create(h, token, { stepId: 'photos', field })]).toEqual([
+        field,
+        { status: 400, code: 'invalid_upload_metadata' },
+      ]);
+    }
+    expect(await uploadRows(h)).toEqual([]);
+    expect(await create(h, token, { stepId: 'photos', field: 'front' })).toEqual({ status: 201, code: undefined });
+  });
+
+  it('refuses an upload for a later step’s field, takes it once the task is there, and again after "Back"', async () => {
+    h = await openHarness(engine, {});
+    const token = await session(h, 'work-authorization');
+    const front = { stepId: 'photos', field: 'front' };
+    expect(await create(h, token, front)).toEqual({ status: 409, code: 'step_out_of_order' });
+    expect((await post(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
+    expect(await create(h, token, front)).toEqual({ status: 409, code: 'step_out_of_order' });
+    expect(await uploadRows(h)).toEqual([]);
+
+    expect((await post(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
+    const photos = {
+      front: await uploadWithTus(h.endpoint, token, await noisyPhoto(1), front),
+      back: await uploadWithTus(h.endpoint, token, await noisyPhoto(2), { stepId: 'photos', field: 'back' }),
+    };
+    expect((await post(h, token, '/api/task/steps/photos', { data: photos })).status).toBe(200);
+    // Past it, the photos step takes no more files: "Back" brings the worker to it again, and then it does.
+    expect(await create(h, token, front)).toEqual({ status: 409, code: 'step_out_of_order' });
+    expect((await post(h, token, '/api/task/back', { from: 'postcode' })).status).toBe(200);
+    expect(await create(h, token, front)).toEqual({ status: 201, code: undefined });
+  });
+});
