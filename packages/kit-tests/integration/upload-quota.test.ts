@@ -1,14 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UploadSettings } from '@partner-task-kit/server/uploads/upload-routes';
 import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { bearer, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases, type TestDatabaseEngine } from '../helpers/test-databases';
-import { noisyPhoto, uploadWithTus } from '../helpers/tus-uploads';
+import { noisyPhoto, uploadPartly, uploadWithTus } from '../helpers/tus-uploads';
+import { testUploadStores, type TestUploadStore, type TestUploadStoreKind } from '../helpers/upload-stores';
 
 /*
- * docs/api.md#uploads: the quota checked and taken in one step, and an upload taken only for a file field of the step
- * the worker may answer now.
+ * docs/api.md#uploads, docs/configuration.md#uploads: the quota bounds what a task holds, whatever its attempt, checked
+ * and taken in one step; "Start again" removes the last attempt's files no saved step names; an upload is taken only
+ * for a file field of the step the worker may answer now.
  */
 
 /** safety-training's first step, given a file field of the test's own (the rule `fileRuleOf` injects). */
@@ -23,8 +25,8 @@ interface Harness {
   close(): Promise<void>;
 }
 
-async function openHarness(engine: TestDatabaseEngine, uploads: UploadSettings): Promise<Harness> {
-  const t = await openTaskApp({ engine, uploads });
+async function openHarness(engine: TestDatabaseEngine, uploads: UploadSettings, store?: TestUploadStore): Promise<Harness> {
+  const t = await openTaskApp({ engine, uploads, ...(store ? { uploadFiles: store.files } : {}) });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
   return { t, endpoint, close: () => t.close() };
@@ -75,7 +77,7 @@ describe.each(testDatabases)('the upload quota under concurrent creations on $na
   afterEach(() => h.close());
 
   it('takes at most the quota of files of 40 creations at once', async () => {
-    h = await openHarness(engine, { fileRuleOf, maxFilesPerAttempt: 5 });
+    h = await openHarness(engine, { fileRuleOf, maxFilesPerTask: 5 });
     const token = await session(h);
     const results = await Promise.all(Array.from({ length: 40 }, () => create(h, token, welcomePhoto)));
     expect(results.filter((result) => result.status === 201)).toHaveLength(5);
@@ -86,7 +88,7 @@ describe.each(testDatabases)('the upload quota under concurrent creations on $na
   });
 
   it('takes at most the quota of bytes of 40 creations at once', async () => {
-    h = await openHarness(engine, { fileRuleOf, maxFilesPerAttempt: 1000, maxBytesPerAttempt: 10_000 });
+    h = await openHarness(engine, { fileRuleOf, maxFilesPerTask: 1000, maxBytesPerTask: 10_000 });
     const token = await session(h);
     const results = await Promise.all(Array.from({ length: 40 }, () => create(h, token, welcomePhoto, 1000)));
     expect(results.filter((result) => result.status === 201)).toHaveLength(10);
@@ -94,6 +96,58 @@ describe.each(testDatabases)('the upload quota under concurrent creations on $na
     expect(rows.reduce((sum, row) => sum + Number(row.declared_bytes), 0)).toBe(10_000);
   });
 });
+
+const storesAndEngines = testUploadStores.flatMap((kind) =>
+  testDatabases.map((engine) => ({ name: `the ${kind.name} store on ${engine.name}`, kind, engine })),
+);
+
+describe.each(storesAndEngines)(
+  '"Start again" and the quota in $name',
+  ({ kind, engine }: { kind: TestUploadStoreKind; engine: TestDatabaseEngine }) => {
+    let store: TestUploadStore;
+    let h: Harness;
+    beforeEach(async () => {
+      store = await kind.open();
+      h = await openHarness(engine, { fileRuleOf, maxFilesPerTask: 3 }, store);
+    });
+    afterEach(async () => {
+      await h.close();
+      await store.cleanup();
+    });
+
+    /** Whether the store still holds anything named after the upload: its bytes, tus's record, a part. */
+    const heldInStore = async (ids: readonly string[]) => {
+      const names = (await store.objects()).map((object) => object.name);
+      return ids.filter((id) => names.some((name) => name.includes(id)));
+    };
+
+    it('leaves the task one attempt’s quota after three restarts, each new attempt uploading its own', async () => {
+      const token = await session(h);
+      const earlier: string[] = [];
+      for (let attempt = 1; attempt <= 4; attempt += 1) {
+        // Two files sent whole, one left half way: the quota of 3, full.
+        const ids = [
+          await uploadWithTus(h.endpoint, token, await noisyPhoto(attempt * 10 + 1), welcomePhoto),
+          await uploadWithTus(h.endpoint, token, await noisyPhoto(attempt * 10 + 2), welcomePhoto),
+          await uploadPartly(h.endpoint, token, await noisyPhoto(attempt * 10 + 3), 500, welcomePhoto),
+        ];
+        expect(await create(h, token, welcomePhoto)).toEqual({ status: 413, code: 'upload_quota_exceeded' });
+        expect(await heldInStore(ids)).toEqual(ids);
+        // What the task holds: this attempt's files, none of the earlier ones'.
+        expect((await uploadRows(h)).map((row) => row.id).sort()).toEqual([...ids].sort());
+        expect(await heldInStore(earlier)).toEqual([]);
+        if (attempt === 4) break;
+        expect((await post(h, token, '/api/task/start', {})).status).toBe(200);
+        expect((await post(h, token, '/api/task/restart', {})).status).toBe(200);
+        earlier.push(...ids);
+        // The bytes go after the restart's commit: the rows last, once their bytes are gone.
+        await expect.poll(async () => (await uploadRows(h)).length, { timeout: 10_000 }).toBe(0);
+        expect(await heldInStore(earlier)).toEqual([]);
+        expect(await store.openMultipartUploads()).toEqual([]);
+      }
+    });
+  },
+);
 
 describe.each(testDatabases)('uploads for the step at hand on $name', (engine) => {
   let h: Harness;
@@ -139,5 +193,29 @@ describe.each(testDatabases)('uploads for the step at hand on $name', (engine) =
     expect(await create(h, token, front)).toEqual({ status: 409, code: 'step_out_of_order' });
     expect((await post(h, token, '/api/task/back', { from: 'postcode' })).status).toBe(200);
     expect(await create(h, token, front)).toEqual({ status: 201, code: undefined });
+  });
+
+  it('keeps an earlier attempt’s saved files, uncounted, and removes its others on "Start again"', async () => {
+    h = await openHarness(engine, { maxFilesPerTask: 3 });
+    const token = await atPhotos();
+    const front = { stepId: 'photos', field: 'front' };
+    const saved = {
+      front: await uploadWithTus(h.endpoint, token, await noisyPhoto(1), front),
+      back: await uploadWithTus(h.endpoint, token, await noisyPhoto(2), { stepId: 'photos', field: 'back' }),
+    };
+    expect((await post(h, token, '/api/task/steps/photos', { data: saved })).status).toBe(200);
+    expect((await post(h, token, '/api/task/back', { from: 'postcode' })).status).toBe(200);
+    const retaken = await uploadWithTus(h.endpoint, token, await noisyPhoto(3), front);
+    expect(await create(h, token, front)).toEqual({ status: 413, code: 'upload_quota_exceeded' });
+
+    expect((await post(h, token, '/api/task/restart', {})).status).toBe(200);
+    await expect.poll(async () => (await uploadRows(h)).map((row) => row.id), { timeout: 10_000 }).not.toContain(retaken);
+    expect(await h.t.uploadFiles.open(retaken)).toBeUndefined();
+    // The first attempt's answers stay with their files, and leave the new attempt its whole quota.
+    expect((await uploadRows(h)).map((row) => row.id).sort()).toEqual([saved.front, saved.back].sort());
+    expect((await post(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
+    expect((await post(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
+    for (let i = 0; i < 3; i += 1) expect(await create(h, token, front)).toEqual({ status: 201, code: undefined });
+    expect(await create(h, token, front)).toEqual({ status: 413, code: 'upload_quota_exceeded' });
   });
 });

@@ -62,7 +62,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
 
   beforeEach(async () => {
     kept = await store.open();
-    t = await openTaskApp({ engine, uploadFiles: kept.files, uploads: { fileRuleOf, maxFilesPerAttempt: 3 } });
+    t = await openTaskApp({ engine, uploadFiles: kept.files, uploads: { fileRuleOf, maxFilesPerTask: 3 } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
   });
@@ -283,7 +283,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
     expect(await kept.storedNames()).toEqual([]);
   });
 
-  it('refuses an upload for a field the step does not have, and one past the attempt quota', async () => {
+  it('refuses an upload for a field the step does not have, and one past the task’s quota', async () => {
     const session = await openSession(t.app);
     const post = (meta: string) =>
       fetch(endpoint, {

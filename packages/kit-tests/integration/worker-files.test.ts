@@ -308,7 +308,7 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
       for (const file of kept) expect(await storedBytes(file.id)).toEqual(file.stored);
     }, 120_000);
 
-    it('removes an upload no saved step named a day after its creation, finished or not; one named stays, after a restart too', async () => {
+    it('removes an upload no saved step named at a restart, or a day after its creation; one named stays', async () => {
       const x = newContext();
       const { token } = await atPhotos(x);
       // A photo of the front taken again: the first one is never named.
@@ -319,29 +319,36 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
       const back = await t.app.inject({ method: 'POST', url: '/api/task/back', headers: bearer(token), payload: { from: 'postcode' } });
       expect(back.statusCode).toBe(200);
       const abandoned = await halfUploaded(token, 33);
-      // A new attempt starts with none of the old answers: the file a saved step of the first one named still stays.
+      // A new attempt starts with none of the old answers: the files a saved step of the first one named stay, the
+      // others go with the restart, their bytes once it is committed.
       await restart(token);
+      const namedIds = named.map((file) => file.id).sort();
+      await expect.poll(rowIds, { timeout: 10_000 }).toEqual(namedIds);
+      expect(await bytesFoundOf([replaced, abandoned])).toEqual([]);
+
+      const stale = await uploaded(token, 34);
+      const givenUp = await halfUploaded(token, 36);
       t.clock.advance(DAY - 60_000);
       // A session lasts less than a day: the worker comes back.
       const later = await session(x);
-      const recent = await uploaded(later.token, 34);
+      const recent = await uploaded(later.token, 37);
       const retain = () => runRetention(store, { now: t.clock.now() + 120_000, retention, uploadFiles: uploadStore.files }, noPause);
 
       expect((await retain()).files).toBe(2);
 
-      expect(await rowIds()).toEqual([...named.map((file) => file.id), recent.id].sort());
-      expect(await bytesFoundOf([replaced, abandoned])).toEqual([]);
+      expect(await rowIds()).toEqual([...namedIds, recent.id].sort());
+      expect(await bytesFoundOf([stale, givenUp])).toEqual([]);
       for (const file of named) expect(await storedBytes(file.id)).toEqual(file.stored);
       expect(await storedBytes(recent.id)).toEqual(recent.stored);
       // An upload removed answers as one that never was, and a step can no longer name it.
-      const head = await fetch(`${endpoint}/${replaced.id}`, {
+      const head = await fetch(`${endpoint}/${stale.id}`, {
         method: 'HEAD',
         headers: { ...bearer(later.token), 'tus-resumable': '1.0.0' },
       });
       expect(head.status).toBe(404);
       t.clock.advance(DAY);
       expect((await retain()).files).toBe(1);
-      expect(await rowIds()).toEqual(named.map((file) => file.id).sort());
+      expect(await rowIds()).toEqual(namedIds);
     }, 120_000);
 
     it('a release removes the task’s files, and the retention job finishes a removal a failing store cut short', async () => {

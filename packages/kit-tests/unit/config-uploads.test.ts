@@ -5,11 +5,12 @@ import { parseConfig, type ConfigResult } from '@partner-task-kit/server/config'
 const problemsOf = (result: ConfigResult) => (result.ok ? [] : result.problems);
 
 describe('uploads configuration', () => {
-  it('keeps files beside the SQLite file by default, in ./data/uploads with Postgres, with 20 files and 100 MB an attempt', () => {
+  it('keeps files beside the SQLite file by default, in ./data/uploads with Postgres, with 20 files and 100 MB a task', () => {
     expect(parseConfig({ DATABASE_URL: 'sqlite:/var/lib/ptk/tasks.db' })).toMatchObject({
       ok: true,
       config: {
-        uploads: { store: { kind: 'file', directory: '/var/lib/ptk/uploads' }, maxFilesPerAttempt: 20, maxBytesPerAttempt: 104_857_600 },
+        uploads: { store: { kind: 'file', directory: '/var/lib/ptk/uploads' }, maxFilesPerTask: 20, maxBytesPerTask: 104_857_600 },
+        warnings: [],
       },
     });
     expect(parseConfig({ DATABASE_URL: 'postgres://u@db/app' })).toMatchObject({
@@ -17,10 +18,36 @@ describe('uploads configuration', () => {
       config: { uploads: { store: { kind: 'file', directory: './data/uploads' } } },
     });
     expect(
-      parseConfig({ UPLOAD_STORE: 'file:/srv/uploads', UPLOAD_MAX_FILES_PER_ATTEMPT: '4', UPLOAD_MAX_BYTES_PER_ATTEMPT: '5000000' }),
+      parseConfig({ UPLOAD_STORE: 'file:/srv/uploads', UPLOAD_MAX_FILES_PER_TASK: '4', UPLOAD_MAX_BYTES_PER_TASK: '5000000' }),
     ).toMatchObject({
       ok: true,
-      config: { uploads: { store: { kind: 'file', directory: '/srv/uploads' }, maxFilesPerAttempt: 4, maxBytesPerAttempt: 5_000_000 } },
+      config: {
+        uploads: { store: { kind: 'file', directory: '/srv/uploads' }, maxFilesPerTask: 4, maxBytesPerTask: 5_000_000 },
+        warnings: [],
+      },
+    });
+  });
+
+  it('still reads the limits under their earlier names, _PER_ATTEMPT, and says to rename them', () => {
+    expect(parseConfig({ UPLOAD_MAX_FILES_PER_ATTEMPT: '4', UPLOAD_MAX_BYTES_PER_ATTEMPT: '5000000' })).toMatchObject({
+      ok: true,
+      config: {
+        uploads: { maxFilesPerTask: 4, maxBytesPerTask: 5_000_000 },
+        warnings: [
+          'UPLOAD_MAX_FILES_PER_ATTEMPT is now named UPLOAD_MAX_FILES_PER_TASK (it bounds what a task holds): its value is used; rename it',
+          'UPLOAD_MAX_BYTES_PER_ATTEMPT is now named UPLOAD_MAX_BYTES_PER_TASK (it bounds what a task holds): its value is used; rename it',
+        ],
+      },
+    });
+    // Both names: the new one wins, and the old one is said to be ignored.
+    expect(parseConfig({ UPLOAD_MAX_FILES_PER_ATTEMPT: '4', UPLOAD_MAX_FILES_PER_TASK: '6' })).toMatchObject({
+      ok: true,
+      config: {
+        uploads: { maxFilesPerTask: 6, maxBytesPerTask: 104_857_600 },
+        warnings: [
+          'UPLOAD_MAX_FILES_PER_ATTEMPT is ignored: UPLOAD_MAX_FILES_PER_TASK, its new name, is set too; remove UPLOAD_MAX_FILES_PER_ATTEMPT',
+        ],
+      },
     });
   });
 
@@ -81,6 +108,9 @@ describe('uploads configuration', () => {
     ]);
     expect(problemsOf(parseConfig({ S3_ENDPOINT: 'http://minio:9000' }))).toEqual([
       'S3_ENDPOINT: expected nothing unless UPLOAD_STORE is s3://<bucket>/<prefix> (uploads go to a directory), got "http://minio:9000"',
+    ]);
+    expect(problemsOf(parseConfig({ UPLOAD_MAX_FILES_PER_TASK: '0' }))).toEqual([
+      'UPLOAD_MAX_FILES_PER_TASK: expected a whole number from 1 to 10000, got "0"',
     ]);
     expect(problemsOf(parseConfig({ UPLOAD_MAX_FILES_PER_ATTEMPT: '0' }))).toEqual([
       'UPLOAD_MAX_FILES_PER_ATTEMPT: expected a whole number from 1 to 10000, got "0"',

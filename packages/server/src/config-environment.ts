@@ -23,16 +23,21 @@ const origin = z.string().refine((value) => {
   }
 }, 'an origin: scheme, host and optional port, no path, e.g. https://portal.example.com');
 
+function wholeNumber(min: number, max: number) {
+  return z.coerce
+    .number({ error: `a whole number from ${min} to ${max}` })
+    .int(`a whole number from ${min} to ${max}`)
+    .min(min, `a whole number from ${min} to ${max}`)
+    .max(max, `a whole number from ${min} to ${max}`);
+}
+
 function integer(min: number, max: number, fallback: number) {
-  return z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ error: `a whole number from ${min} to ${max}` })
-      .int(`a whole number from ${min} to ${max}`)
-      .min(min, `a whole number from ${min} to ${max}`)
-      .max(max, `a whole number from ${min} to ${max}`)
-      .default(fallback),
-  );
+  return z.preprocess(blankToUndefined, wholeNumber(min, max).default(fallback));
+}
+
+/** A whole number whose default is decided elsewhere: config-uploads.ts reads a renamed variable's old name too. */
+function optionalInteger(min: number, max: number) {
+  return z.preprocess(blankToUndefined, wholeNumber(min, max).optional());
 }
 
 /** A port that is unset unless given (0: any free port, as for PORT). */
@@ -215,10 +220,13 @@ export const environmentSchema = z.object({
   AWS_ACCESS_KEY_ID: optionalString,
   AWS_SECRET_ACCESS_KEY: optionalString,
   AWS_SESSION_TOKEN: optionalString,
-  // Per attempt of a task (docs/api.md#uploads): files, and their declared sizes in all. Each file's own maximum is
-  // its field's (`fileField({maxBytes})`).
-  UPLOAD_MAX_FILES_PER_ATTEMPT: integer(1, 10_000, 20),
-  UPLOAD_MAX_BYTES_PER_ATTEMPT: integer(1, 10 * 1024 ** 3, 100 * 1024 * 1024),
+  // What a task may hold (docs/configuration.md#uploads): files, and their declared sizes in all. Each file's own
+  // maximum is its field's (`fileField({maxBytes})`). The `_PER_ATTEMPT` names are their names in earlier releases,
+  // still read (config-uploads.ts), so a `.env` written for one starts unchanged.
+  UPLOAD_MAX_FILES_PER_TASK: optionalInteger(1, 10_000),
+  UPLOAD_MAX_BYTES_PER_TASK: optionalInteger(1, 10 * 1024 ** 3),
+  UPLOAD_MAX_FILES_PER_ATTEMPT: optionalInteger(1, 10_000),
+  UPLOAD_MAX_BYTES_PER_ATTEMPT: optionalInteger(1, 10 * 1024 ** 3),
   // Received files decoded at once, each in a process of its own, and each decoding's deadline (docs/api.md#uploads):
   // two at most by default, as each holds a decoded photo's memory; one on a machine of one core.
   UPLOAD_CLEANING_PROCESSES: integer(1, 64, Math.min(2, availableParallelism())),

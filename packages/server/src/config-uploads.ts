@@ -10,12 +10,15 @@ export type UploadStoreConfig = { kind: 'file'; directory: string } | ({ kind: '
 
 export interface UploadsConfig {
   store: UploadStoreConfig;
-  /** Per attempt of a task: files, and their declared bytes in all (docs/api.md#uploads). */
-  maxFilesPerAttempt: number;
-  maxBytesPerAttempt: number;
+  /** What a task may hold: files, and their declared bytes in all (docs/configuration.md#uploads). */
+  maxFilesPerTask: number;
+  maxBytesPerTask: number;
   /** UPLOAD_CLEANING_PROCESSES and UPLOAD_CLEANING_TIMEOUT_MS: files decoded at once, and each one's deadline. */
   cleaning: CleaningPoolSettings;
 }
+
+const DEFAULT_MAX_FILES_PER_TASK = 20;
+const DEFAULT_MAX_BYTES_PER_TASK = 100 * 1024 * 1024;
 
 /** S3's bucket names: 3 to 63 lower-case letters, digits, dots and hyphens, a letter or digit at each end. */
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
@@ -28,8 +31,8 @@ const S3_ONLY = ['S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE'] as const;
  */
 export function uploadsOf(e: Environment, { problems, warnings }: ConfigFindings): UploadsConfig {
   const limits = {
-    maxFilesPerAttempt: e.UPLOAD_MAX_FILES_PER_ATTEMPT,
-    maxBytesPerAttempt: e.UPLOAD_MAX_BYTES_PER_ATTEMPT,
+    maxFilesPerTask: renamed(e, 'UPLOAD_MAX_FILES_PER_TASK', 'UPLOAD_MAX_FILES_PER_ATTEMPT', warnings) ?? DEFAULT_MAX_FILES_PER_TASK,
+    maxBytesPerTask: renamed(e, 'UPLOAD_MAX_BYTES_PER_TASK', 'UPLOAD_MAX_BYTES_PER_ATTEMPT', warnings) ?? DEFAULT_MAX_BYTES_PER_TASK,
     cleaning: { processes: e.UPLOAD_CLEANING_PROCESSES, timeoutMs: e.UPLOAD_CLEANING_TIMEOUT_MS },
   };
   const value = e.UPLOAD_STORE;
@@ -76,6 +79,25 @@ export function uploadsOf(e: Environment, { problems, warnings }: ConfigFindings
     },
     ...limits,
   };
+}
+
+/**
+ * A limit under its name, or else under the name it had in earlier releases (docs/configuration.md#uploads), with a
+ * warning at start: a `.env` written for one keeps its meaning, and its operator learns the new name.
+ */
+function renamed(
+  e: Environment,
+  name: 'UPLOAD_MAX_FILES_PER_TASK' | 'UPLOAD_MAX_BYTES_PER_TASK',
+  oldName: 'UPLOAD_MAX_FILES_PER_ATTEMPT' | 'UPLOAD_MAX_BYTES_PER_ATTEMPT',
+  warnings: string[],
+): number | undefined {
+  if (e[oldName] === undefined) return e[name];
+  if (e[name] !== undefined) {
+    warnings.push(`${oldName} is ignored: ${name}, its new name, is set too; remove ${oldName}`);
+    return e[name];
+  }
+  warnings.push(`${oldName} is now named ${name} (it bounds what a task holds): its value is used; rename it`);
+  return e[oldName];
 }
 
 /**

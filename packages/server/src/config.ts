@@ -115,7 +115,7 @@ export interface Config {
   shutdownGraceMs: number;
   /** Where `GET /metrics` is served: for operators only (docs/operations.md#metrics). */
   metrics: MetricsExposure;
-  /** Where uploads' bytes are kept, and an attempt's quota (docs/configuration.md#uploads). */
+  /** Where uploads' bytes are kept, and what a task may hold of them (docs/configuration.md#uploads). */
   uploads: UploadsConfig;
   /** Accepted but risky settings, logged at start (e.g. a plain-HTTP platform address allowed by its opt-in). */
   warnings: string[];

@@ -128,7 +128,7 @@ export function startUpload(client: ApiClient, file: File, target: UploadTarget,
 
   void (async () => {
     // An earlier upload of this field (another file picked before) is abandoned: its unfinished bytes are dropped now
-    // rather than left to count against the attempt's quota. One of the same file is resumed instead.
+    // rather than left to count against the task's quota. One of the same file is resumed instead.
     const previous = await upload.findPreviousUploads().catch(() => []);
     const resumable = newestFirst(previous)[0];
     for (const entry of await storage.findAllUploads()) {

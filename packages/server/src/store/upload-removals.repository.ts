@@ -54,6 +54,23 @@ export async function claimUpload(db: StoreDb, id: string): Promise<boolean> {
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Claims the uploads of the task's attempts before `attempt` that no saved step named, in the transaction of the
+ * restart that began `attempt` (docs/operations.md#files): left half way or replaced, nothing can name them any more.
+ * Returns how many.
+ */
+export async function claimUnsavedUploadsOfEarlierAttempts(db: StoreDb, input: { taskId: string; attempt: number }): Promise<number> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ state: 'removing' })
+    .where('task_id', '=', input.taskId)
+    .where('attempt', '<', input.attempt)
+    .where('saved_at', 'is', null)
+    .where('state', '<>', 'removing')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Claims every upload of these tasks for removal (their tasks are deleted, or their answers erased); returns how many. */
 export async function claimUploadsOfTasks(db: StoreDb, taskIds: readonly string[]): Promise<number> {
   if (taskIds.length === 0) return 0;

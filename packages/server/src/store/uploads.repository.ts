@@ -54,14 +54,18 @@ export async function findUpload(db: StoreDb, id: string): Promise<UploadRecord 
   );
 }
 
-/** What an attempt's uploads hold so far, against its quota: files, and bytes declared. */
-export async function attemptUploadUse(db: StoreDb, input: { taskId: string; attempt: number }): Promise<{ files: number; bytes: number }> {
+/**
+ * What a task holds against its upload quota (docs/configuration.md#uploads): files, and bytes declared. Every upload
+ * of it but those being removed and those an earlier attempt's saved steps named, which are that attempt's answers:
+ * kept with them, they must not leave a new attempt without a place. Read by the caller holding the task locked.
+ */
+export async function taskUploadUse(db: StoreDb, input: { taskId: string; attempt: number }): Promise<{ files: number; bytes: number }> {
   const row = await db
     .selectFrom('uploads')
     .select((eb) => [eb.fn.countAll<number | string>().as('files'), eb.fn.sum<number | string | null>('declared_bytes').as('bytes')])
     .where('task_id', '=', input.taskId)
-    .where('attempt', '=', input.attempt)
     .where('state', '<>', 'removing')
+    .where((eb) => eb.or([eb('attempt', '=', input.attempt), eb('saved_at', 'is', null)]))
     .executeTakeFirstOrThrow();
   return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
 }

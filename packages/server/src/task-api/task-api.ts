@@ -18,6 +18,7 @@ import { registerTaskRoutes, sessionHooksOf } from './task-routes.ts';
 import { registerUploadRoutes, type UploadSettings } from '../uploads/upload-routes.ts';
 import type { UploadFiles } from '../uploads/upload-files.ts';
 import { uploadFilesOf } from '../uploads/upload-store.ts';
+import { claimedUploadRemover } from '../uploads/upload-removal.ts';
 import { createOfferService } from '../offers/offer.service.ts';
 import type { OfferBackend } from '../offers/offer-loader.ts';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
@@ -85,6 +86,10 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
 
   const rateLimits = options.rateLimits ?? rateLimitsOf(config);
   const limits = await createRateLimits(app, rateLimits, store);
+  const files = options.uploadFiles ?? uploadFilesOf(config);
+  // A restart's claimed files go after its commit, in the background; the server waits for them as it closes.
+  const claimedFiles = claimedUploadRemover({ store, files, log: app.log });
+  app.addHook('onClose', async () => claimedFiles.close());
   const service = {
     store,
     clock,
@@ -95,6 +100,7 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
     sensitiveKeys: options.sensitiveKeys ?? sensitiveKeyRingOf(config),
     log: app.log,
     workflows,
+    onUploadsClaimed: claimedFiles.removeOf,
   };
   const offers = createOfferService({
     ...{ store, clock, workflows, backend: options.offerBackend ?? configuredOfferBackend(config) },
@@ -104,7 +110,6 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   registerTaskRoutes(app, { config, clock, sessionSecret, limits, service, offers });
   // A scope of their own: tus's content type is parsed nowhere else.
   const sessionHooks = sessionHooksOf({ clock, sessionSecret, limits });
-  const files = options.uploadFiles ?? uploadFilesOf(config);
   await app.register(async (scope) =>
     registerUploadRoutes(scope, {
       config,
@@ -112,8 +117,8 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
       store,
       workflows,
       settings: {
-        maxFilesPerAttempt: config.uploads.maxFilesPerAttempt,
-        maxBytesPerAttempt: config.uploads.maxBytesPerAttempt,
+        maxFilesPerTask: config.uploads.maxFilesPerTask,
+        maxBytesPerTask: config.uploads.maxBytesPerTask,
         ...options.uploads,
       },
       files,

@@ -38,6 +38,11 @@ export interface TaskServiceDeps {
   log: { warn(object: object, message: string): void };
   /** The workflows this deployment runs, handed in by the app (docs/architecture.md#dependencies-passed-in). */
   workflows: WorkflowCatalog;
+  /**
+   * Told after a commit that claimed some of the task's uploads for removal (a restart's, docs/operations.md#files),
+   * to remove their bytes; without it the retention job does, within the hour.
+   */
+  onUploadsClaimed?: (taskId: string) => void;
 }
 
 export interface LockedTask {

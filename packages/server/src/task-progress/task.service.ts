@@ -5,6 +5,7 @@ import { appendHistory, listAttemptHistory } from '../store/task-history.reposit
 import { countTasksCreatedSince, findTaskByAssignedTaskUuid, insertTaskIfAbsent, type BudgetUse } from '../store/tasks.repository.ts';
 import type { StoreDb } from '../store/database-schema.ts';
 import { findFlowWorkflow, recordRefusal } from '../store/tenants.repository.ts';
+import { claimUnsavedUploadsOfEarlierAttempts } from '../store/upload-removals.repository.ts';
 import { companyKey } from '../tenants/company-credentials.ts';
 import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
 import type { TaskUpdateView } from '@partner-task-kit/workflow/contract/task-updates';
@@ -172,9 +173,13 @@ export function startTask(deps: TaskServiceDeps, context: TaskContext): Promise<
 /**
  * docs/platform.md#statuses-and-transitions: "the partner workflow must allow any task to be restarted with the same parameters". A new attempt
  * begins empty and sends `ready`, which clears an earlier review on the platform (docs/platform.md#the-update-endpoint).
+ * The files of the attempts before it that no saved step named are claimed for removal with it, and their bytes
+ * removed once it is committed (docs/operations.md#files): nothing can name them any more, and a new attempt must not
+ * pile its uploads on theirs (docs/configuration.md#uploads).
  */
-export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
-  return withLockedTask(deps, context, async (locked) => {
+export async function restartTask(deps: TaskServiceDeps, context: TaskContext): Promise<TaskView> {
+  let claimed = 0;
+  const view = await withLockedTask(deps, context, async (locked) => {
     const { task } = locked;
     if (task.status === 'ready' && task.attemptStartedAt === null) {
       throw apiError('nothing_to_restart', 'This attempt has not started yet; there is nothing to restart.');
@@ -195,8 +200,12 @@ export function restartTask(deps: TaskServiceDeps, context: TaskContext): Promis
     });
     await locked.enqueue(restartedUpdate(locked.target, attempt));
     await locked.record({ attempt, kind: 'restarted' });
+    // Set on each run: a batch rolled back runs this again (group-commit.ts).
+    claimed = await claimUnsavedUploadsOfEarlierAttempts(locked.trx, { taskId: task.id, attempt });
     return locked.view(restarted);
   });
+  if (claimed > 0) deps.onUploadsClaimed?.(view.id);
+  return view;
 }
 
 /** `withErrors`: include upstream error texts (only where the preview is enabled, see packages/workflow/src/contract/task-updates.ts). */

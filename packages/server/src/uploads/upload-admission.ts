@@ -6,7 +6,7 @@ import { stepById } from '@partner-task-kit/workflow/workflow-path';
 import type { Store } from '../store/store.ts';
 import { lockTaskByAssignedTaskUuid } from '../store/tasks.repository.ts';
 import type { Task } from '../store/tasks.table.ts';
-import { attemptUploadUse, insertUpload } from '../store/uploads.repository.ts';
+import { insertUpload, taskUploadUse } from '../store/uploads.repository.ts';
 
 /** The rule of a step's file field, or undefined when the step has no such field. */
 export type FileRuleOf = (workflowId: string, stepId: string, field: string) => FileRule | undefined;
@@ -22,7 +22,7 @@ export interface UploadAdmissionDeps {
   store: Store;
   workflows: WorkflowCatalog;
   fileRuleOf: FileRuleOf;
-  /** What an attempt may upload (docs/configuration.md#uploads). */
+  /** What a task may hold (docs/configuration.md#uploads). */
   quota: { files: number; bytes: number };
   now: () => number;
 }
@@ -63,11 +63,11 @@ export function admitUpload(
     const { stepId, field } = upload;
     // Known: refusalOf refuses an upload without Upload-Length.
     const size = upload.size!;
-    const used = await attemptUploadUse(trx, { taskId: locked.id, attempt: locked.attempt });
+    const used = await taskUploadUse(trx, { taskId: locked.id, attempt: locked.attempt });
     if (used.files + 1 > deps.quota.files || used.bytes + size > deps.quota.bytes) {
       return {
         code: 'upload_quota_exceeded',
-        message: `An attempt may upload at most ${deps.quota.files} files and ${deps.quota.bytes} bytes.`,
+        message: `A task may hold at most ${deps.quota.files} uploaded files and ${deps.quota.bytes} bytes; it holds ${used.files} files and ${used.bytes} bytes.`,
       };
     }
     const row = { id: upload.id, taskId: locked.id, attempt: locked.attempt, stepId, field };

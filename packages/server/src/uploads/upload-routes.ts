@@ -25,8 +25,9 @@ import { UPLOADS_PATH, uploadIdOfRequest } from './upload-url.ts';
 import { admitUpload, registeredFileRule, type FileRuleOf } from './upload-admission.ts';
 
 export interface UploadSettings {
-  maxFilesPerAttempt?: number;
-  maxBytesPerAttempt?: number;
+  /** What a task may hold (docs/configuration.md#uploads): files, and their declared bytes in all. */
+  maxFilesPerTask?: number;
+  maxBytesPerTask?: number;
   /**
    * The rule of a step's file field; default: the `fileField` of the step's schema in the task's workflow. Either way
    * the step must be the one the worker may save now (upload-admission.ts).
@@ -40,8 +41,8 @@ export interface UploadRouteDeps {
   store: Store;
   /** Whose steps' file fields set each upload's rule (their `fileField`). */
   workflows: WorkflowCatalog;
-  /** The configuration's per-attempt quota (docs/configuration.md#uploads), under whatever a test sets. */
-  settings: UploadSettings & Required<Pick<UploadSettings, 'maxFilesPerAttempt' | 'maxBytesPerAttempt'>>;
+  /** The configuration's quota per task (docs/configuration.md#uploads), under whatever a test sets. */
+  settings: UploadSettings & Required<Pick<UploadSettings, 'maxFilesPerTask' | 'maxBytesPerTask'>>;
   /** Where the bytes are kept (upload-store.ts). */
   files: UploadFiles;
   /** The task API's session hooks: per address, authenticated (sets `request.taskContext`), per session. */
@@ -61,7 +62,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     store,
     workflows: deps.workflows,
     fileRuleOf,
-    quota: { files: settings.maxFilesPerAttempt, bytes: settings.maxBytesPerAttempt },
+    quota: { files: settings.maxFilesPerTask, bytes: settings.maxBytesPerTask },
     now: () => clock.now(),
   };
   // What the Fastify handler found of each request (the task its token names, the upload its path names), read by
