@@ -92,8 +92,11 @@ export function startUpload(client: ApiClient, file: File, target: UploadTarget,
         renewToken = true;
         return attempt < 2;
       }
-      // 409: the offset moved under this request (a second tab); 423: locked; 429: the session's rate limit.
-      return status >= 500 || status === 409 || status === 423 || status === 429;
+      // 409 upload_offset_mismatch: the offset moved under this request (a second tab), which a HEAD settles; another
+      // 409 (the task closed, or moved on to another step) is the same on every try. 423: locked; 429: the session's
+      // rate limit.
+      if (status === 409) return errorCodeOf(error.originalResponse?.getBody()) === 'upload_offset_mismatch';
+      return status >= 500 || status === 423 || status === 429;
     },
     onProgress: (sent, total) => events.onProgress(sent, total),
     onSuccess: () => {
@@ -288,13 +291,7 @@ function problemOf(error: Error): UploadProblem | undefined {
   if (!response) return undefined;
   const status = response.getStatus();
   if (status >= 500 || status === 429 || status === 423) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(response.getBody());
-  } catch {
-    body = undefined;
-  }
-  const code = errorBodySchema.safeParse(body).data?.error.code;
+  const code = errorCodeOf(response.getBody());
   const problems: Record<string, UploadProblem> = {
     unsupported_file_type: 'type',
     upload_too_large: 'size',
@@ -306,4 +303,13 @@ function problemOf(error: Error): UploadProblem | undefined {
     wrong_task: 'session',
   };
   return (code === undefined ? undefined : problems[code]) ?? 'failed';
+}
+
+/** The contract's error code in a tus answer's body (docs/api.md#errors); undefined for any other body. */
+function errorCodeOf(body: string | undefined): string | undefined {
+  try {
+    return errorBodySchema.safeParse(JSON.parse(body ?? '')).data?.error.code;
+  } catch {
+    return undefined;
+  }
 }

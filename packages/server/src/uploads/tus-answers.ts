@@ -24,7 +24,7 @@ export function tusError(code: ApiErrorCode, message: string, field?: string): {
 }
 
 /** A refusal's body as the contract has it: kept when it is one already, else tus's text as its message. */
-export function contractErrorBody(status: number, body: string): string {
+function contractErrorBody(status: number, body: string): string {
   try {
     if (errorBodySchema.safeParse(JSON.parse(body)).success) return body;
   } catch {

@@ -165,7 +165,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
           .header('cache-control', 'no-store')
           .send();
       }
-      // Terminated, it no longer counts against the attempt's quota. Claimed first, so no answer can name it after,
+      // Terminated, it no longer counts against the task's quota. Claimed first, so no answer can name it after,
       // and deleted once tus removed its bytes: a crash between leaves the claim to the retention job (docs/operations.md#files).
       if (request.method === 'DELETE') await claimUpload(store.db, record.id);
     }
