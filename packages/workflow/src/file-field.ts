@@ -1,4 +1,5 @@
 import { z, type ZodMiniType } from 'zod/mini';
+import { markSchema, schemaMark } from './schema-marks.ts';
 
 /**
  * The types a file field may accept, as read from the file's bytes on the server (docs/api.md#uploads). A HEIC photo
@@ -25,19 +26,15 @@ export const DEFAULT_FILE_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_ID_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 
 /**
- * The rule of each file field, kept by schema object as `sensitive` keeps its mark (packages/workflow/src/sensitive.ts): the
- * server finds it by walking the step's schema, and the page bundle carries no registry.
- */
-const fileRules = new WeakMap<ZodMiniType, FileRule>();
-
-/**
  * A step field whose value is the id of a completed upload: `photo: fileField({ types: ['image/jpeg'] })`.
  *
  * @public the workflow authoring API: a partner's own definitions use it.
  */
 export function fileField(rule: { types: readonly FileType[]; maxBytes?: number }) {
   const schema = z.string().check(z.regex(UPLOAD_ID_PATTERN, 'must be the id of an upload'));
-  fileRules.set(schema, { types: rule.types, maxBytes: rule.maxBytes ?? DEFAULT_FILE_MAX_BYTES });
+  // Kept on the schema (schema-marks.ts): the server finds it by walking the step's schema, and the page bundle carries
+  // no registry.
+  markSchema(schema, 'fileRule', { types: rule.types, maxBytes: rule.maxBytes ?? DEFAULT_FILE_MAX_BYTES });
   return schema;
 }
 
@@ -57,8 +54,8 @@ export function fileFieldsOf(schema: ZodMiniType): Record<string, FileRule> {
 }
 
 function ruleOf(schema: ZodMiniType): FileRule | undefined {
-  const found = fileRules.get(schema);
-  if (found) return found;
+  const found = schemaMark(schema, 'fileRule');
+  if (found) return { types: found.types as readonly FileType[], maxBytes: found.maxBytes };
   const def = defOf(schema);
   if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return ruleOf(def.innerType);
   return undefined;
