@@ -96,6 +96,16 @@ describe('partner-task-kit upgrade <version>', () => {
     expect(plan.manifest.dependencies?.['@partner-task-kit/server']).toBe('0.4.0');
   });
 
+  it('has nothing to do for an app on that version from the registry, and moves one on it from tarballs', () => {
+    expect(planUpgrade(scaffolded('0.3.0'), installedAt('0.3.0'), registrySource('0.3.0')).done).toBe(true);
+    const fromTarballs = onKitVersion(scaffolded('0.3.0'), tarballSource(packed, '.kit-packages/')).manifest;
+    const plan = planUpgrade(fromTarballs, installedAt('0.3.0'), registrySource('0.3.0'));
+    expect(plan.done).toBe(false);
+    expect(plan.manifest.dependencies?.['@partner-task-kit/page']).toBe('0.3.0');
+    expect(plan.manifest.overrides).toBeUndefined();
+    expect(planUpgrade(fromTarballs, installedAt('0.3.0'), tarballSource(packed, '.kit-packages/')).done).toBe(false);
+  });
+
   it('refuses a version that is not one release', () => {
     for (const version of ['latest', '^0.3.0', '0.3', '0.3.x']) {
       expect(refusal(() => registrySource(version))).toContain(`"${version}" is not a version`);

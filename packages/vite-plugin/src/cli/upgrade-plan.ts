@@ -53,6 +53,11 @@ export interface UpgradePlan {
   /** Each kit package the app depends on, in the list it is in, with the spec it gets. */
   moves: KitMove[];
   manifest: AppManifest;
+  /**
+   * The app is on that version from the registry already: nothing to install. From tarballs it never is (a rebuilt
+   * tarball keeps its version), nor while a kit package still comes from a `file:` spec.
+   */
+  done: boolean;
 }
 
 /** Why an upgrade does not start: said to the developer as it is. */
@@ -149,7 +154,10 @@ export function planUpgrade(manifest: AppManifest, installed: readonly Installed
     );
   }
   const { manifest: next, moves } = onKitVersion(manifest, source);
-  return { from: versions[0]!, to: source.version, moves, manifest: next };
+  const fromFiles = declared.some(({ name, list }) => manifest[list]![name]!.startsWith('file:'));
+  const kitOverrides = Object.keys(manifest.overrides ?? {}).some((name) => name.startsWith('@partner-task-kit/'));
+  const done = versions[0] === source.version && source.tarballs === undefined && !fromFiles && !kitOverrides;
+  return { from: versions[0]!, to: source.version, moves, manifest: next, done };
 }
 
 /**

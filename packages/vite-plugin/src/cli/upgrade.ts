@@ -66,7 +66,7 @@ function sourceOf(positionals: readonly string[], from: string | undefined): Kit
 }
 
 /** What the developer reads and runs next: each package's changelog sections the move crosses, then the checks. */
-function report(plan: UpgradePlan): string {
+function report(plan: UpgradePlan, source: KitSource): string {
   const byList = (list: string) => plan.moves.filter((move) => move.list === list).map((move) => move.name);
   const lines = [
     `partner-task-kit upgrade: ${plan.from} -> ${plan.to}, in one npm install`,
@@ -75,7 +75,8 @@ function report(plan: UpgradePlan): string {
     '',
   ];
   if (plan.to === plan.from) {
-    lines.push(`The app was on ${plan.to} already: its kit packages are installed again from the tarballs.`);
+    const where = source.tarballs ? 'the tarballs' : 'the registry';
+    lines.push(`The app was on ${plan.to} already: its kit packages are installed again, from ${where}.`);
   } else if (semver.lt(plan.to, plan.from)) {
     lines.push(`This goes back to an older version: its code refuses a database the newer one migrated (${upgradingGuide}#rolling-back).`);
   } else {
@@ -110,7 +111,7 @@ function main(args: readonly string[]): void {
   const source = sourceOf(positionals, values.from);
   const manifestText = readFileSync(manifestFile, 'utf8');
   const plan = planUpgrade(JSON.parse(manifestText) as AppManifest, installedCopies(), source);
-  if (plan.from === plan.to && source.tarballs === undefined) {
+  if (plan.done) {
     process.stdout.write(`partner-task-kit upgrade: the app is on ${plan.to} already; nothing to do.\n`);
     return;
   }
@@ -130,7 +131,7 @@ function main(args: readonly string[]): void {
       `after npm install, still not on ${plan.to}: ${stray.map((copy) => `${copy.where} ${copy.version}`).join(', ')}.`,
     );
   }
-  process.stdout.write(report(plan));
+  process.stdout.write(report(plan, source));
 }
 
 export function upgrade(args: readonly string[]): void {
