@@ -17,7 +17,8 @@ import { expectSuccess, installedVersion, kitVersion, minutes, nativeSqlite, rep
  * a release is out (.changeset/README.md#a-release). Other packages come through verdaccio from the npm registry.
  * Where verdaccio is not installed or does not start, the test is skipped and says why.
  */
-const work = realpathSync(mkdtempSync(join(tmpdir(), 'ptk-registry-')));
+/** Made once verdaccio is found: a skipped file runs no hook that would remove it. */
+let work = '';
 const children: ChildProcess[] = [];
 
 function verdaccioBin(): string | undefined {
@@ -33,6 +34,7 @@ function verdaccioBin(): string | undefined {
 async function startRegistry(): Promise<{ url: string; token: string } | string> {
   const bin = verdaccioBin();
   if (bin === undefined) return 'verdaccio is not installed (a devDependency: npm ci installs it)';
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'ptk-registry-')));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   // The kit's names are served from its storage alone; every other package through its proxy of the npm registry.
@@ -75,18 +77,27 @@ log: { type: stdout, format: pretty, level: error }
       body: JSON.stringify({ name: 'kit-release', password: 'rehearsal-only' }),
     });
     const { token } = (await user.json()) as { token?: string };
-    return token === undefined ? `verdaccio made no user (${user.status})` : { url, token };
+    if (token !== undefined) return { url, token };
+    await stopRegistry();
+    return `verdaccio made no user (${user.status})`;
   }
+  await stopRegistry();
   return `verdaccio did not answer on ${url} within 30 s`;
+}
+
+/**
+ * verdaccio stopped and its folder removed: after the test, or at once when it failed to start (the file is skipped
+ * then, and runs no afterAll).
+ */
+async function stopRegistry(): Promise<void> {
+  await Promise.all(children.map((child) => stopGroup(child)));
+  if (work) rmSync(work, { recursive: true, force: true });
 }
 
 const registry = await startRegistry();
 if (typeof registry === 'string') process.stderr.write(`registry rehearsal skipped: ${registry}\n`);
 
-afterAll(async () => {
-  await Promise.all(children.map((child) => stopGroup(child)));
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(stopRegistry);
 
 describe.skipIf(typeof registry === 'string')('the kit published to a registry, as a release publishes it', () => {
   it(
