@@ -1,14 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppManifest } from '@partner-task-kit/vite-plugin/cli/upgrade-plan';
 import { startDev, stopGroup } from '../helpers/dev-process';
 import { runIn } from '../helpers/project-copy';
 import {
   completeTasksBeside,
   exampleIds,
+  expectKitFromTarballs,
   expectSuccess,
+  installedVersion,
   installKit,
   kitVersion,
   minutes,
@@ -23,7 +26,8 @@ import {
  * The acceptance test of the packages as a partner gets them: every published package packed with `npm pack`, an app
  * made by the packed scaffolder in a folder outside this repository, installed from those tarballs alone (nothing
  * linked to packages/), then the app's own `npm test` and its `npm start` in emulator mode with one task of each
- * example driven to `completed` by the browser specs that do so here (playwright.packed.config.ts).
+ * example driven to `completed` by the browser specs that do so here (playwright.packed.config.ts). The second app is
+ * made by `npm run create-app`, which packs and installs the same way (docs/upgrading.md#an-app-from-a-clone-of-the-kit).
  */
 let work: string;
 let tarballs: Tarballs;
@@ -62,9 +66,24 @@ describe('an app made by the packed scaffolder and installed from the packed pac
   );
 
   it(
-    'with the default example alone: new-workflow adds one, npm test passes, npm run dev serves, npm start completes a training',
+    'made by npm run create-app from this clone: npm ci finds its packages again after a move, new-workflow adds one, npm test passes, npm run dev serves, npm start completes a training',
     async () => {
-      const appDir = await makeApp('one-example', []);
+      const madeDir = join(work, 'from-clone');
+      expectSuccess(
+        await runIn(repoRoot, 'npm', ['run', 'create-app', '--', madeDir], minutes(8), installEnvironment),
+        'npm run create-app',
+      );
+      // The kit's packages stay in the app, named relative to it: moved elsewhere, its `npm ci` installs them again.
+      const version = kitVersion(repoRoot);
+      const appDir = join(work, 'one-example');
+      renameSync(madeDir, appDir);
+      const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as AppManifest;
+      expect(manifest.partnerTaskKit).toEqual({ version });
+      expect(manifest.devDependencies?.['@partner-task-kit/testing']).toBe(`file:.kit-packages/partner-task-kit-testing-${version}.tgz`);
+      const reinstall = await runIn(appDir, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], minutes(6), installEnvironment);
+      expectSuccess(reinstall, 'npm ci in the moved app');
+      expectKitFromTarballs(appDir);
+      expect(installedVersion(appDir, '@partner-task-kit/testing')).toBe(version);
       expect(readdirSync(join(appDir, 'src/workflows')).sort()).toEqual(
         ['README.md', 'registry.server.ts', 'registry.ts', 'registry.views.ts', 'safety-training'].sort(),
       );

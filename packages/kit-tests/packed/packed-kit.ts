@@ -1,26 +1,20 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { expect } from 'vitest';
+import { onKitVersion, tarballSource, type AppManifest } from '@partner-task-kit/vite-plugin/cli/upgrade-plan';
+import type { Tarballs } from '../../create-partner-task-kit/scripts/pack-kit';
 import { runIn, type Outcome } from '../helpers/project-copy';
+
+export { kitVersion, packKit, type Tarballs } from '../../create-partner-task-kit/scripts/pack-kit';
 
 /**
  * The kit as a partner gets it, for the tests of this folder: every published package packed with `npm pack` from a
- * checkout of the kit, an app made by the packed scaffolder outside that checkout and installed from the tarballs
- * alone, and the browser specs that complete a task against the app's `npm start`.
+ * checkout of the kit, as `npm run create-app` packs it (packages/create-partner-task-kit/scripts/pack-kit.ts), an app
+ * made by the packed scaffolder outside that checkout and installed from the tarballs alone, and the browser specs that
+ * complete a task against the app's `npm start`.
  */
 export const repoRoot = join(import.meta.dirname, '../../..');
-const published = [
-  '@partner-task-kit/workflow',
-  '@partner-task-kit/page',
-  '@partner-task-kit/server',
-  '@partner-task-kit/vite-plugin',
-  '@partner-task-kit/testing',
-  'create-partner-task-kit',
-];
 export const minutes = (count: number) => count * 60_000;
-
-/** Package name -> absolute path of its tarball. */
-export type Tarballs = ReadonlyMap<string, string>;
 
 /** The browser test, by file and title, that completes a task of each example. */
 const completions: Record<string, { spec: string; title: string }> = {
@@ -34,26 +28,6 @@ export const exampleIds = Object.keys(completions);
 export function expectSuccess(outcome: Outcome, what: string): void {
   // The output in the failure message: a failing `npm test` of the app says why only there.
   expect(outcome.code, `${what} failed:\n${outcome.output.slice(-6_000)}`).toBe(0);
-}
-
-/** The kit's version in a checkout: every package has the same (docs/upgrading.md). */
-export function kitVersion(checkout: string): string {
-  return (JSON.parse(readFileSync(join(checkout, 'packages/server/package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** Builds the packages of `checkout` and packs every published one into `destination`. */
-export async function packKit(checkout: string, destination: string): Promise<Tarballs> {
-  mkdirSync(destination, { recursive: true });
-  expectSuccess(await runIn(checkout, 'npm', ['run', 'build:packages'], minutes(4)), 'npm run build:packages');
-  const workspaces = published.flatMap((name) => ['-w', name]);
-  // --json: the file each package was packed to. The scaffolder's prepack builds its template from the app.
-  const packed = await runIn(checkout, 'npm', ['pack', '--json', '--pack-destination', destination, ...workspaces], minutes(4));
-  expectSuccess(packed, 'npm pack');
-  // The JSON follows what the scaffolder's prepack printed.
-  const listed = JSON.parse(packed.output.slice(packed.output.search(/^\[/m))) as { name: string; filename: string }[];
-  const tarballs = new Map(listed.map((entry) => [entry.name, join(destination, entry.filename)] as const));
-  expect([...tarballs.keys()].sort()).toEqual([...published].sort());
-  return tarballs;
 }
 
 /**
@@ -72,15 +46,14 @@ export async function nativeSqlite(directory: string): Promise<Record<string, st
   return { npm_config_better_sqlite3_local_prebuilds: directory };
 }
 
-interface AppManifest {
+interface ScaffoldedManifest {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   partnerTaskKit: { version: string };
-  overrides?: Record<string, string>;
 }
 
-function readManifest(appDir: string): AppManifest {
-  return JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as AppManifest;
+function readManifest(appDir: string): ScaffoldedManifest {
+  return JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as ScaffoldedManifest;
 }
 
 /** An app made by the packed scaffolder of `tarballs` in `appDir` (not installed yet); its manifest says `version`. */
@@ -103,19 +76,21 @@ export async function scaffoldApp(appDir: string, tarballs: Tarballs, version: s
  * they are on the registry. The packages are checked to be real folders from the tarballs, not links into a checkout.
  */
 export async function installKit(appDir: string, tarballs: Tarballs, environment: Record<string, string>): Promise<void> {
-  const manifest = readManifest(appDir);
-  // Each kit package, and the kit packages they depend on, from its tarball. An override of a direct dependency must
-  // repeat its range exactly, so both say the same file.
-  manifest.overrides = {};
-  for (const [packageName, file] of tarballs) {
-    if (!packageName.startsWith('@partner-task-kit/')) continue;
-    const list = packageName === '@partner-task-kit/testing' ? manifest.devDependencies : manifest.dependencies;
-    list[packageName] = `file:${file}`;
-    manifest.overrides[packageName] = `file:${file}`;
-  }
-  writeFileSync(join(appDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // Each kit package, and the kit packages they depend on, from its tarball: what `npm run create-app` writes.
+  const files = [...tarballs.values()];
+  const source = tarballSource(
+    files.map((file) => basename(file)),
+    `${dirname(files[0]!)}/`,
+  );
+  const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as AppManifest;
+  writeFileSync(join(appDir, 'package.json'), `${JSON.stringify(onKitVersion(manifest, source).manifest, null, 2)}\n`);
   const install = await runIn(appDir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], minutes(6), environment);
   expectSuccess(install, 'npm install');
+  expectKitFromTarballs(appDir);
+}
+
+/** The app's kit packages are real folders, unpacked from tarballs: no link into a checkout of the kit. */
+export function expectKitFromTarballs(appDir: string): void {
   for (const entry of readdirSync(join(appDir, 'node_modules/@partner-task-kit'))) {
     const installed = join(appDir, 'node_modules/@partner-task-kit', entry);
     expect(lstatSync(installed).isSymbolicLink(), `${installed} is a link`).toBe(false);

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
+import { kitPackages, type AppManifest } from '@partner-task-kit/vite-plugin/cli/upgrade-plan';
 import { runIn } from '../helpers/project-copy';
 import {
   completeTasksBeside,
+  expectKitFromTarballs,
   expectSuccess,
   installedVersion,
   installKit,
@@ -21,10 +23,10 @@ import {
 
 /**
  * The upgrade a partner makes (docs/upgrading.md#the-upgrade-step-by-step), rehearsed: an app made by the previous
- * release's packed scaffolder, with a migration of its own, its database migrated by that release; then its kit
- * dependencies changed to this checkout's packed packages, and nothing else of the app. The upgraded app passes its
- * `npm test`, `npm run migrate` brings the engine's side forward while the app's side and its rows stay as they were,
- * and a task runs to `completed` on that database.
+ * release's packed scaffolder, with a migration of its own, its database migrated by that release; then upgraded to
+ * this checkout's packed packages by `partner-task-kit upgrade --from`, nothing else of the app changed. The upgraded
+ * app passes its `npm test`, `npm run migrate` brings the engine's side forward while the app's side and its rows stay
+ * as they were, and a task runs to `completed` on that database.
  *
  * The previous release is the commit previous-release.json names, packed from git as it was: the registry of a
  * partner's npm, which this machine cannot publish to. A clone without that commit (a shallow one) cannot rehearse.
@@ -74,7 +76,6 @@ function recorded(database: string, table: 'kysely_migration' | 'app_migration')
 
 let work: string;
 let previousTarballs: Tarballs;
-let currentTarballs: Tarballs;
 let installEnvironment: Record<string, string>;
 
 beforeAll(async () => {
@@ -88,7 +89,8 @@ beforeAll(async () => {
   const install = await runIn(checkout, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], minutes(8), installEnvironment);
   expectSuccess(install, "npm ci in the previous release's checkout");
   previousTarballs = await packKit(checkout, join(work, 'previous'));
-  currentTarballs = await packKit(repoRoot, join(work, 'current'));
+  // This checkout's packages, where `partner-task-kit upgrade --from` takes them.
+  await packKit(repoRoot, join(work, 'current'));
 }, minutes(20));
 
 afterAll(async () => {
@@ -97,7 +99,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.version}), upgraded by its dependency versions`, () => {
+describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.version}), upgraded by partner-task-kit upgrade`, () => {
   it(
     'passes its tests, migrates its database forward with its own migrations in place, and completes a task on it',
     async () => {
@@ -117,15 +119,23 @@ describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.
       db.prepare('insert into partner_notes (id, note) values (1, ?)').run('written on the previous release');
       db.close();
 
-      // The upgrade: the kit's dependencies changed to the current packages, the recorded version with them; the
-      // app's own files stay as they were, and its next migration follows its first.
-      await installKit(appDir, currentTarballs, installEnvironment);
+      // The upgrade, as the partner runs it: `partner-task-kit upgrade` of the new release moves every kit package the
+      // app depends on, testing with them, in one install, and records the version (docs/upgrading.md#the-upgrade-step-by-step).
+      // The previous release's bin has no such command: the new one runs, as `npx --package` runs it for such an app.
+      // The app's own files stay as they were, and its next migration follows its first.
       const current = kitVersion(repoRoot);
-      expect(installedVersion(appDir, '@partner-task-kit/server')).toBe(current);
-      const manifestFile = join(appDir, 'package.json');
-      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { partnerTaskKit: { version: string } };
-      manifest.partnerTaskKit.version = current;
-      writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+      const upgradeCommand = [join(repoRoot, 'packages/vite-plugin/dist/bin.js'), 'upgrade', '--from', join(work, 'current')];
+      const upgrade = await runIn(appDir, 'node', upgradeCommand, minutes(6), installEnvironment);
+      expectSuccess(upgrade, 'partner-task-kit upgrade');
+      for (const name of kitPackages) expect(installedVersion(appDir, name), name).toBe(current);
+      expectKitFromTarballs(appDir);
+      const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as AppManifest;
+      expect(manifest.partnerTaskKit).toEqual({ version: current });
+      expect(Object.keys(manifest.devDependencies ?? {})).toContain('@partner-task-kit/testing');
+      // What to read: each package's changelog sections the move crosses, then the checks.
+      expect(upgrade.output).toContain(`${previous.version} -> ${current}`);
+      if (current !== previous.version) expect(upgrade.output).toContain(`# @partner-task-kit/testing\n## ${current}`);
+      expect(upgrade.output).toContain('npm run migrate -- --check');
       writeAppMigrations(appDir, `${firstMigration}${secondMigration}`);
       expectSuccess(await runIn(appDir, 'npm', ['test'], minutes(5)), "the upgraded app's npm test");
 

@@ -13,6 +13,10 @@ const commands: Record<string, { summary: string; run: (args: readonly string[])
     summary: 'new-workflow <id> [--branch]     a new workflow in src/workflows/<id>/, registered, with its test in tests/app/',
     run: async (args) => (await import('./cli/new-workflow.ts')).newWorkflow(args),
   },
+  upgrade: {
+    summary: 'upgrade <version> | --from <dir> every kit package to one version in one npm install, and what to read next',
+    run: async (args) => (await import('./cli/upgrade.ts')).upgrade(args),
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

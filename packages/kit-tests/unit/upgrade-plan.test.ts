@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import {
+  changelogSections,
+  kitPackages,
+  onKitVersion,
+  planUpgrade,
+  registrySource,
+  tarballSource,
+  UpgradeRefused,
+  type AppManifest,
+  type InstalledCopy,
+} from '@partner-task-kit/vite-plugin/cli/upgrade-plan';
+
+// `partner-task-kit upgrade` (docs/upgrading.md#the-upgrade-step-by-step): which packages move, in which lists, to
+// what, and when it refuses to start.
+
+/** An app as create-partner-task-kit makes it: four kit packages in dependencies, testing in devDependencies. */
+function scaffolded(version: string): AppManifest {
+  const range = `^${version}`;
+  return {
+    name: 'my-app',
+    scripts: { test: 'vitest run' },
+    dependencies: {
+      '@partner-task-kit/page': range,
+      '@partner-task-kit/server': range,
+      '@partner-task-kit/vite-plugin': range,
+      '@partner-task-kit/workflow': range,
+      react: '^19.3.1',
+    },
+    devDependencies: { '@partner-task-kit/testing': range, vitest: '^4.1.12' },
+    partnerTaskKit: { version },
+  };
+}
+
+function installedAt(version: string, names: readonly string[] = kitPackages): InstalledCopy[] {
+  return names.map((name) => ({ name, version, where: `node_modules/${name}` }));
+}
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof UpgradeRefused) return error.message;
+    throw error;
+  }
+  throw new Error('not refused');
+}
+
+const packed = [
+  'create-partner-task-kit-0.3.0.tgz',
+  ...['workflow', 'page', 'server', 'vite-plugin', 'testing'].map((name) => `partner-task-kit-${name}-0.3.0.tgz`),
+];
+
+describe('partner-task-kit upgrade <version>', () => {
+  it('moves every kit package the app depends on, testing included, to the exact version in the list it was in', () => {
+    const plan = planUpgrade(scaffolded('0.2.0'), installedAt('0.2.0'), registrySource('0.3.0'));
+    expect(plan).toMatchObject({ from: '0.2.0', to: '0.3.0' });
+    expect(plan.moves).toEqual([
+      { name: '@partner-task-kit/workflow', list: 'dependencies', spec: '0.3.0' },
+      { name: '@partner-task-kit/page', list: 'dependencies', spec: '0.3.0' },
+      { name: '@partner-task-kit/server', list: 'dependencies', spec: '0.3.0' },
+      { name: '@partner-task-kit/vite-plugin', list: 'dependencies', spec: '0.3.0' },
+      { name: '@partner-task-kit/testing', list: 'devDependencies', spec: '0.3.0' },
+    ]);
+    expect(plan.manifest.dependencies).toEqual({
+      '@partner-task-kit/page': '0.3.0',
+      '@partner-task-kit/server': '0.3.0',
+      '@partner-task-kit/vite-plugin': '0.3.0',
+      '@partner-task-kit/workflow': '0.3.0',
+      react: '^19.3.1',
+    });
+    expect(plan.manifest.devDependencies).toEqual({ '@partner-task-kit/testing': '0.3.0', vitest: '^4.1.12' });
+    expect(plan.manifest.partnerTaskKit).toEqual({ version: '0.3.0' });
+    expect(plan.manifest.scripts).toEqual({ test: 'vitest run' });
+    expect(plan.manifest.overrides).toBeUndefined();
+  });
+
+  it('moves only the kit packages the app names, wherever it lists them', () => {
+    const manifest: AppManifest = {
+      dependencies: { '@partner-task-kit/server': '^0.2.0' },
+      devDependencies: { '@partner-task-kit/vite-plugin': '^0.2.0' },
+    };
+    const installed = installedAt('0.2.0', ['@partner-task-kit/server', '@partner-task-kit/vite-plugin', '@partner-task-kit/workflow']);
+    const plan = planUpgrade(manifest, installed, registrySource('0.3.0'));
+    expect(plan.moves.map(({ name, list }) => `${list} ${name}`)).toEqual([
+      'dependencies @partner-task-kit/server',
+      'devDependencies @partner-task-kit/vite-plugin',
+    ]);
+  });
+
+  it('drops the overrides a tarball install left for kit packages, and keeps the others', () => {
+    const fromTarballs = onKitVersion(scaffolded('0.2.0'), tarballSource(packed, '.kit-packages/')).manifest;
+    fromTarballs.overrides = { ...fromTarballs.overrides, 'node-fetch': '2.7.0' };
+    const plan = planUpgrade(fromTarballs, installedAt('0.3.0'), registrySource('0.4.0'));
+    expect(plan.manifest.overrides).toEqual({ 'node-fetch': '2.7.0' });
+    expect(plan.manifest.dependencies?.['@partner-task-kit/server']).toBe('0.4.0');
+  });
+
+  it('has nothing to do for an app on that version from the registry, and moves one on it from tarballs', () => {
+    expect(planUpgrade(scaffolded('0.3.0'), installedAt('0.3.0'), registrySource('0.3.0')).done).toBe(true);
+    const fromTarballs = onKitVersion(scaffolded('0.3.0'), tarballSource(packed, '.kit-packages/')).manifest;
+    const plan = planUpgrade(fromTarballs, installedAt('0.3.0'), registrySource('0.3.0'));
+    expect(plan.done).toBe(false);
+    expect(plan.manifest.dependencies?.['@partner-task-kit/page']).toBe('0.3.0');
+    expect(plan.manifest.overrides).toBeUndefined();
+    expect(planUpgrade(fromTarballs, installedAt('0.3.0'), tarballSource(packed, '.kit-packages/')).done).toBe(false);
+  });
+
+  it('refuses a version that is not one release', () => {
+    for (const version of ['latest', '^0.3.0', '0.3', '0.3.x']) {
+      expect(refusal(() => registrySource(version))).toContain(`"${version}" is not a version`);
+    }
+    expect(refusal(() => registrySource('v0.3.0'))).toContain('such as 0.3.0');
+    expect(registrySource('1.0.0-rc.1')).toEqual({ version: '1.0.0-rc.1' });
+  });
+
+  it('refuses an app on several versions already, and names each copy and the one command that mends it', () => {
+    const mixed = [
+      ...installedAt('0.3.0').slice(0, 4),
+      { name: '@partner-task-kit/testing', version: '0.2.0', where: 'node_modules/@partner-task-kit/testing' },
+    ];
+    const message = refusal(() => planUpgrade(scaffolded('0.3.0'), mixed, registrySource('0.4.0')));
+    expect(message).toContain('node_modules/@partner-task-kit/testing: 0.2.0');
+    expect(message).toContain('node_modules/@partner-task-kit/page: 0.3.0');
+    expect(message).toContain(`npm install --save-exact ${kitPackages.map((name) => `${name}@0.4.0`).join(' ')}`);
+  });
+
+  it('refuses an app with a second copy of a kit package nested in another', () => {
+    const nested = [
+      ...installedAt('0.3.0'),
+      {
+        name: '@partner-task-kit/page',
+        version: '0.2.0',
+        where: 'node_modules/@partner-task-kit/testing/node_modules/@partner-task-kit/page',
+      },
+    ];
+    expect(refusal(() => planUpgrade(scaffolded('0.3.0'), nested, registrySource('0.4.0')))).toContain(
+      'node_modules/@partner-task-kit/testing/node_modules/@partner-task-kit/page: 0.2.0',
+    );
+  });
+
+  it('refuses an app not installed, and a folder that is no app of the kit', () => {
+    expect(refusal(() => planUpgrade(scaffolded('0.2.0'), installedAt('0.2.0').slice(0, 4), registrySource('0.3.0')))).toContain(
+      '@partner-task-kit/testing not installed: run npm install first',
+    );
+    expect(refusal(() => planUpgrade({ dependencies: { react: '^19.3.1' } }, [], registrySource('0.3.0')))).toContain(
+      "names none of the kit's packages",
+    );
+  });
+});
+
+describe('partner-task-kit upgrade --from <folder of tarballs>', () => {
+  it('points each kit package, and the override npm resolves the others through, at its tarball', () => {
+    const source = tarballSource(packed, '../packs/');
+    expect(source.version).toBe('0.3.0');
+    const plan = planUpgrade(scaffolded('0.2.0'), installedAt('0.2.0'), source);
+    const file = (name: string) => `file:../packs/partner-task-kit-${name}-0.3.0.tgz`;
+    expect(plan.manifest.dependencies?.['@partner-task-kit/page']).toBe(file('page'));
+    expect(plan.manifest.devDependencies?.['@partner-task-kit/testing']).toBe(file('testing'));
+    // An override of a direct dependency repeats its spec exactly, or npm refuses the install.
+    expect(plan.manifest.overrides).toEqual(Object.fromEntries(kitPackages.map((name) => [name, file(name.split('/')[1]!)])));
+    expect(plan.manifest.partnerTaskKit).toEqual({ version: '0.3.0' });
+  });
+
+  it('refuses a folder without every kit package, or with two versions of them', () => {
+    expect(refusal(() => tarballSource(packed.slice(0, 3), 'packs/'))).toContain(
+      'packs/ holds no tarball of @partner-task-kit/server, @partner-task-kit/vite-plugin, @partner-task-kit/testing',
+    );
+    expect(refusal(() => tarballSource([...packed, 'partner-task-kit-page-0.2.0.tgz'], 'packs/'))).toContain(
+      'several versions (0.2.0, 0.3.0)',
+    );
+  });
+});
+
+describe('the changelog sections an upgrade prints', () => {
+  const changelog = [
+    '# @partner-task-kit/server',
+    '',
+    '## 0.4.0',
+    '',
+    '### Minor Changes',
+    '',
+    '- a future flag',
+    '',
+    '## 0.3.0',
+    '',
+    '- a fix',
+    '',
+    '## 0.2.0',
+    '',
+    '- older',
+    '',
+  ].join('\n');
+
+  it('are those after the version the app was on, up to the one it moves to', () => {
+    expect(changelogSections(changelog, '0.2.0', '0.4.0')).toEqual([
+      '## 0.4.0\n\n### Minor Changes\n\n- a future flag',
+      '## 0.3.0\n\n- a fix',
+    ]);
+    expect(changelogSections(changelog, '0.2.0', '0.3.0')).toEqual(['## 0.3.0\n\n- a fix']);
+    expect(changelogSections(changelog, '0.4.0', '0.4.0')).toEqual([]);
+  });
+});
