@@ -46,6 +46,7 @@ describe('security headers', () => {
     expect(response.headers['x-frame-options']).toBeUndefined();
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
   });
 
   it('serves the page for the task and preview routes, and never caches API answers', async () => {

@@ -43,6 +43,9 @@ export function setSecurityHeaders(config: Config, request: FastifyRequest, repl
   reply.header('x-content-type-options', 'nosniff');
   reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
   reply.removeHeader('x-frame-options');
+  // A task page's address holds a worker's task context: no page of this server is for a search engine's index, not
+  // even one a link shared by mistake leads a crawler to.
+  reply.header('x-robots-tag', 'noindex, nofollow');
   // API answers carry session tokens and personal progress: never cached. Hashed assets may be cached for good.
   if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   else if (request.url.startsWith('/assets/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
