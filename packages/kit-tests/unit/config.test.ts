@@ -48,6 +48,17 @@ describe('configuration', () => {
     });
   });
 
+  it("takes npm run dev's server port from DEV_SERVER_PORT, and a free one when it is unset or 0", () => {
+    const port = (environment: Record<string, string>) => {
+      const result = parseConfig(environment);
+      return result.ok ? result.config.devServerPort : result.problems;
+    };
+    expect(port({ DEV_SERVER_PORT: '8790' })).toBe(8790);
+    expect(port({})).toBeUndefined();
+    expect(port({ DEV_SERVER_PORT: '0' })).toBeUndefined();
+    expect(port({ DEV_SERVER_PORT: '70000' })).toEqual(['DEV_SERVER_PORT: expected a whole number from 0 to 65535, got "70000"']);
+  });
+
   it('names every bad variable and what it expects, on its own line', () => {
     const result = parseConfig({
       PORT: 'eighty',

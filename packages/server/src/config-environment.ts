@@ -62,6 +62,8 @@ const booleanFlag = z.preprocess(
 export const environmentSchema = z.object({
   PORT: integer(0, 65535, 8787),
   HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  // docs/development.md#npm-run-dev: the loopback port of the server behind `npm run dev`'s Vite (unset: a free one).
+  DEV_SERVER_PORT: optionalPort,
   WX_API_KEY: optionalString,
   WX_API_SECRET: optionalString,
   WX_AUTH_URL: optionalUrl,

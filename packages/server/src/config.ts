@@ -54,6 +54,8 @@ export type Tenancy =
 
 export interface Config {
   port: number;
+  /** Under `npm run dev`, the server's own loopback port behind Vite; undefined: a free one (docs/development.md#npm-run-dev). */
+  devServerPort: number | undefined;
   host: string;
   /** True when neither WX_API_KEY nor CREDENTIALS_KEY is set: the server mounts the emulator and talks to it over loopback HTTP. */
   emulatorMode: boolean;
@@ -157,6 +159,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
   const loopback = `http://127.0.0.1:${e.PORT}${EMULATOR_PREFIX}`;
   const config: Config = {
     port: e.PORT,
+    devServerPort: e.DEV_SERVER_PORT === 0 ? undefined : e.DEV_SERVER_PORT,
     host: e.HOST,
     emulatorMode,
     upstream: {

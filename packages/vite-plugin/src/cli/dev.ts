@@ -34,7 +34,8 @@ export async function dev(args: readonly string[]): Promise<void> {
     process.exit(1);
   }
   const config = parsed.config;
-  const plan = planDevServers(environment, config, await freePort(), config.port === 0 ? await freePort() : config.port);
+  const serverPort = config.devServerPort ?? (await freePort());
+  const plan = planDevServers(environment, config, serverPort, config.port === 0 ? await freePort() : config.port);
 
   if (values['reset-emulator'] && plan.emulatorStateFile !== undefined) {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${plan.emulatorStateFile}${suffix}`, { force: true });
