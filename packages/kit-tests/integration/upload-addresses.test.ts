@@ -1,18 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { FileStore } from '@tus/file-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '@partner-task-kit/server/logger';
-import type { UploadFiles } from '@partner-task-kit/server/uploads/upload-files';
 import { errorBodySchema } from '@partner-task-kit/workflow/contract/api-errors';
 import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 import { noisyPhoto, uploadWithTus } from '../helpers/tus-uploads';
+import { rawRequest, tusMetadata } from '../helpers/raw-upload-requests';
 import { testUploadStores, type TestUploadStore } from '../helpers/upload-stores';
 
 /*
@@ -28,33 +21,6 @@ const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
 const PHONE_FILE_NAME = 'passport_Maria_Garcia_Lopez.jpg';
 const target = { stepId: 'welcome', field: 'photo' };
 const tusHeaders = { 'tus-resumable': '1.0.0' };
-
-function tusMetadata(values: Record<string, string>): string {
-  return Object.entries(values)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-}
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One request with its path exactly as given: no URL parser in between to resolve `..` or re-encode anything. */
-function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString() }),
-      );
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
 
 const storesAndEngines = testUploadStores.flatMap((store) =>
   testDatabases.map((engine) => ({ name: `the ${store.name} store on ${engine.name}`, store, engine })),
@@ -241,76 +207,5 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
     const rows = await t.database.store.db.selectFrom('uploads').selectAll().execute();
     expect(rows.map((row) => row.id).sort()).toEqual([unfinished, completed].sort());
     expect(JSON.stringify(rows)).not.toContain('IMG_0001');
-  });
-});
-
-describe.each(testDatabases)('upload failures of the server on $name', (engine) => {
-  let t: TaskApp;
-  let directory: string;
-  const lines: Record<string, unknown>[] = [];
-
-  /** A directory store whose every write of bytes fails, as a full disk or an S3 without a call it needs would. */
-  function failingFiles(directory: string): UploadFiles {
-    class FailingFileStore extends FileStore {
-      override write(): Promise<number> {
-        return Promise.reject(new Error('the disk is full (probe 5e1f)'));
-      }
-    }
-    const store = new FailingFileStore({ directory });
-    return {
-      kind: 'file',
-      datastore: async () => store,
-      withLocalCopy: () => Promise.reject(new Error('not used')),
-      replace: () => Promise.reject(new Error('not used')),
-      open: async () => undefined,
-      remove: async () => false,
-    };
-  }
-
-  beforeEach(async () => {
-    lines.length = 0;
-    const collect = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    directory = mkdtempSync(join(tmpdir(), 'ptk-failing-uploads-'));
-    t = await openTaskApp({ engine, uploadFiles: failingFiles(directory), uploads: { fileRuleOf }, log: createLogger('info', collect) });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-  });
-  afterEach(async () => {
-    await t.close();
-    rmSync(directory, { recursive: true, force: true });
-  });
-
-  it('answers a failing store with a JSON 500, logs it with its cause, and names the upload in every line', async () => {
-    const port = (t.app.server.address() as AddressInfo).port;
-    const session = await openSession(t.app);
-    const created = await rawRequest(port, 'POST', '/api/task/uploads', {
-      ...bearer(session.token),
-      ...tusHeaders,
-      'upload-length': '100',
-      'upload-metadata': tusMetadata(target),
-    });
-    expect(created.status).toBe(201);
-    const id = String(created.headers.location).split('/').pop()!;
-    const patch = await rawRequest(
-      port,
-      'PATCH',
-      `/api/task/uploads/${id}`,
-      { ...bearer(session.token), ...tusHeaders, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
-      Buffer.alloc(100, 1),
-    );
-    expect(patch.status).toBe(500);
-    expect(patch.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(patch.body)).toMatchObject({ error: { code: 'internal_error' } });
-    expect(patch.body).not.toContain('disk is full');
-    const uploadLines = () =>
-      lines.filter((line) => line.msg === 'request completed' && (line.req as { url?: string }).url?.startsWith('/api/task/uploads'));
-    await expect.poll(() => uploadLines().length).toBe(2);
-    const failure = lines.find((line) => line.level === 50);
-    expect(failure).toMatchObject({ uploadId: id, err: { message: expect.stringContaining('the disk is full (probe 5e1f)') } });
-    expect(uploadLines().map((line) => line.uploadId)).toEqual([id, id]);
   });
 });

@@ -18,7 +18,7 @@ const tusRefusals: Partial<Record<number, ApiErrorCode>> = {
   501: 'upload_extension_unsupported',
 };
 
-/** What tus answers for a thrown `{status_code, body}`: the contract's error body (docs/api.md#errors). */
+/** What tus answers for a thrown `{status_code, body}` (423 and 503 included, which tus clients retry): the contract's error body (docs/api.md#errors). */
 export function tusError(code: ApiErrorCode, message: string, field?: string): { status_code: number; body: string } {
   return { status_code: apiErrorStatus[code], body: JSON.stringify({ error: { code, message, ...(field ? { field } : {}) } }) };
 }

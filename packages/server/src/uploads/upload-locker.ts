@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Lock, Locker, RequestRelease } from '@tus/server';
-import { apiErrorStatus } from '@partner-task-kit/workflow/contract/api-errors';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
 import { releaseUploadLock, renewUploadLock, takeUploadLock, wantUploadLock } from '../store/upload-locks.repository.ts';
+import { tusError } from './tus-answers.ts';
 
 export interface UploadLockTimings {
   /** How long a lock outlives the last renewal of its holder: what an instance that died holds its uploads for. */
@@ -50,13 +50,13 @@ class DatabaseLock implements Lock {
     const giveUpAt = Date.now() + this.timings.waitMs;
     for (;;) {
       if (stopSignal.aborted || Date.now() >= giveUpAt)
-        throw refusal('upload_busy', 'Another request is still writing this upload; try again in a moment.');
+        throw tusError('upload_busy', 'Another request is still writing this upload; try again in a moment.');
       const now = this.clock.now();
       try {
         if (await takeUploadLock(this.store.db, { uploadId, holder, now, leaseMs: this.timings.leaseMs })) break;
         await wantUploadLock(this.store.db, uploadId);
       } catch {
-        throw refusal('database_unreachable', 'The database did not answer; try again in a moment.');
+        throw tusError('database_unreachable', 'The database did not answer; try again in a moment.');
       }
       await sleep(this.timings.pollMs, undefined, { signal: stopSignal }).catch(() => undefined);
     }
@@ -82,9 +82,4 @@ class DatabaseLock implements Lock {
       // The database did not answer this once: the lease runs on, and the next renewal tries again.
     }
   }
-}
-
-/** What tus answers for a thrown `{status_code, body}`: 423 and 503, both of which tus clients retry. */
-function refusal(code: 'upload_busy' | 'database_unreachable', message: string) {
-  return { status_code: apiErrorStatus[code], body: JSON.stringify({ error: { code, message } }) };
 }

@@ -1,0 +1,29 @@
+import { request as httpRequest } from 'node:http';
+
+/** A tus `Upload-Metadata` header: each key with its value in base64. */
+export function tusMetadata(values: Record<string, string>): string {
+  return Object.entries(values)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request with its path exactly as given: no URL parser in between to resolve `..` or re-encode anything. */
+export function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString() }),
+      );
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
