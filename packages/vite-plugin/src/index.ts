@@ -169,11 +169,12 @@ function holds(chunk: Rolldown.OutputChunk, id: string): boolean {
 
 /**
  * index.html preloads the app chunk with its static imports: otherwise the browser would learn of it only when the
- * entry runs, one more round trip on a slow network (packages/kit-tests/bench/page.ts). And the table of the workflows' screens, which a
- * link whose workflow has no prerendered page needs to know which screens to fetch, as the app starts. The workflows'
- * screens are not preloaded here: fetched when the app starts (packages/page/src/workflows/workflow-views.tsx), they still arrive
- * before the session's answer is rendered, and preloading them competed with the app chunk for bandwidth (measured LCP
- * 1,436 ms with, 1,408 ms without). A prerendered first page leaves the table out (prerenderFirstScreens).
+ * entry runs, one more round trip on a slow network (packages/kit-tests/bench/page.ts). And the table of the workflows'
+ * screens, which a link whose workflow has no prerendered page needs to know which screens to fetch, as the app starts.
+ * The workflows' screens are not preloaded here: fetched when the app starts
+ * (packages/page/src/workflows/workflow-views.tsx), they still arrive before the session's answer is rendered, and
+ * preloading them competed with the app chunk for bandwidth (the LCP packages/kit-tests/bench/page.ts measures was no
+ * better with them). A prerendered first page leaves the table out (prerenderFirstScreens).
  */
 function preloadedModules(page: PagePaths): string[] {
   return [appModule, page.screensTable()];
@@ -387,10 +388,10 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The page's text files compressed once, at build time, at the highest levels (packages/kit-tests/bench/page.ts: on Slow 4G the
- * uncompressed entry chunk alone took about 1.8 s to download, most of the LCP). The server sends `<file>.br` or
- * `<file>.gz` by Accept-Encoding (@fastify/static preCompressed, packages/server/src/page/page-routes.ts) and the original to a
- * client that offers neither, so the originals stay. Brotli at quality 11 takes about a second for the entry chunk:
+ * The page's text files compressed once, at build time, at the highest levels (packages/kit-tests/bench/page.ts: on
+ * Slow 4G the uncompressed entry chunk's download alone was most of the LCP). The server sends `<file>.br` or
+ * `<file>.gz` by Accept-Encoding (@fastify/static preCompressed, packages/server/src/page/page-routes.ts) and the
+ * original to a client that offers neither, so the originals stay. Brotli at quality 11 is slow on the entry chunk:
  * affordable once per build, never per request.
  */
 const brotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } };
@@ -466,13 +467,14 @@ function firstScreenChunks(bundle: Rolldown.OutputBundle, page: PagePaths): stri
 }
 
 /**
- * The shell in one chunk, the app chunk: every module packages/page/src/app-root.tsx runs that the entry (the page's entry, with
- * packages/page/src/task/mount-task-page.ts) has not already loaded. Rolldown would otherwise move a module of the shell that two
- * lazily loaded chunks share (a workflow's screen that reads the task with the API client, which the preview uses
- * too) into a chunk of its own, which the app chunk then imports and so every page preloads: one more file, and the
- * query client split from the shell, 1.6 KB gzip more on every link for a screen of one workflow
- * (tests/app/page-build.test.ts). The group's modules are known once the module graph is (buildEnd), before
- * the chunks are made; the group itself is given to Vite with the other build options.
+ * The shell in one chunk, the app chunk: every module packages/page/src/app-root.tsx runs that the entry (the page's
+ * entry, with packages/page/src/task/mount-task-page.ts) has not already loaded. Rolldown would otherwise move a module
+ * of the shell that two lazily loaded chunks share (a workflow's screen that reads the task with the API client, which
+ * the preview uses too) into a chunk of its own, which the app chunk then imports and so every page preloads: one more
+ * file, and the query client split from the shell, more bytes on every link for a screen of one workflow
+ * (packages/kit-tests/app-checks/page-build.test.ts holds every link within 1 KB gzip of its size without it). The
+ * group's modules are known once the module graph is (buildEnd), before the chunks are made; the group itself is given
+ * to Vite with the other build options.
  */
 function shellChunk(): Plugin {
   const shell = new Set<string>();

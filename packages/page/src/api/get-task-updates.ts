@@ -8,10 +8,11 @@ import { taskKeys } from './query-keys.ts';
 
 /**
  * The answer of GET /api/task/updates as the preview reads it, in zod/mini. The contract's schema
- * (packages/workflow/src/contract/task-updates.ts) holds the platform's record in classic zod, the server's; classic zod in the preview's
- * chunk made the zod/mini the task page shares with it keep every one of its schema types, about 4 KB gzip of the
- * first screen's JavaScript (docs/development.md#benchmarks). The server has checked each record on its way in, so
- * the preview checks its shape only; the type below fails to compile if the two drift apart.
+ * (packages/workflow/src/contract/task-updates.ts) holds the platform's record in classic zod, the server's; classic
+ * zod in the preview's chunk made the zod/mini the task page shares with it keep every one of its schema types,
+ * kilobytes more of the first screen's JavaScript (BENCHMARKS.md, docs/development.md#benchmarks). The server has
+ * checked each record on its way in, so the preview checks its shape only; the type below fails to compile if the two
+ * drift apart.
  */
 const partnerTaskUpdateShape = z.object({
   taskStatus: taskStatusField,

@@ -18,7 +18,7 @@ import '../ui/styles.css';
  *   (docs/architecture.md#theme-and-texts). An object, not an import(): a few texts weigh less in the entry than the
  *   code to fetch a chunk of them, and they are there at once.
  * Parameters, not an object of options: the names of an object's properties would stay in the entry chunk every link
- * loads, minified or not (about 20 B gzip, tests/app/page-build.test.ts).
+ * loads, minified or not, within the page's budget (packages/kit-tests/app-checks/page-build.test.ts, BENCHMARKS.md).
  */
 export function mountTaskPage(root: HTMLElement, screens: LoadWorkflowScreensTable, texts?: ShellTextOverrides): void {
   startEarlySession(window.location);

@@ -11,9 +11,9 @@ export const AHEAD_MAX_WAIT_MS = 1_000;
  * oldest pending row of its task, leased, so order holds; it starts the moment a delivery ends.
  * How many: 4 x the concurrency in flight and ahead together, and on Postgres up to 16 x while the slots take them
  * fast enough (a row that waits over AHEAD_MAX_WAIT_MS goes back in line, a statement wasted). A Postgres claim cycle
- * (its round trips, the acknowledgements, the claim) took about 12 ms for 60 rows: 16 x drained 7,500-9,000/s
- * against 4,800/s at 4 x (packages/kit-tests/bench/delivery.ts). SQLite claims in well under a millisecond, but on the event loop, where
- * a long claim stalls the deliveries (16 x halved its rate).
+ * (its round trips, the acknowledgements, the claim) lasts several deliveries, and 16 x drained faster than 4 x. SQLite
+ * claims far faster, but on the event loop, where a long claim stalls the deliveries, and 16 x slowed it
+ * (packages/kit-tests/bench/delivery.ts; BENCHMARKS.md has the delivery rates).
  */
 export class ClaimedAhead {
   private readonly rows: OutboxUpdate[] = [];

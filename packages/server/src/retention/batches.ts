@@ -3,9 +3,9 @@ import type { StoreDialect } from '../store/database-schema.ts';
 /**
  * Every deletion of the retention and the erasure goes in batches, each in its own short transaction, with a pause
  * between them (docs/operations.md#retention). On SQLite a statement runs on the event loop (better-sqlite3 is
- * synchronous): 100 outbox rows with their five index entries took about 2 ms there, which a step request arriving
- * meanwhile waits for (packages/kit-tests/bench/retention.ts measures the step's p99 while pruning). On Postgres no request waits on a
- * batch but for the rows it locks: 500.
+ * synchronous): a batch of 100 outbox rows with their five index entries holds it for milliseconds, which a step
+ * request arriving meanwhile waits for (packages/kit-tests/bench/retention.ts measures the step's p99 while pruning).
+ * On Postgres no request waits on a batch but for the rows it locks: 500.
  */
 export function batchRows(dialect: StoreDialect): number {
   return dialect === 'sqlite' ? 100 : 500;
@@ -26,10 +26,10 @@ export interface BatchPacing {
 /**
  * The pacing of the server's job and of the commands, beside a server that serves requests: a pause of nine times the
  * batch's time, so at most a tenth of the database's, and at least 20 ms. On SQLite at least 500 ms, so at most 200
- * rows a second: a batch holds the event loop about 2.5 ms, and every row deleted grows the WAL, whose checkpoint
- * holds writers back the more often the faster it grows. At 400 rows a second the batches alone held the loop 1% of
- * the time, which is what a p99 is made of, and the step's p99 at 100 requests a second went from 9 to 15 ms; at 200
- * it stayed within the noise (packages/kit-tests/bench/retention.ts, BENCHMARKS.md).
+ * rows a second: a batch holds the event loop for milliseconds, and every row deleted grows the WAL, whose checkpoint
+ * holds writers back the more often the faster it grows. Twice that rate raised the step's p99 more: the rarer the
+ * batches, the fewer requests wait on one, which is what a p99 is made of. BENCHMARKS.md has the step's p99 while
+ * pruning at this pace beside its p99 without (packages/kit-tests/bench/retention.ts).
  */
 export function pacingFor(dialect: StoreDialect): BatchPacing {
   return { minPauseMs: dialect === 'sqlite' ? 500 : 20, pausePerBusy: 9 };

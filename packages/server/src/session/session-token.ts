@@ -37,9 +37,9 @@ export type TokenCheck = { ok: true; claims: SessionClaims } | { ok: false; reas
 
 /**
  * The secret imported once into WebCrypto, where jose signs and verifies: given the raw bytes, jose imports them again
- * on every call, about a third of a verify (measured one at a time: about 120 µs with the bytes, 85 µs with the key
- * kept). An app keeps one secret for its life; keyed by the secret, so apps side by side (tests) each find theirs, and
- * bounded, so secrets made per start (emulator mode) cannot pile up.
+ * on every call, a good part of a verify (measured one at a time, with the bytes and with the key kept). An app keeps
+ * one secret for its life; keyed by the secret, so apps side by side (tests) each find theirs, and bounded, so secrets
+ * made per start (emulator mode) cannot pile up.
  */
 const importedKeys = new Map<string, Promise<webcrypto.CryptoKey>>();
 const MAX_IMPORTED_KEYS = 8;

@@ -33,12 +33,13 @@ interface Waiting {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
- * Group commit for SQLite, whose single connection runs one write transaction at a time anyway: the units of work asked
- * for during one turn of the event loop run one after the other inside one BEGIN … COMMIT. Each still sees the writes of
- * those before it, exactly as in separate transactions, and each caller hears of its outcome only once the shared
- * COMMIT has succeeded, so an answer is never sent for a write that could still be lost. On this machine a commit
- * (its WAL writes and file locks) cost more than all six statements of a step (packages/kit-tests/bench/api.ts); a commit shared by a
- * batch costs each of its units a fraction, and under SQLITE_SYNCHRONOUS=FULL one fsync covers the whole batch.
+ * Group commit for SQLite, whose single connection runs one write transaction at a time anyway: the units of work
+ * asked for during one turn of the event loop run one after the other inside one BEGIN … COMMIT. Each still sees the
+ * writes of those before it, exactly as in separate transactions, and each caller hears of its outcome only once the
+ * shared COMMIT has succeeded, so an answer is never sent for a write that could still be lost. On this machine a
+ * commit (its WAL writes and file locks) cost more than all the statements of a step (packages/kit-tests/bench/api.ts);
+ * a commit shared by a batch costs each of its units a fraction, and under SQLITE_SYNCHRONOUS=FULL one fsync covers the
+ * whole batch.
  *
  * Written here because neither Kysely nor better-sqlite3 batches transactions.
  *

@@ -9,9 +9,10 @@ export interface SqliteStoreOptions {
   /**
    * In WAL mode, NORMAL survives a crash of the process (kill -9: the WAL is in the OS's hands at commit) but may lose
    * the last commits on power loss or an OS crash; FULL fsyncs the WAL on every commit and survives both. NORMAL is the
-   * default: better-sqlite3 is synchronous, so each fsync stalls the whole event loop, and measured here FULL cut
-   * delivery throughput and the step endpoint by more than half and pushed paced p50 latency from ~10 ms to ~500 ms
-   * (BENCHMARKS.md). Deployments that must survive power loss set FULL, or use Postgres.
+   * default, SQLite's own advice for WAL mode: better-sqlite3 is synchronous, so each fsync stalls the whole event
+   * loop, for as long as the disk takes. Group commit (group-commit.ts) pays one fsync per batch, so on a disk with a
+   * fast fsync FULL costs the step endpoint little (BENCHMARKS.md has it under both); on a slow one every request
+   * waits. Deployments that must survive power loss set FULL, or use Postgres (docs/operations.md#durability).
    */
   sqliteSynchronous?: 'FULL' | 'NORMAL';
   /** How long a writer waits for another process's write lock before failing with SQLITE_BUSY. */

@@ -93,7 +93,7 @@ export function loadSealedTenants(db: StoreDb): Promise<Pick<TenantRow, 'company
  * companies the least recently refused go first. Anyone can invent company ids (the context is not signed,
  * docs/decisions/008-a-deputy-for-many-companies.md), so they can push real companies out but never keep a new one
  * from being listed, nor grow the table past `limit`. No index serves the eviction, which reads the whole table: it
- * holds `limit` rows at most, and a new company added to a full list of 10,000 took about 2 ms on SQLite and 8 ms on
+ * holds `limit` rows at most, and a new company added to a full list of 10,000 takes milliseconds on SQLite and on
  * Postgres (a refresh, or a list not full, reads no more than before).
  */
 export async function recordRefusal(db: StoreDb, input: { companyUuid: string; now: number; limit: number }): Promise<void> {

@@ -17,8 +17,9 @@ interface CleanedFile {
 
 /**
  * JPEG as cleaning writes it: without sharp's default Huffman optimisation, which holds the whole image's coefficients
- * until the end to make the file about 4 % smaller. With it, a 12 MP photo cost 60 % more CPU, and ten at once raised
- * the server's RSS by 370 MB, one at a time included (docs/development.md#benchmarks).
+ * until the end to make the file a few percent smaller. With it, a photo cost much more CPU, and ten at once raised the
+ * server's RSS by hundreds of megabytes, one at a time included (packages/kit-tests/bench/uploads.ts; BENCHMARKS.md has
+ * the RSS without it).
  */
 const CLEANED_JPEG = { quality: 90, optimiseCoding: false } as const;
 
@@ -32,9 +33,10 @@ const MAX_IMAGE_PIXELS = 50_000_000;
 
 /**
  * The most scans a JPEG may have (docs/api.md#uploads). The decoder goes over the whole image once per scan of a
- * progressive JPEG, however little the scan holds: about 3 ms a scan at 48 MP here, so 3,000 empty scans (a 500 KB
- * file) took 10 s of a core. libjpeg's and mozjpeg's progressive modes write about 10 scans for a colour photo, and
- * a baseline JPEG one per component at most; 100 cost at most a third of a second more at 48 MP.
+ * progressive JPEG, however little the scan holds, so a small file of thousands of empty scans at 48 MP held a core
+ * for seconds. libjpeg's and mozjpeg's progressive modes write about 10 scans for a colour photo, and a baseline JPEG
+ * one per component at most; 100 cost a fraction of a second more at 48 MP. BENCHMARKS.md has uploads beside such a
+ * file, refused.
  */
 const MAX_JPEG_SCANS = 100;
 

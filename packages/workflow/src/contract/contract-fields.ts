@@ -2,8 +2,8 @@ import { z } from 'zod/mini';
 import type { TaskStatus } from './task-status.ts';
 
 /**
- * Fields of the page <-> server contract, in zod/mini: the page parses every answer with these, and zod/mini costs a
- * third of classic zod in the task page's budget (100 KB gzip of JavaScript, docs/development.md#benchmarks). `partner-task-update.ts` (classic zod, the
+ * Fields of the page <-> server contract, in zod/mini: the page parses every answer with these, and zod/mini costs far
+ * less than classic zod of the task page's budget (100 KB gzip of JavaScript, docs/development.md#benchmarks). `partner-task-update.ts` (classic zod, the
  * server's docs/platform.md#partner-task-update-record record) is therefore never imported by the page, not even by its lazy preview
  * (packages/page/src/api/get-task-updates.ts); its types are, and the checks below fail to compile if the two drift apart.
  */

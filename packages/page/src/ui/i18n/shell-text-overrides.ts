@@ -23,7 +23,8 @@ export type ShellTextOverrides = { [L in Locale]?: TextsOverride<ShellTexts> };
  * page that hydrates it say the same.
  */
 export function withOverrides<Texts extends object>(texts: Texts, override: TextsOverride<Texts> | undefined): Texts {
-  // Written for the fewest bytes: it is in the app chunk every link loads first (tests/app/page-build.test.ts).
+  // Written for the fewest bytes: it is in the app chunk every link loads first, within the page's budget
+  // (packages/kit-tests/app-checks/page-build.test.ts).
   const merged = { ...texts };
   for (const key in override) {
     const value = override[key];
