@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { registriesWithOnly } from '../../vite-plugin/src/cli/registry-edits.ts';
 
 /**
@@ -13,11 +13,12 @@ import { registriesWithOnly } from '../../vite-plugin/src/cli/registry-edits.ts'
  *   template/registries/all/, template/registries/<id>/   the three registries, with every example or that one alone
  *   template/examples.json the examples' ids, in the registry's order: the first is the default
  *
- * A build step, so it reads the repository by path; nothing of it runs in the scaffolder (src/cli.ts).
+ * A build step, so it reads the repository by path; nothing of it runs in the scaffolder (src/cli.ts). An argument
+ * writes the template into that folder instead (the kit's doc-links test reads an app made from it).
  */
 const packageDir = join(import.meta.dirname, '..');
 const root = join(packageDir, '../..');
-const template = join(packageDir, 'template');
+const template = process.argv[2] === undefined ? join(packageDir, 'template') : resolve(process.argv[2]);
 const workflowsDir = join(root, 'src/workflows');
 
 /** Copied, their docs/ citations led online: the app's side of docs/architecture.md#what-the-app-hands-the-engine. */

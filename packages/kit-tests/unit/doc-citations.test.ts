@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import GithubSlugger from 'github-slugger';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { anchorsOf, lineAt, MARKDOWN_LINK, withoutCodeFences } from '../helpers/markdown-links';
 
 /**
  * Code comments cite the page that explains a rule (`docs/platform.md#statuses-and-transitions`, a file of
@@ -36,62 +36,8 @@ interface Citation {
 /** A `docs/…` path in a comment, optionally relative to the citing file (`../../../docs/api.md` here), and its `#anchor`. */
 const DOCS_PATH = /(?<![\w/.-])((?:\.{1,2}\/)*docs\/[\w./-]*)(#[\w-]+)?/g;
 
-/** An inline link or image `[text](target)` (the text may span lines), or a reference definition `[id]: target`. */
-const MARKDOWN_LINK = /!?\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm;
-
 /** A link text that is a file's name or path, in backticks or not, with an `#anchor` or not: `docs/api.md#errors`. */
 const FILE_NAME_TEXT = /^`?((?:\.{1,2}\/)*(?:[\w.-]+\/)*[\w-][\w.-]*\.(?:md|tsx?|mjs|json|ya?ml))(?:#[\w-]+)?`?$/;
-
-/**
- * The text GitHub slugs: a heading as rendered, so a link keeps its text and code its content. Inline markup is
- * read here because github-slugger slugs plain text only.
- */
-function headingText(heading: string): string {
-  return heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/`/g, '');
-}
-
-/** The line (1-based) of a character offset. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) line += 1;
-  return line;
-}
-
-/** The text with fenced code blocks blanked out (line breaks kept, so offsets and lines still match). */
-function withoutCodeFences(markdown: string): string {
-  let fence: string | undefined;
-  return markdown
-    .split('\n')
-    .map((line) => {
-      const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-      if (fence === undefined && marker !== undefined) {
-        fence = marker;
-        return '';
-      }
-      if (fence !== undefined) {
-        if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-        return '';
-      }
-      return line;
-    })
-    .join('\n');
-}
-
-/** Every anchor a markdown page offers: its headings' slugs (`-1`, `-2` for repeats) and explicit `id`/`name`s. */
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  // One slugger per page: it numbers a repeated heading's slug as GitHub does.
-  const slugger = new GithubSlugger();
-  for (const line of withoutCodeFences(markdown).split('\n')) {
-    const heading = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line)?.[1];
-    if (heading !== undefined) anchors.add(slugger.slug(headingText(heading)));
-    for (const match of line.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(match[1]!);
-  }
-  return anchors;
-}
 
 /** The comments of a TypeScript file, each with its offset: read from the syntax tree, so strings never count. */
 function commentsOf(file: string, text: string): Array<{ text: string; offset: number }> {
