@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
  * one patch ahead of `page` speaks a contract no release was tested with. This finds every copy the app's tree holds
  * and refuses a mix, for the server's start (run-kit.ts), `doctor`, and the page's build (the vite-plugin).
  */
-export const kitPackageNames = [
+const kitPackageNames = [
   '@partner-task-kit/workflow',
   '@partner-task-kit/page',
   '@partner-task-kit/server',
