@@ -68,6 +68,24 @@ function appPackageJson(): string {
   const rootManifest = JSON.parse(read('package.json')) as Record<'dependencies' | 'devDependencies', Record<string, string>>;
   const rootRanges = { ...rootManifest.dependencies, ...rootManifest.devDependencies };
   const manifest = JSON.parse(readFileSync(join(packageDir, 'template-base/package.json'), 'utf8')) as Record<string, unknown>;
+  // The app a partner makes depends on the kit's packages the root app does, in the same lists: each of them at the one
+  // kit version (the scaffolder writes it, src/cli.ts), the root's at this checkout's (docs/upgrading.md#one-version-of-the-kit).
+  const kitVersion = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    const kitOf = (ranges: Record<string, string>) =>
+      Object.keys(ranges)
+        .filter((name) => name.startsWith('@partner-task-kit/'))
+        .sort();
+    const rootKit = kitOf(rootManifest[field]);
+    const templateKit = kitOf(manifest[field] as Record<string, string>);
+    if (rootKit.join() !== templateKit.join()) {
+      throw new Error(
+        `${field}: the root's package.json names the kit's ${rootKit.join(', ')}, template-base/package.json ${templateKit.join(', ')}`,
+      );
+    }
+    const offVersion = rootKit.filter((name) => rootManifest[field][name] !== kitVersion);
+    if (offVersion.length > 0) throw new Error(`the root's package.json: ${offVersion.join(', ')} not at the kit's version ${kitVersion}`);
+  }
   for (const field of ['dependencies', 'devDependencies'] as const) {
     const ranges = manifest[field] as Record<string, string>;
     for (const [name, range] of Object.entries(ranges)) {

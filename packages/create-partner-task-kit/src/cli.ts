@@ -11,8 +11,6 @@ import { parseArgs } from 'node:util';
  */
 const templateDir = fileURLToPath(new URL('../template/', import.meta.url));
 const ownVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const enginePackages = ['workflow', 'page', 'server', 'vite-plugin'].map((name) => `@partner-task-kit/${name}`);
-const testingPackage = '@partner-task-kit/testing';
 
 class RefusedError extends Error {}
 
@@ -45,12 +43,15 @@ function chosenExamples(examples: readonly string[], values: { workflow?: string
   return [id];
 }
 
-/** The template's package.json with the app's name and the kit's packages at this version. */
+/**
+ * The template's package.json with the app's name and each kit package it lists at exactly this version: the kit's
+ * packages name each other so in their peerDependencies, and run at one version only (docs/upgrading.md#one-version-of-the-kit).
+ */
 function appPackageJson(name: string): AppPackageJson {
   const manifest = JSON.parse(readFileSync(join(templateDir, 'app/package.json'), 'utf8')) as AppPackageJson;
-  const range = `^${ownVersion}`;
-  for (const dependency of enginePackages) manifest.dependencies[dependency] = range;
-  manifest.devDependencies[testingPackage] = range;
+  for (const list of [manifest.dependencies, manifest.devDependencies]) {
+    for (const dependency of Object.keys(list)) if (dependency.startsWith('@partner-task-kit/')) list[dependency] = ownVersion;
+  }
   // Where the next upgrade starts (docs/upgrading.md#which-version-the-app-is-on).
   return { ...manifest, name, partnerTaskKit: { version: ownVersion } };
 }

@@ -66,11 +66,16 @@ export interface LaunchedServer extends ServerProcess {
   healthy(timeoutMs?: number): Promise<ServerProcess>;
 }
 
-/** Starts the server in a child process and returns at once. */
-export async function launchServer(env: Record<string, string>, command: readonly string[] = TSX_SERVER): Promise<LaunchedServer> {
+/** Starts the server in a child process (in `cwd`, an app's folder, when given) and returns at once. */
+export async function launchServer(
+  env: Record<string, string>,
+  command: readonly string[] = TSX_SERVER,
+  cwd?: string,
+): Promise<LaunchedServer> {
   const port = env.PORT ?? String(await freePort());
   const [executable = process.execPath, ...args] = command;
   const child = spawn(executable, args, {
+    ...(cwd === undefined ? {} : { cwd }),
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -67,8 +67,10 @@ export async function scaffoldApp(appDir: string, tarballs: Tarballs, version: s
   expectSuccess(made, 'the scaffolder');
   const manifest = readManifest(appDir);
   expect(manifest.partnerTaskKit).toEqual({ version });
-  expect(manifest.dependencies['@partner-task-kit/server']).toBe(`^${version}`);
-  expect(manifest.devDependencies['@partner-task-kit/testing']).toBe(`^${version}`);
+  // Each kit package at exactly the kit's version, as their peerDependencies name each other (docs/upgrading.md#one-version-of-the-kit).
+  for (const name of ['workflow', 'page', 'server', 'vite-plugin'])
+    expect(manifest.dependencies[`@partner-task-kit/${name}`]).toBe(version);
+  expect(manifest.devDependencies['@partner-task-kit/testing']).toBe(version);
 }
 
 /**

@@ -97,7 +97,16 @@ describe('partner-task-kit upgrade <version>', () => {
   });
 
   it('has nothing to do for an app on that version from the registry, and moves one on it from tarballs', () => {
-    expect(planUpgrade(scaffolded('0.3.0'), installedAt('0.3.0'), registrySource('0.3.0')).done).toBe(true);
+    const exact = onKitVersion(scaffolded('0.3.0'), registrySource('0.3.0')).manifest;
+    expect(planUpgrade(exact, installedAt('0.3.0'), registrySource('0.3.0')).done).toBe(true);
+    // A range is written exact, and a second copy nested in another kit package is installed away.
+    expect(planUpgrade(scaffolded('0.3.0'), installedAt('0.3.0'), registrySource('0.3.0')).done).toBe(false);
+    const nested = {
+      name: '@partner-task-kit/workflow',
+      version: '0.3.0',
+      where: 'node_modules/@partner-task-kit/server/node_modules/@partner-task-kit/workflow',
+    };
+    expect(planUpgrade(exact, [...installedAt('0.3.0'), nested], registrySource('0.3.0')).done).toBe(false);
     const fromTarballs = onKitVersion(scaffolded('0.3.0'), tarballSource(packed, '.kit-packages/')).manifest;
     const plan = planUpgrade(fromTarballs, installedAt('0.3.0'), registrySource('0.3.0'));
     expect(plan.done).toBe(false);
@@ -114,29 +123,27 @@ describe('partner-task-kit upgrade <version>', () => {
     expect(registrySource('1.0.0-rc.1')).toEqual({ version: '1.0.0-rc.1' });
   });
 
-  it('refuses an app on several versions already, and names each copy and the one command that mends it', () => {
+  it('moves an app on several versions already from the oldest, naming each copy', () => {
     const mixed = [
       ...installedAt('0.3.0').slice(0, 4),
       { name: '@partner-task-kit/testing', version: '0.2.0', where: 'node_modules/@partner-task-kit/testing' },
     ];
-    const message = refusal(() => planUpgrade(scaffolded('0.3.0'), mixed, registrySource('0.4.0')));
-    expect(message).toContain('node_modules/@partner-task-kit/testing: 0.2.0');
-    expect(message).toContain('node_modules/@partner-task-kit/page: 0.3.0');
-    expect(message).toContain(`npm install --save-exact ${kitPackages.map((name) => `${name}@0.4.0`).join(' ')}`);
+    const plan = planUpgrade(scaffolded('0.3.0'), mixed, registrySource('0.4.0'));
+    expect(plan).toMatchObject({ from: '0.2.0', to: '0.4.0', mixed, done: false });
+    expect(plan.moves.map((move) => move.spec)).toEqual(kitPackages.map(() => '0.4.0'));
+    // On the newest version of the mix, it is not done either: the others move to it.
+    expect(planUpgrade(scaffolded('0.3.0'), mixed, registrySource('0.3.0'))).toMatchObject({ from: '0.2.0', done: false });
   });
 
-  it('refuses an app with a second copy of a kit package nested in another', () => {
-    const nested = [
+  it('moves an app with a second copy of a kit package nested in another, at the same version too', () => {
+    const nested = (version: string) => [
       ...installedAt('0.3.0'),
-      {
-        name: '@partner-task-kit/page',
-        version: '0.2.0',
-        where: 'node_modules/@partner-task-kit/testing/node_modules/@partner-task-kit/page',
-      },
+      { name: '@partner-task-kit/page', version, where: 'node_modules/@partner-task-kit/testing/node_modules/@partner-task-kit/page' },
     ];
-    expect(refusal(() => planUpgrade(scaffolded('0.3.0'), nested, registrySource('0.4.0')))).toContain(
-      'node_modules/@partner-task-kit/testing/node_modules/@partner-task-kit/page: 0.2.0',
-    );
+    expect(planUpgrade(scaffolded('0.3.0'), nested('0.2.0'), registrySource('0.4.0')).mixed).toEqual(nested('0.2.0'));
+    const exact = onKitVersion(scaffolded('0.3.0'), registrySource('0.3.0')).manifest;
+    expect(planUpgrade(exact, nested('0.3.0'), registrySource('0.3.0'))).toMatchObject({ mixed: nested('0.3.0'), done: false });
+    expect(planUpgrade(exact, installedAt('0.3.0'), registrySource('0.3.0'))).toMatchObject({ mixed: undefined, done: true });
   });
 
   it('refuses an app not installed, and a folder that is no app of the kit', () => {

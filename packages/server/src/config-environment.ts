@@ -120,6 +120,9 @@ export const environmentSchema = z.object({
   // pretty: one coloured line per event for a person at a terminal (pino-pretty); json: one JSON object per line for
   // a log collector. Unset: pretty when standard output is a terminal, json otherwise and always with NODE_ENV=production.
   LOG_FORMAT: z.preprocess(blankToUndefined, z.enum(['pretty', 'json'], { error: 'one of: pretty, json' }).optional()),
+  // docs/configuration.md#kit-versions: `off` lets the server start and the page build on a mix of the kit's versions
+  // (kit-versions.ts reads it before the rest of the configuration); here only so a misspelt value is refused.
+  KIT_VERSION_CHECK: z.preprocess(blankToUndefined, z.enum(['on', 'off'], { error: 'one of: on, off' }).optional()),
   // Emulator mode only: a SQLite file that keeps the emulator's assigned tasks across restarts. `npm run dev` sets it
   // (data/emulator-<PORT>.db), so a server restarted by a code change still knows the tasks the preview opened.
   EMULATOR_STATE_FILE: z.preprocess(blankToUndefined, z.string().optional()),

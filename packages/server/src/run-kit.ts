@@ -1,5 +1,7 @@
+import { readEnvironment } from './config.ts';
 import { resolveFutureFlags } from './future-flags.ts';
 import type { KitApp } from './kit-app.ts';
+import { checkKitVersions } from './kit-versions.ts';
 
 type Command = (argv: string[], kit: KitApp) => Promise<number>;
 
@@ -22,7 +24,18 @@ export async function runKit(argv: readonly string[], kit: KitApp): Promise<void
   // Before anything runs, for a command too: an app whose flags this version does not know was written for another.
   const future = resolveFutureFlags(kit.future);
   const [command, ...rest] = argv;
-  if (command === undefined || command === 'serve') return (await import('./serve.ts')).serve(kit, future);
+  if (command === undefined || command === 'serve') {
+    // Before the server listens: on a mix of the kit's versions it would serve what no release was tested as
+    // (docs/upgrading.md#one-version-of-the-kit). The app's root is the folder it is started from, as `npm start` does.
+    const kitVersions = checkKitVersions(process.cwd(), readEnvironment());
+    if (kitVersions.kind === 'refused') {
+      process.stderr.write(`The server does not start. ${kitVersions.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (kitVersions.kind === 'bypassed') process.stderr.write(`${kitVersions.warning}\n`);
+    return (await import('./serve.ts')).serve(kit, future);
+  }
   const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!load) {
     process.stderr.write(`Unknown command "${command}". Commands: serve (the default), ${Object.keys(commands).join(', ')}.\n`);

@@ -1,5 +1,5 @@
 import { systemClock } from '../clock.ts';
-import { loadConfigOrExit, type ApiCredential, type Config } from '../config.ts';
+import { loadConfigOrExit, readEnvironment, type ApiCredential, type Config } from '../config.ts';
 import { startEmulator } from '../emulator/start-emulator.ts';
 import { createWorkforceClient } from '../upstream/workforce-client.ts';
 import { heldForPermission } from '../store/outbox-status.repository.ts';
@@ -17,10 +17,11 @@ import {
   type CheckResult,
 } from './doctor-checks.ts';
 import { checkUploadStore } from './doctor-upload-store.ts';
+import { checkKitVersionsForDoctor } from './doctor-kit-versions.ts';
 import type { KitApp } from '../kit-app.ts';
 
 /**
- * `npm run doctor`: checks the configuration, the database (reachable, migrations current, writable) and the upload store, obtains a token, lists workers, and says what to do about each failure;
+ * `npm run doctor`: checks the kit's installed versions, the configuration, the database (reachable, migrations current, writable) and the upload store, obtains a token, lists workers, and says what to do about each failure;
  * in tenant mode it does so for every tenant's credential and names the failing ones. In emulator mode it starts a
  * private emulator, so it passes without the server running.
  */
@@ -31,7 +32,11 @@ export async function doctorCommand(_argv: string[], kit: KitApp): Promise<numbe
   try {
     process.stdout.write(`${describeTarget(config)}\n`);
     const database = checkDatabase(await inspectDatabase(config.database, systemClock.now(), kit.migrations), config.database);
-    const results: CheckResult[] = [...database, await checkUploadStore(config.uploads.store)];
+    const results: CheckResult[] = [
+      checkKitVersionsForDoctor(process.cwd(), readEnvironment()),
+      ...database,
+      await checkUploadStore(config.uploads.store),
+    ];
     const databaseUsable = database.every((result) => result.ok);
     for (const { label, credential } of await credentialsToCheck(config, results)) {
       const client = createWorkforceClient({ upstream: { ...config.upstream, credential }, clock: systemClock });

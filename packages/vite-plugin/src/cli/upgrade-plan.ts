@@ -48,14 +48,18 @@ export interface KitMove {
 }
 
 export interface UpgradePlan {
+  /** The version the app is on; the oldest of its copies when it is on a mix. */
   from: string;
+  /** Every copy, when the app is on several versions or holds a second copy of a package: what the move mends. */
+  mixed: readonly InstalledCopy[] | undefined;
   to: string;
   /** Each kit package the app depends on, in the list it is in, with the spec it gets. */
   moves: KitMove[];
   manifest: AppManifest;
   /**
    * The app is on that version from the registry already: nothing to install. From tarballs it never is (a rebuilt
-   * tarball keeps its version), nor while a kit package still comes from a `file:` spec.
+   * tarball keeps its version), nor while a kit package is named by another spec than that exact version (a `file:`
+   * spec, a range) or a second copy of one is nested in another (upgrading.md, one version of the kit).
    */
   done: boolean;
 }
@@ -128,9 +132,10 @@ export function onKitVersion(manifest: AppManifest, source: KitSource): { manife
 }
 
 /**
- * The upgrade of an installed app to `source`: refused when the app names no kit package, when one it names is not
- * installed, or when it is mixed already (two versions among its copies): from there no single version says what
- * changed, and the app's own tests ran on a mix no release was tested as.
+ * The upgrade of an installed app to `source`: refused when the app names no kit package, or when one it names is not
+ * installed. An app on a mix already (two versions among its copies, or a second copy nested in another kit package)
+ * is the case the server and the build refuse to run (upgrading.md, one version of the kit), and this command is their
+ * fix: it moves from the oldest version among the copies, so the changelog sections it prints cover every package.
  */
 export function planUpgrade(manifest: AppManifest, installed: readonly InstalledCopy[], source: KitSource): UpgradePlan {
   const declared = kitDependencies(manifest);
@@ -143,21 +148,21 @@ export function planUpgrade(manifest: AppManifest, installed: readonly Installed
       `${absent.map(({ name }) => name).join(', ')} not installed: run npm install first, so the upgrade starts from the version the app runs.`,
     );
   }
-  const versions = [...new Set(installed.map((copy) => copy.version))];
-  if (versions.length > 1) {
-    const copies = installed.map((copy) => `  ${copy.where}: ${copy.version}`).join('\n');
-    const manual = declared.map(({ name }) => `${name}@${source.version}`);
-    throw new UpgradeRefused(
-      `The app is on several versions of the kit at once:\n${copies}\nThe packages are released together and work ` +
-        `together at one version only. Put every one of them at one version with npm, in one command:\n  npm install --save-exact ${manual.join(' ')}\n` +
-        'then run npm test (upgrading.md, the upgrade step by step).',
-    );
-  }
+  const versions = [...new Set(installed.map((copy) => copy.version))].sort(semver.compare);
   const { manifest: next, moves } = onKitVersion(manifest, source);
-  const fromFiles = declared.some(({ name, list }) => manifest[list]![name]!.startsWith('file:'));
+  const exact = declared.every(({ name, list }) => manifest[list]![name] === source.version);
   const kitOverrides = Object.keys(manifest.overrides ?? {}).some((name) => name.startsWith('@partner-task-kit/'));
-  const done = versions[0] === source.version && source.tarballs === undefined && !fromFiles && !kitOverrides;
-  return { from: versions[0]!, to: source.version, moves, manifest: next, done };
+  const nested = installed.some((copy) => copy.where !== `node_modules/${copy.name}`);
+  const done =
+    versions.length === 1 && versions[0] === source.version && source.tarballs === undefined && exact && !kitOverrides && !nested;
+  return {
+    from: versions[0]!,
+    mixed: versions.length > 1 || nested ? installed : undefined,
+    to: source.version,
+    moves,
+    manifest: next,
+    done,
+  };
 }
 
 /**

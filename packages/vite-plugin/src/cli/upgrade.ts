@@ -72,6 +72,9 @@ function report(plan: UpgradePlan, source: KitSource): string {
     `partner-task-kit upgrade: ${plan.from} -> ${plan.to}, in one npm install`,
     ...['dependencies', 'devDependencies'].flatMap((list) => (byList(list).length > 0 ? [`  ${list}: ${byList(list).join(', ')}`] : [])),
     `  package.json: partnerTaskKit.version is ${plan.to}`,
+    ...(plan.mixed
+      ? ['  it was on a mix of the kit, now one version, one copy each:', ...plan.mixed.map((copy) => `    ${copy.where}: ${copy.version}`)]
+      : []),
     '',
   ];
   if (plan.to === plan.from) {
@@ -125,10 +128,11 @@ function main(args: readonly string[]): void {
     if (lockText !== undefined) writeFileSync(lockFile, lockText);
     throw new UpgradeRefused(`npm install failed: package.json and package-lock.json are as they were; npm ci puts node_modules back.`);
   }
-  const stray = installedCopies().filter((copy) => copy.version !== plan.to);
+  // One version, one copy each: a copy nested in another kit package's folder is a second one even at that version.
+  const stray = installedCopies().filter((copy) => copy.version !== plan.to || copy.where !== `node_modules/${copy.name}`);
   if (stray.length > 0) {
     throw new UpgradeRefused(
-      `after npm install, still not on ${plan.to}: ${stray.map((copy) => `${copy.where} ${copy.version}`).join(', ')}.`,
+      `after npm install, still not on ${plan.to}, one copy each: ${stray.map((copy) => `${copy.where} ${copy.version}`).join(', ')}.`,
     );
   }
   process.stdout.write(report(plan, source));
