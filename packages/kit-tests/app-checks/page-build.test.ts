@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerTaskKit, type PartnerTaskKitOptions } from '@partner-task-kit/vite-plugin';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 import { answerRationales } from '../../../src/workflows/safety-training/definition.server';
 import {
   buildPage,

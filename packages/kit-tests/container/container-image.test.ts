@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { probeContainerEngine, type ContainerEngine } from '../helpers/container-engine';
 import { freePort, platformEnv } from '../helpers/server-process';
 import { testPostgresUrl } from '../helpers/test-databases';

@@ -13,6 +13,7 @@ import type { ShellTextOverrides } from '@partner-task-kit/page/ui/i18n/shell-te
 import { workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
 import type { WorkflowScreensTable } from '@partner-task-kit/page/workflows/workflow-views';
+import { previewModule } from './preview-module.ts';
 
 /** Where the app keeps its workflows, each path from the project's root (docs/architecture.md#the-page-build). */
 export interface PartnerTaskKitOptions {
@@ -42,14 +43,15 @@ export interface PartnerTaskKitOptions {
 
 /**
  * The engine's build of the task page, told where the app's workflows are: React, the rule that keeps server modules
- * out of the page, the shell in one chunk, the preloads, the prerendered first screens, the compressed copies and the
- * compile hints, each below with its reason. The build options the page needs come with it (pageBuildOptions).
+ * out of the page, the preview portal where the dev tools are installed, the shell in one chunk, the preloads, the
+ * prerendered first screens, the compressed copies and the compile hints, each below with its reason. The build options the page needs come with it (pageBuildOptions).
  */
 export function partnerTaskKit(options: PartnerTaskKitOptions): PluginOption[] {
   const page = pagePaths(options);
   return [
     react(),
     page.plugin,
+    previewModule(),
     pageBuildOptions(),
     shellChunk(),
     refuseServerModules(),
