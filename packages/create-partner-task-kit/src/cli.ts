@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 const templateDir = fileURLToPath(new URL('../template/', import.meta.url));
 const ownVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const enginePackages = ['workflow', 'page', 'server', 'vite-plugin'].map((name) => `@partner-task-kit/${name}`);
-const testingPackage = '@partner-task-kit/testing';
+/** The app's dev dependencies among the kit's: its tests' helpers, and the emulator and preview of emulator mode. */
+const devPackages = ['@partner-task-kit/testing', '@partner-task-kit/dev'];
 
 class RefusedError extends Error {}
 
@@ -50,7 +51,7 @@ function appPackageJson(name: string): AppPackageJson {
   const manifest = JSON.parse(readFileSync(join(templateDir, 'app/package.json'), 'utf8')) as AppPackageJson;
   const range = `^${ownVersion}`;
   for (const dependency of enginePackages) manifest.dependencies[dependency] = range;
-  manifest.devDependencies[testingPackage] = range;
+  for (const dependency of devPackages) manifest.devDependencies[dependency] = range;
   // Where the next upgrade starts (docs/upgrading.md#which-version-the-app-is-on).
   return { ...manifest, name, partnerTaskKit: { version: ownVersion } };
 }

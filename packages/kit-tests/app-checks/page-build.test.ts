@@ -93,7 +93,7 @@ describe('the production build of the page', () => {
         expect(code.startsWith('//# allFunctionsCalledOnLoad\n'), `${script} of ${relative(outDir, file)}`).toBe(true);
       }
     }
-    const preview = builtTexts(outDir).filter((f) => /[\\/]preview-app-[\w-]+\.js$/.test(f.file));
+    const preview = builtTexts(outDir).filter((f) => /[\\/]preview-[\w-]+\.js$/.test(f.file));
     expect(preview).toHaveLength(1);
     expect(preview[0]!.text).not.toContain('allFunctionsCalledOnLoad');
   });
