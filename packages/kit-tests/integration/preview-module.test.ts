@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { previewModule } from '@partner-task-kit/vite-plugin/preview-module';
 
 /**
@@ -16,6 +16,7 @@ const NOTICE = 'The preview portal is not in this build';
 
 const outDirs: string[] = [];
 afterEach(() => {
+  vi.unstubAllEnvs();
   for (const dir of outDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -24,22 +25,15 @@ async function buildEntry(previewEnabled: string | undefined): Promise<string> {
   const { build } = await import('vite');
   const outDir = mkdtempSync(join(tmpdir(), 'ptk-preview-build-'));
   outDirs.push(outDir);
-  const previous = process.env.PREVIEW_ENABLED;
-  if (previewEnabled === undefined) delete process.env.PREVIEW_ENABLED;
-  else process.env.PREVIEW_ENABLED = previewEnabled;
-  try {
-    await build({
-      configFile: false,
-      root: process.cwd(),
-      logLevel: 'silent',
-      plugins: [previewModule()],
-      resolve: { tsconfigPaths: true },
-      build: { outDir, emptyOutDir: true, minify: false, rollupOptions: { input: 'packages/kit-tests/fixtures/preview-build/entry.ts' } },
-    });
-  } finally {
-    if (previous === undefined) delete process.env.PREVIEW_ENABLED;
-    else process.env.PREVIEW_ENABLED = previous;
-  }
+  vi.stubEnv('PREVIEW_ENABLED', previewEnabled);
+  await build({
+    configFile: false,
+    root: process.cwd(),
+    logLevel: 'silent',
+    plugins: [previewModule()],
+    resolve: { tsconfigPaths: true },
+    build: { outDir, emptyOutDir: true, minify: false, rollupOptions: { input: 'packages/kit-tests/fixtures/preview-build/entry.ts' } },
+  });
   const scripts = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
   return scripts.map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
 }
