@@ -26,6 +26,7 @@ COPY package.json package-lock.json ./
 COPY packages/workflow/package.json packages/workflow/
 COPY packages/page/package.json packages/page/
 COPY packages/server/package.json packages/server/
+COPY packages/dev/package.json packages/dev/
 COPY packages/vite-plugin/package.json packages/vite-plugin/
 COPY packages/kit-tests/package.json packages/kit-tests/
 RUN npm ci --omit=dev --workspace @partner-task-kit/server --no-audit --no-fund \
@@ -39,13 +40,15 @@ RUN npm ci --omit=dev --workspace @partner-task-kit/server --no-audit --no-fund 
   && cd .. \
   && find . -type f \( -name '*.ts' -o -name '*.d.cts' -o -name '*.d.mts' -o -name '*.map' \) -delete
 
-# The page and the server, built with the dev dependencies (vite, esbuild).
+# The page and the server, built with the dev dependencies (vite, esbuild). Those include @partner-task-kit/dev, whose
+# preview the page's build would include: PREVIEW_ENABLED=false leaves it out (docs/architecture.md#the-dev-package), and the
+# production dependencies above have none of it, so the image runs only with a real credential.
 FROM toolchain AS build
 COPY package.json package-lock.json ./
 COPY --from=dependencies /app/packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+RUN PREVIEW_ENABLED=false npm run build
 
 # `--target tools`: the sources and every dependency, for the commands that run through tsx (npm run migrate, doctor,
 # outbox, tenants, tasks) against the server's database: docs/deploying.md#commands-in-a-container.

@@ -20,21 +20,14 @@ const W = 'packages/workflow/src';
 const P = 'packages/page/src';
 const S = 'packages/server/src';
 const V = 'packages/vite-plugin/src';
+const D = 'packages/dev/src';
 const K = 'packages/kit-tests';
 
 /** Request handlers: they answer a request inside its transaction and never wait on the platform. */
 // tenants is read by the session route (default deny) as much as by the relay: it counts as a handler's room.
-const requestHandlers = [
-  'http',
-  'page',
-  'session',
-  'task-api',
-  'task-progress',
-  'uploads',
-  'tenants',
-  'partner-api',
-  'partner-backend',
-].map((room) => `${S}/${room}`);
+const requestHandlers = ['http', 'page', 'session', 'task-api', 'task-progress', 'uploads', 'tenants', 'partner-api', 'dev-tools'].map(
+  (room) => `${S}/${room}`,
+);
 
 /**
  * The app's files compiled into both its page and its server: its registries and its workflow definitions (steps,
@@ -95,9 +88,9 @@ const wallZones = [
       'import neither upstream/ nor delivery/; take what you need as a dependency.',
   },
   {
-    target: `${S}/emulator/**`,
-    from: [`${S}/**`, `${P}/**`, `${W}/**`, 'src/**', 'server/**'],
-    except: [absolute(`${S}/emulator/**`), absolute(`${W}/contract/**`)],
+    target: `${D}/emulator/**`,
+    from: [`${S}/**`, `${P}/**`, `${W}/**`, `${D}/**`, 'src/**', 'server/**'],
+    except: [absolute(`${D}/emulator/**`), absolute(`${W}/contract/**`)],
     message:
       'The emulator stands in for the platform, so it imports nothing of ours but the contract ' +
       '(@partner-task-kit/workflow/contract): borrowing our server code would test the server against a copy of itself ' +
@@ -114,6 +107,7 @@ const wallZones = [
       `${P}/**`,
       `${S}/**`,
       `${V}/**`,
+      `${D}/**`,
       'packages/testing/src/**',
       'packages/create-partner-task-kit/src/**',
       `${K}/!(e2e|app-checks)/**`,
@@ -127,13 +121,24 @@ const wallZones = [
       'so a partner may change or delete every example. Engine tests use packages/kit-tests/fixtures/workflows.',
   },
   {
-    // Every file of the page outside the simulator, except app-routes.tsx, whose lazy route may load it with a
-    // dynamic import() (checked by no-restricted-imports below, which sees static imports only).
-    target: [`${P}/!(preview)/**`, `${P}/!(app-routes).{ts,tsx}`, 'src/**'],
-    from: `${P}/preview`,
+    target: [`${P}/**`, `${S}/**`, 'src/**', 'server/**'],
+    from: D,
     message:
-      'The task page never imports preview/ (the worker-portal simulator): it would enter the bundle every worker ' +
-      'downloads. Only the lazy route in app-routes.tsx loads it, with a dynamic import().',
+      'The page and the server never import @partner-task-kit/dev (the emulator, the stand-in, the preview): it is an ' +
+      "app's dev dependency, absent from a production install. The server loads it at run time in emulator mode " +
+      '(packages/server/src/dev-tools/dev-tools.ts); the page gets the preview from its build (virtual:partner-task-kit/preview).',
+  },
+  {
+    target: [`${D}/emulator/**`, `${D}/partner-backend/**`, `${D}/!(preview).ts`],
+    from: `${D}/preview{.ts,/**}`,
+    message: "The dev tools' Node side (emulator, stand-in) imports nothing of the preview, which runs in the browser.",
+  },
+  {
+    target: `${D}/preview{.ts,/**}`,
+    from: [`${D}/emulator/**`, `${D}/partner-backend/**`, `${D}/!(preview).ts`, `${S}/**`],
+    message:
+      'The preview runs in the browser: it reaches the emulator and the stand-in over HTTP (their control API), never ' +
+      'by importing their Node modules or the server.',
   },
   {
     target: `${S}/upstream/**`,
@@ -164,10 +169,10 @@ const pagePackages = {
     'live beside the definition in *.tsx files.',
 };
 const staticPreviewImport = {
-  regex: '(^|/)preview($|/)',
+  regex: '^virtual:partner-task-kit/preview$',
   message:
-    'app-routes.tsx loads preview/ only through the dynamic import() of its lazy route, so the simulator ' +
-    'stays in its own chunk and out of the task page; no static import of it here, not even of a type.',
+    'app-routes.tsx loads the preview only through the dynamic import() of its lazy route, so the simulator ' +
+    'stays in its own chunk and out of the task page; no static import of it, not even of a type.',
 };
 const databasePackages = {
   regex: '^(kysely|pg|pg-[^/]+|better-sqlite3)($|/)',
@@ -313,7 +318,7 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    files: ['src/**/*.tsx', `${P}/**/*.tsx`],
+    files: ['src/**/*.tsx', `${P}/**/*.tsx`, `${D}/**/*.tsx`],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
@@ -329,11 +334,11 @@ export default tseslint.config(
   // `.server.ts` modules never reach the bundle (the .server.ts wall above and the Vite plugin see to it), so they may
   // use Node; compiled with the workflow definitions, they still take no React.
   {
-    files: ['src/**', `${P}/**`],
+    files: ['src/**', `${D}/preview/**`, `${D}/preview.ts`],
     ignores: ['src/**/*.server.ts'],
     rules: { 'no-restricted-imports': restrictPackages(serverPackages) },
   },
-  { files: [`${P}/app-routes.tsx`], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
+  { files: [`${P}/**`], rules: { 'no-restricted-imports': restrictPackages(serverPackages, staticPreviewImport) } },
   {
     files: [...appIsomorphicFiles, `${W}/**`],
     ignores: ['src/**/*.server.ts'],

@@ -13,6 +13,7 @@ const publishedPackages = [
   '@partner-task-kit/server',
   '@partner-task-kit/vite-plugin',
   '@partner-task-kit/testing',
+  '@partner-task-kit/dev',
   'create-partner-task-kit',
 ] as const;
 

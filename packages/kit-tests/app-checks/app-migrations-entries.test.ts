@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
 import { openStore } from '@partner-task-kit/server/store/store';
 import { copyProject } from '../helpers/project-copy';

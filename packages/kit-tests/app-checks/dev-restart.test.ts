@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AssignmentView } from '@partner-task-kit/server/emulator/task-rules';
+import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 import { parseConfig } from '@partner-task-kit/server/config';
 import { planDevServers } from '@partner-task-kit/vite-plugin/cli/dev-environment';
 import { control } from '../helpers/emulator-control';

@@ -133,7 +133,7 @@ describe('npm run new-workflow -- sample-form', () => {
     // What GET /api/preview lists (packages/server/src/task-api/preview-routes.ts maps listWorkflows) and the launch form's defaults.
     const script = `
       const { listWorkflows } = await import('./src/workflows/registry.ts');
-      const { workflowDefaults } = await import('./packages/page/src/preview/assignment-defaults.ts');
+      const { workflowDefaults } = await import('./packages/dev/src/preview/assignment-defaults.ts');
       const workflows = listWorkflows().map((w) => ({ id: w.id, title: w.title, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
       const defaults = workflowDefaults({ workflows, defaultWorkflow: 'safety-training' }, 'sample-form');
       console.log(JSON.stringify({ workflows, defaults }));`;

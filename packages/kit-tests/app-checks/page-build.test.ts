@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerTaskKit, type PartnerTaskKitOptions } from '@partner-task-kit/vite-plugin';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 import { answerRationales } from '../../../src/workflows/safety-training/definition.server';
 import {
   buildPage,
@@ -93,7 +93,7 @@ describe('the production build of the page', () => {
         expect(code.startsWith('//# allFunctionsCalledOnLoad\n'), `${script} of ${relative(outDir, file)}`).toBe(true);
       }
     }
-    const preview = builtTexts(outDir).filter((f) => /[\\/]preview-app-[\w-]+\.js$/.test(f.file));
+    const preview = builtTexts(outDir).filter((f) => /[\\/]preview-[\w-]+\.js$/.test(f.file));
     expect(preview).toHaveLength(1);
     expect(preview[0]!.text).not.toContain('allFunctionsCalledOnLoad');
   });

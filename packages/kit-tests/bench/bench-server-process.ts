@@ -2,7 +2,7 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 import pg from 'pg';
 import { benchPostgresUrl, round } from './bench-support';
 

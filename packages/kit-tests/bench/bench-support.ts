@@ -37,7 +37,7 @@ export interface EmulatorProcess {
  */
 export function spawnEmulator(): Promise<EmulatorProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/emulator/main.ts', '--port', '0'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/dev/src/emulator/main.ts', '--port', '0'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { systemClock } from '@partner-task-kit/server/clock';
 import { type UpstreamConfig } from '@partner-task-kit/server/config';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 import { createOutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
 import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
 import type { Store, StoreOptions } from '@partner-task-kit/server/store/store';

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '@partner-task-kit/server/clock';
 import { createOutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
 import { defaultRetryPolicy } from '@partner-task-kit/server/delivery/retry-policy';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
 import { outboxStats } from '@partner-task-kit/server/store/outbox-status.repository';
 import type { Store } from '@partner-task-kit/server/store/store';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import { systemClock } from '@partner-task-kit/server/clock';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 import { claimDeliverable, markManyDelivered } from '@partner-task-kit/server/store/outbox.repository';
 import type { DatabaseSchema, StoreDb } from '@partner-task-kit/server/store/database-schema';
 import { IgnoreRowLocksPlugin } from '@partner-task-kit/server/store/ignore-row-locks-plugin';

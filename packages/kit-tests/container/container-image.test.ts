@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { probeContainerEngine, type ContainerEngine } from '../helpers/container-engine';
 import { freePort, platformEnv } from '../helpers/server-process';
 import { testPostgresUrl } from '../helpers/test-databases';
@@ -39,6 +39,27 @@ const { width, height, data } = await decode({ buffer: Buffer.from(process.argv[
 const jpeg = await sharp(Buffer.from(data.buffer), { raw: { width, height, channels: 4 } }).jpeg().toBuffer();
 const kept = await sharp(jpeg).metadata();
 console.log(JSON.stringify({ format: kept.format, width: kept.width, height: kept.height, exif: kept.exif !== undefined }));
+`;
+
+/**
+ * Strings of @partner-task-kit/dev's own code, each from the module named (checked there below, so a change to one
+ * fails here rather than passing unseen): none may be in the image's page or server, which a production install runs
+ * without the dev tools (docs/deploying.md#the-image).
+ */
+const devCodeMarkers = [
+  { module: 'packages/dev/src/preview/preview-route.tsx', marker: 'Preview portal · partner-task-kit' },
+  { module: 'packages/dev/src/emulator/emulator-plugin.ts', marker: 'could not save the emulator state' },
+  { module: 'packages/dev/src/partner-backend/offer-stand-in.ts', marker: 'the stand-in answers an error' },
+];
+
+/** Run by the image's node: whether the dev package is installed, and which markers its page and server hold. */
+const devCodeCheck = `
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+const markers = JSON.parse(process.argv[1]);
+const files = ['/app/dist', '/app/build/server'].flatMap((dir) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.parentPath + '/' + entry.name));
+const found = markers.filter((marker) => files.some((file) => readFileSync(file, 'latin1').includes(Buffer.from(marker).toString('latin1'))));
+console.log(JSON.stringify({ devInstalled: existsSync('/app/node_modules/@partner-task-kit/dev'), files: files.length, found }));
 `;
 
 const probe = probeContainerEngine();
@@ -109,6 +130,22 @@ describe('the container image', () => {
       const inMb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
       await annotate(
         `image ${inMb(imageBytes!)}: ${inMb(added)} on a base of ${inMb(baseBytes!)}; build ${(build.ms / 1000).toFixed(0)} s`,
+      );
+
+      // No dev tools: neither the package nor any of its code in the built page (the preview) or server (the emulator,
+      // the stand-in), so emulator mode is refused at the start with what to do, even where production allows it.
+      const repository = join(import.meta.dirname, '../../..');
+      for (const { module, marker } of devCodeMarkers) expect(readFileSync(join(repository, module), 'utf8')).toContain(marker);
+      const markers = JSON.stringify(devCodeMarkers.map(({ marker }) => marker));
+      const devCode = await check(['run', '--rm', '--entrypoint', 'node', tag, '--input-type=module', '--eval', devCodeCheck, markers]);
+      const { devInstalled, files, found } = JSON.parse(devCode) as { devInstalled: boolean; files: number; found: string[] };
+      expect({ devInstalled, found }).toEqual({ devInstalled: false, found: [] });
+      // Searched for real: the page's scripts, styles and pages, and the server's bundle with its map.
+      expect(files).toBeGreaterThan(10);
+      const emulatorMode = await run(['run', '--rm', '--network', 'none', '--env', 'ALLOW_EMULATOR_IN_PRODUCTION=true', tag], 60_000);
+      expect(emulatorMode.code, `${emulatorMode.stdout}\n${emulatorMode.stderr}`).toBe(1);
+      expect(`${emulatorMode.stdout}\n${emulatorMode.stderr}`).toContain(
+        'emulator mode (no WX_API_KEY, no CREDENTIALS_KEY) needs @partner-task-kit/dev, which is not installed',
       );
 
       emulator = await startEmulator();

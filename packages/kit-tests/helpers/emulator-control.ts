@@ -1,7 +1,7 @@
-import type { CredentialView } from '@partner-task-kit/server/emulator/credential-store';
-import type { FaultSpec } from '@partner-task-kit/server/emulator/fault-queue';
-import type { LoggedRequest, UpstreamEndpoint } from '@partner-task-kit/server/emulator/request-log';
-import type { EmulatorCredential, EmulatorSettings } from '@partner-task-kit/server/emulator/emulator-options';
+import type { CredentialView } from '@partner-task-kit/dev/emulator/credential-store';
+import type { FaultSpec } from '@partner-task-kit/dev/emulator/fault-queue';
+import type { LoggedRequest, UpstreamEndpoint } from '@partner-task-kit/dev/emulator/request-log';
+import type { EmulatorCredential, EmulatorSettings } from '@partner-task-kit/dev/emulator/emulator-options';
 
 export type RecordedRequest = LoggedRequest;
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 
 export interface ServerProcess {
   url: string;

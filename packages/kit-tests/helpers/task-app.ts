@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Registry } from 'prom-client';
+import { devTools } from '@partner-task-kit/dev';
 import { buildApp } from '@partner-task-kit/server/app';
 import { ManualClock } from '@partner-task-kit/server/clock';
 import { parseConfig, type Config } from '@partner-task-kit/server/config';
@@ -83,6 +84,15 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
     onUpdateEnqueued: () => {
       wakes += 1;
     },
+    // Emulator mode takes the dev tools, as server.ts hands them in; nothing listens at the stand-in's own address here.
+    ...(config.emulatorMode
+      ? {
+          emulatorMode: {
+            tools: devTools.emulatorMode({ workflows: testWorkflows, receiveEvents: true, answerOffers: true }),
+            selfUrl: 'http://127.0.0.1:9',
+          },
+        }
+      : {}),
     taskOptions: {
       rateLimits: options.rateLimits ?? false,
       pageDirectory: options.pageDirectory ?? false,

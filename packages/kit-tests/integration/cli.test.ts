@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { startEmulator } from '@partner-task-kit/dev';
 import { claimDeliverable, scheduleRetry } from '@partner-task-kit/server/store/outbox.repository';
 import { openStore } from '@partner-task-kit/server/store/store';
 import { createTask, enqueue } from '../helpers/outbox-fixtures';

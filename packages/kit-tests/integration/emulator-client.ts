@@ -1,6 +1,6 @@
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
-import type { ErrorBody } from '@partner-task-kit/server/emulator/emulator-errors';
-import type { AssignmentView } from '@partner-task-kit/server/emulator/task-rules';
+import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
+import type { ErrorBody } from '@partner-task-kit/dev/emulator/emulator-errors';
+import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 
 /** Test helpers that talk to an emulator over real HTTP, the way a client would. */
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LoggedRequest } from '@partner-task-kit/server/emulator/request-log';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
-import type { AssignmentView } from '@partner-task-kit/server/emulator/task-rules';
+import type { LoggedRequest } from '@partner-task-kit/dev/emulator/request-log';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
+import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 import { act, control, createAssignment, fetchToken, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
 
 type ErrorAnswer = { error: { code: string; field?: string } };

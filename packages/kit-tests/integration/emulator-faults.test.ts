@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Fault } from '@partner-task-kit/server/emulator/fault-queue';
-import type { LoggedRequest } from '@partner-task-kit/server/emulator/request-log';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import type { Fault } from '@partner-task-kit/dev/emulator/fault-queue';
+import type { LoggedRequest } from '@partner-task-kit/dev/emulator/request-log';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import {
   control,
   errorOf,

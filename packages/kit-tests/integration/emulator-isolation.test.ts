@@ -3,9 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@partner-task-kit/server/clock';
-import { emulatorPlugin } from '@partner-task-kit/server/emulator/emulator-plugin';
-import { EmulatorState } from '@partner-task-kit/server/emulator/emulator-state';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { emulatorPlugin, EmulatorState, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { control, createAssignment, fetchToken, postUpdate, update, WORKERS_PATH } from './emulator-client';
 
 describe('emulator: isolation and mounting', () => {

@@ -5,13 +5,9 @@ import { fetchToken, WORKERS_PATH } from './emulator-client';
 
 describe('emulator: npm run emulator', () => {
   it('listens on the given host and port and prints the address and the credential', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'packages/server/src/emulator/main.ts', '--port', '0', '--host', '127.0.0.1'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/dev/src/emulator/main.ts', '--port', '0', '--host', '127.0.0.1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let output = '';
       child.stdout.setEncoding('utf8');
@@ -33,7 +29,7 @@ describe('emulator: npm run emulator', () => {
   });
 
   it('refuses a port that is not a number', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/emulator/main.ts', '--port', 'eighty'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/dev/src/emulator/main.ts', '--port', 'eighty'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let errors = '';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { errorOf, fetchToken, partnerTaskPath, postUpdate, update } from './emulator-client';
 
 const uuid = '6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

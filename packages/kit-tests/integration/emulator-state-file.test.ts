@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
-import type { AssignmentView } from '@partner-task-kit/server/emulator/task-rules';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
+import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 import { control } from '../helpers/emulator-control';
 
 let directory: string;

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
-import type { ErrorBody } from '@partner-task-kit/server/emulator/emulator-errors';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
-import type { AssignmentView } from '@partner-task-kit/server/emulator/task-rules';
+import { EMULATOR_CREDENTIAL, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
+import type { ErrorBody } from '@partner-task-kit/dev/emulator/emulator-errors';
+import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 import { control } from '../helpers/emulator-control';
 import { control as controlCall, errorOf, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@partner-task-kit/workflow/contract/api-errors';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
 
 let directory: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
 import { openStore } from '@partner-task-kit/server/store/store';
 import { testPostgresUrl } from '../helpers/test-databases';

@@ -5,9 +5,8 @@ import { createDeliveryMetrics } from '@partner-task-kit/server/delivery/deliver
 import { createOutboxRelay, type OutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
 import type { OutboxRelayOptions } from '@partner-task-kit/server/delivery/relay-options';
 import type { RetryPolicy } from '@partner-task-kit/server/delivery/retry-policy';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
-import type { TrailEntry } from '@partner-task-kit/server/emulator/task-rules';
+import { EMULATOR_CREDENTIAL, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
+import type { TrailEntry } from '@partner-task-kit/dev/emulator/task-rules';
 import { heldForPermission, listUpdatesForTask, outboxStats, retryDead } from '@partner-task-kit/server/store/outbox-status.repository';
 import type { Store } from '@partner-task-kit/server/store/store';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';

@@ -4,9 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OffsetClock } from '@partner-task-kit/server/emulator/emulator-clock';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { EMULATOR_CREDENTIAL, OffsetClock, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { platformEnv, spawnServer, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';
 import { driveTask } from '../helpers/task-load';

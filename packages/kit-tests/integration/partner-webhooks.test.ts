@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Clock } from '@partner-task-kit/server/clock';
 import { parseConfig } from '@partner-task-kit/server/config';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { createLogger } from '@partner-task-kit/server/logger';
 import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { runKitCommand } from '../helpers/run-command';

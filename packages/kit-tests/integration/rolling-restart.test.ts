@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '@partner-task-kit/server/emulator/start-emulator';
-import type { AssignmentView } from '@partner-task-kit/server/emulator/task-rules';
+import { startEmulator } from '@partner-task-kit/dev';
+import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 import { caddyBinary, startCaddy, type ProxyTimings, type RunningProxy } from '../helpers/caddy-proxy';
 import { testPostgresUrl } from '../helpers/test-databases';
 import { freePort, launchServer, platformEnv, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { control } from '../helpers/emulator-control';
 import { runKitCommand } from '../helpers/run-command';
 import { runRetention } from '@partner-task-kit/server/retention/retention-job';

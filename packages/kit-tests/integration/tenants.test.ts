@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '@partner-task-kit/server/config';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
+import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { createLogger } from '@partner-task-kit/server/logger';
 import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { listPending } from '@partner-task-kit/server/store/tenants.repository';

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OffsetClock } from '@partner-task-kit/server/emulator/emulator-clock';
+import { EMULATOR_CREDENTIAL, OffsetClock, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { type UpstreamConfig } from '@partner-task-kit/server/config';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
-import { startEmulator, type RunningEmulator } from '@partner-task-kit/server/emulator/start-emulator';
 import { createWorkforceClient, type WorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { control, type RecordedRequest } from '../helpers/emulator-control';
 

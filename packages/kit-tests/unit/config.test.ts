@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
+import { EMULATOR_MODE_CREDENTIAL, parseConfig } from '@partner-task-kit/server/config';
 import { DEFAULT_END_EVENT } from '@partner-task-kit/server/config-environment';
-import { EMULATOR_CREDENTIAL } from '@partner-task-kit/server/emulator/emulator-credential';
 
 const platform = {
   WX_API_KEY: 'key-123',
@@ -27,7 +26,7 @@ describe('configuration', () => {
       host: '127.0.0.1',
       emulatorMode: true,
       upstream: { authUrl: 'http://127.0.0.1:8787/emulator' },
-      tenancy: { mode: 'single', credential: EMULATOR_CREDENTIAL, companies: undefined },
+      tenancy: { mode: 'single', credential: EMULATOR_MODE_CREDENTIAL, companies: undefined },
       database: { kind: 'sqlite', filename: './data/partner-task.db' },
       endEvent: { name: DEFAULT_END_EVENT, format: 'string' },
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialStore } from '@partner-task-kit/server/emulator/credential-store';
-import { TokenStore } from '@partner-task-kit/server/emulator/token-store';
+import { CredentialStore } from '@partner-task-kit/dev/emulator/credential-store';
+import { TokenStore } from '@partner-task-kit/dev/emulator/token-store';
 
 const company = '3f0c9a1e-5b2d-4e8f-9a6c-1d7e2b4f8a0c';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FaultQueue } from '@partner-task-kit/server/emulator/fault-queue';
-import { RequestLog, type LoggedRequest } from '@partner-task-kit/server/emulator/request-log';
+import { FaultQueue } from '@partner-task-kit/dev/emulator/fault-queue';
+import { RequestLog, type LoggedRequest } from '@partner-task-kit/dev/emulator/request-log';
 
 const entry = (endpoint: LoggedRequest['endpoint']): Omit<LoggedRequest, 'seq'> => ({
   time: '2026-01-01T00:00:00.000Z',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AssignedTask, TRAIL_LIMIT, buildLaunchUrl } from '@partner-task-kit/server/emulator/assignments';
-import { type AssignmentOptions, type ReceivedUpdate, compareSentAt, sentAtInstant } from '@partner-task-kit/server/emulator/task-rules';
+import { AssignedTask, TRAIL_LIMIT, buildLaunchUrl } from '@partner-task-kit/dev/emulator/assignments';
+import { type AssignmentOptions, type ReceivedUpdate, compareSentAt, sentAtInstant } from '@partner-task-kit/dev/emulator/task-rules';
 
 const context = {
   workerUuid: '11111111-1111-4111-8111-111111111111',

@@ -116,45 +116,69 @@ describe('lint walls', () => {
   it('lets the emulator import nothing of ours but the contract', async () => {
     const reason = 'The emulator stands in for the platform';
     await expectWall(
-      'packages/server/src/emulator/probe.ts',
+      'packages/dev/src/emulator/probe.ts',
       'packages/workflow/src/contract/partner-task-update.ts',
       'packages/server/src/store/store.ts',
       reason,
     );
     await expectWall(
-      'packages/server/src/emulator/probe.ts',
-      'packages/server/src/emulator/fault-queue.ts',
+      'packages/dev/src/emulator/probe.ts',
+      'packages/dev/src/emulator/fault-queue.ts',
       'packages/server/src/clock.ts',
       reason,
     );
     await expectWall(
-      'packages/server/src/emulator/probe.ts',
+      'packages/dev/src/emulator/probe.ts',
       'packages/workflow/src/contract/task-view.ts',
       'packages/workflow/src/workflow-definition.ts',
       reason,
     );
   });
 
-  it('keeps the preview out of the task page but for the lazy route of packages/page/src/app-routes.tsx', async () => {
-    const reason = 'The task page never imports preview/';
+  it('keeps the dev tools out of the page and the server, which an install without dev dependencies runs', async () => {
+    const reason = 'The page and the server never import @partner-task-kit/dev';
     await expectWall(
       'packages/page/src/task/probe.tsx',
       'packages/page/src/ui/button.tsx',
-      'packages/page/src/preview/preview-route.tsx',
+      'packages/dev/src/preview/preview-route.tsx',
       reason,
     );
-    await expectWall('src/probe.tsx', 'packages/page/src/app-routes.tsx', 'packages/page/src/preview/preview-route.tsx', reason);
-    // A dynamic import() anywhere else is still an import into the task page.
-    const dynamic = await lintAs('packages/page/src/task/probe.ts', "export const load = () => import('../preview/preview-route');\n");
-    expect(dynamic).toEqual([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]);
-    // The one exception: packages/page/src/app-routes.tsx with a dynamic import(); a static one there still fails.
-    expect(await lintAs('packages/page/src/app-routes.tsx', "export const load = () => import('./preview/preview-route');\n")).toEqual([]);
-    const staticImport = await lintAs('packages/page/src/app-routes.tsx', "import './preview/preview-route';\n");
+    await expectWall(
+      'packages/server/src/http/probe.ts',
+      'packages/server/src/clock.ts',
+      'packages/dev/src/emulator/emulator-state.ts',
+      reason,
+    );
+    await expectWall('server/probe.ts', 'packages/server/src/run-kit.ts', 'packages/dev/src/index.ts', reason);
+    // By the package's name too, and a dynamic import() is an import all the same: the server names it only in a variable.
+    const byName = await lintAs('packages/server/src/probe.ts', "export const load = () => import('@partner-task-kit/dev');\n");
+    expect(byName).toEqual([{ line: 1, rule: 'import-x/no-restricted-paths', message: expect.stringContaining(reason) }]);
+  });
+
+  it('keeps the preview out of the task page but for the lazy route of packages/page/src/app-routes.tsx', async () => {
+    const lazyRoute = "export const load = () => import('virtual:partner-task-kit/preview');\n";
+    expect(await lintAs('packages/page/src/app-routes.tsx', lazyRoute)).toEqual([]);
+    const staticImport = await lintAs('packages/page/src/app-routes.tsx', "import 'virtual:partner-task-kit/preview';\n");
     expect(staticImport).toEqual([
       { line: 1, rule: 'no-restricted-imports', message: expect.stringContaining('only through the dynamic import() of its lazy route') },
     ]);
-    // The preview itself may use the page's parts.
-    expect(await lintAs('packages/page/src/preview/probe.tsx', "import '../ui/button';\nimport './preview-route';\n")).toEqual([]);
+  });
+
+  it("keeps the dev tools' browser side and Node side apart", async () => {
+    await expectWall(
+      'packages/dev/src/preview/probe.tsx',
+      'packages/page/src/ui/button.tsx',
+      'packages/dev/src/emulator/fault-queue.ts',
+      'The preview runs in the browser',
+    );
+    await expectWall(
+      'packages/dev/src/partner-backend/probe.ts',
+      'packages/dev/src/partner-backend/receiver.ts',
+      'packages/dev/src/preview/time-text.ts',
+      "The dev tools' Node side",
+    );
+    const node = await lintAs('packages/dev/src/preview/probe.ts', "import 'zod/mini';\nimport 'node:fs';\n");
+    expect(node).toEqual([{ line: 2, rule: 'no-restricted-imports', message: expect.stringContaining('runs in the browser') }]);
   });
 
   it('keeps the database out of the platform client', async () => {

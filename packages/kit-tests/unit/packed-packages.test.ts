@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // inside the package or of a package it declares, and none of the app's files (docs/architecture.md#the-packages).
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const packages = ['workflow', 'page', 'server', 'vite-plugin'];
+const packages = ['workflow', 'page', 'server', 'dev', 'vite-plugin'];
 
 interface PackedFile {
   path: string;

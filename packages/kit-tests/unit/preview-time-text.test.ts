@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockTime, untilText } from '@partner-task-kit/page/preview/time-text';
+import { clockTime, untilText } from '@partner-task-kit/dev/preview/time-text';
 
 describe("the preview's times", () => {
   it('reads a time as the local 24-hour clock, each field two digits', () => {

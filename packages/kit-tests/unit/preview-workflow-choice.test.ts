@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { withIframeUrl, workflowDefaults, type FollowedField } from '@partner-task-kit/page/preview/assignment-defaults';
-import { taskPageUrl } from '@partner-task-kit/page/preview/task-origin';
-import { withWorkflow, workflowOfUrl } from '@partner-task-kit/page/preview/workflow-choice';
+import { withIframeUrl, workflowDefaults, type FollowedField } from '@partner-task-kit/dev/preview/assignment-defaults';
+import { taskPageUrl } from '@partner-task-kit/dev/preview/task-origin';
+import { withWorkflow, workflowOfUrl } from '@partner-task-kit/dev/preview/workflow-choice';
 import { pageContext } from '@partner-task-kit/testing';
 
 describe('the preview’s workflow choice (the `workflow` variable of the iframe URL)', () => {

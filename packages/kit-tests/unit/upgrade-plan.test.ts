@@ -14,7 +14,7 @@ import {
 // `partner-task-kit upgrade` (docs/upgrading.md#the-upgrade-step-by-step): which packages move, in which lists, to
 // what, and when it refuses to start.
 
-/** An app as create-partner-task-kit makes it: four kit packages in dependencies, testing in devDependencies. */
+/** An app as create-partner-task-kit makes it: four kit packages in dependencies, testing and dev in devDependencies. */
 function scaffolded(version: string): AppManifest {
   const range = `^${version}`;
   return {
@@ -27,7 +27,7 @@ function scaffolded(version: string): AppManifest {
       '@partner-task-kit/workflow': range,
       react: '^19.3.1',
     },
-    devDependencies: { '@partner-task-kit/testing': range, vitest: '^4.1.12' },
+    devDependencies: { '@partner-task-kit/dev': range, '@partner-task-kit/testing': range, vitest: '^4.1.12' },
     partnerTaskKit: { version },
   };
 }
@@ -48,7 +48,7 @@ function refusal(run: () => unknown): string {
 
 const packed = [
   'create-partner-task-kit-0.3.0.tgz',
-  ...['workflow', 'page', 'server', 'vite-plugin', 'testing'].map((name) => `partner-task-kit-${name}-0.3.0.tgz`),
+  ...['workflow', 'page', 'server', 'vite-plugin', 'testing', 'dev'].map((name) => `partner-task-kit-${name}-0.3.0.tgz`),
 ];
 
 describe('partner-task-kit upgrade <version>', () => {
@@ -61,6 +61,7 @@ describe('partner-task-kit upgrade <version>', () => {
       { name: '@partner-task-kit/server', list: 'dependencies', spec: '0.3.0' },
       { name: '@partner-task-kit/vite-plugin', list: 'dependencies', spec: '0.3.0' },
       { name: '@partner-task-kit/testing', list: 'devDependencies', spec: '0.3.0' },
+      { name: '@partner-task-kit/dev', list: 'devDependencies', spec: '0.3.0' },
     ]);
     expect(plan.manifest.dependencies).toEqual({
       '@partner-task-kit/page': '0.3.0',
@@ -69,23 +70,38 @@ describe('partner-task-kit upgrade <version>', () => {
       '@partner-task-kit/workflow': '0.3.0',
       react: '^19.3.1',
     });
-    expect(plan.manifest.devDependencies).toEqual({ '@partner-task-kit/testing': '0.3.0', vitest: '^4.1.12' });
+    expect(plan.manifest.devDependencies).toEqual({
+      '@partner-task-kit/dev': '0.3.0',
+      '@partner-task-kit/testing': '0.3.0',
+      vitest: '^4.1.12',
+    });
     expect(plan.manifest.partnerTaskKit).toEqual({ version: '0.3.0' });
     expect(plan.manifest.scripts).toEqual({ test: 'vitest run' });
     expect(plan.manifest.overrides).toBeUndefined();
   });
 
-  it('moves only the kit packages the app names, wherever it lists them', () => {
+  it('moves only the kit packages the app names, wherever it lists them, and adds the dev tools it lacks', () => {
     const manifest: AppManifest = {
       dependencies: { '@partner-task-kit/server': '^0.2.0' },
       devDependencies: { '@partner-task-kit/vite-plugin': '^0.2.0' },
     };
     const installed = installedAt('0.2.0', ['@partner-task-kit/server', '@partner-task-kit/vite-plugin', '@partner-task-kit/workflow']);
     const plan = planUpgrade(manifest, installed, registrySource('0.3.0'));
+    // An app made before the emulator and the preview were a package of their own: its server needs them in emulator mode.
     expect(plan.moves.map(({ name, list }) => `${list} ${name}`)).toEqual([
       'dependencies @partner-task-kit/server',
       'devDependencies @partner-task-kit/vite-plugin',
+      'devDependencies @partner-task-kit/dev',
     ]);
+    expect(plan.manifest.devDependencies).toEqual({ '@partner-task-kit/vite-plugin': '0.3.0', '@partner-task-kit/dev': '0.3.0' });
+  });
+
+  it('is not done for an app on that version without the dev tools', () => {
+    const withoutDev = scaffolded('0.3.0');
+    delete withoutDev.devDependencies!['@partner-task-kit/dev'];
+    const plan = planUpgrade(withoutDev, installedAt('0.3.0').slice(0, 5), registrySource('0.3.0'));
+    expect(plan.done).toBe(false);
+    expect(plan.manifest.devDependencies?.['@partner-task-kit/dev']).toBe('0.3.0');
   });
 
   it('drops the overrides a tarball install left for kit packages, and keeps the others', () => {
@@ -125,7 +141,7 @@ describe('partner-task-kit upgrade <version>', () => {
 
   it('moves an app on several versions already from the oldest, naming each copy', () => {
     const mixed = [
-      ...installedAt('0.3.0').slice(0, 4),
+      ...installedAt('0.3.0').filter((copy) => copy.name !== '@partner-task-kit/testing'),
       { name: '@partner-task-kit/testing', version: '0.2.0', where: 'node_modules/@partner-task-kit/testing' },
     ];
     const plan = planUpgrade(scaffolded('0.3.0'), mixed, registrySource('0.4.0'));
@@ -147,7 +163,8 @@ describe('partner-task-kit upgrade <version>', () => {
   });
 
   it('refuses an app not installed, and a folder that is no app of the kit', () => {
-    expect(refusal(() => planUpgrade(scaffolded('0.2.0'), installedAt('0.2.0').slice(0, 4), registrySource('0.3.0')))).toContain(
+    const withoutTesting = installedAt('0.2.0').filter((copy) => copy.name !== '@partner-task-kit/testing');
+    expect(refusal(() => planUpgrade(scaffolded('0.2.0'), withoutTesting, registrySource('0.3.0')))).toContain(
       '@partner-task-kit/testing not installed: run npm install first',
     );
     expect(refusal(() => planUpgrade({ dependencies: { react: '^19.3.1' } }, [], registrySource('0.3.0')))).toContain(

@@ -1,7 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { TaskPage } from './task/task-page.tsx';
 
-const PreviewApp = lazy(() => import('./preview/preview-app.tsx').then((module) => ({ default: module.PreviewApp })));
+// The preview portal is @partner-task-kit/dev's, an app's dev dependency: the page's build answers this module with it,
+// or with a line saying why it is absent (packages/vite-plugin/src/preview-module.ts).
+const PreviewApp = lazy(() => import('virtual:partner-task-kit/preview').then((module) => ({ default: module.PreviewApp })));
 
 /**
  * Routes only assemble features (docs/architecture.md#small-files-named-exports). Two: the preview portal under

@@ -2,16 +2,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Clock } from './clock.ts';
-import { EMULATOR_PREFIX, type Config } from './config.ts';
-import type { EmulatorClock } from './emulator/emulator-clock.ts';
-import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential.ts';
-import { emulatorPlugin } from './emulator/emulator-plugin.ts';
+import { EMULATOR_MODE_CREDENTIAL, EMULATOR_PREFIX, type Config } from './config.ts';
+import type { EmulatorMode } from './dev-tools/dev-tools.ts';
+import { devHost } from './dev-tools/dev-host.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/error-handling.ts';
 import { metricsRoute } from './http/metrics-route.ts';
 import { operationsRoutes } from './http/operations-routes.ts';
 import { warnOfUntrustedProxy } from './http/proxy-warning.ts';
 import { AccessLogController, type Logger } from './logger.ts';
-import { partnerBackendRoutes, type PartnerBackendOptions } from './partner-backend/partner-backend-routes.ts';
 import type { Store } from './store/store.ts';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import { singleCredentialGate, type CompanyGate } from './tenants/company-credentials.ts';
@@ -29,11 +27,12 @@ export interface AppDependencies {
   workflows: WorkflowCatalog;
   /** Which companies sessions may open for; by default the single credential's, from the configuration. */
   credentials?: CompanyGate;
-  /** In emulator mode, the emulator's own clock (it can be moved forward to expire tokens). */
-  emulatorClock?: EmulatorClock;
   log?: Logger;
-  /** In emulator mode, the stand-in of the partner's backend: its event receiver and the preview's panel. */
-  partnerBackend?: Pick<PartnerBackendOptions, 'receiver' | 'selfUrl' | 'offerStandIn' | 'offerTimeoutMs'>;
+  /**
+   * In emulator mode, the emulator and the stand-in of the partner's backend from @partner-task-kit/dev (server.ts
+   * loads them), and this server's own address, which the stand-in's buttons call.
+   */
+  emulatorMode?: { tools: EmulatorMode; selfUrl: string };
   /** Overrides for the task API (tests turn rate limits off, point at another page build, fix the session secret). */
   taskOptions?: Partial<Pick<TaskApiOptions, 'rateLimits' | 'pageDirectory' | 'sessionSecret' | 'uploads' | 'uploadFiles'>>;
   /** Emulator mode's stand-in of the partner's backend for offers (server.ts makes it); else PARTNER_BACKEND_URL's. */
@@ -96,25 +95,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   if (deps.config.emulatorMode) {
+    if (!deps.emulatorMode) throw new Error('emulator mode needs the dev tools: server.ts loads them (dev-tools/dev-tools.ts)');
     // docs/decisions/006-emulator-mode-is-the-default.md: mounted in-process but reached over real loopback HTTP, like the real platform.
-    await app.register(emulatorPlugin, {
+    await app.register(deps.emulatorMode.tools.plugin, {
       prefix: EMULATOR_PREFIX,
-      credentials: [{ ...EMULATOR_CREDENTIAL }],
-      // As the platform does: only tasks assigned (the preview's launch, or the control API) can be updated.
-      unknownTasks: 'reject',
-      ...(deps.emulatorClock ? { clock: deps.emulatorClock } : {}),
-      // The control API has no authentication: it is the preview's, and goes with it (docs/configuration.md#the-page-and-the-portal).
+      credentials: [{ ...EMULATOR_MODE_CREDENTIAL }],
       control: deps.config.previewEnabled,
-      // npm run dev: the assigned tasks outlive a restart made by a code change, as the platform's would.
-      ...(deps.config.emulatorStateFile === undefined ? {} : { stateFile: deps.config.emulatorStateFile }),
+      stateFile: deps.config.emulatorStateFile,
+      selfUrl: deps.emulatorMode.selfUrl,
+      offerTimeoutMs: deps.config.offerTimeoutMs,
+      host: devHost({ store: deps.store, clock: deps.clock, workflows: deps.workflows }),
     });
-    if (deps.partnerBackend) {
-      await app.register(partnerBackendRoutes, {
-        ...{ prefix: EMULATOR_PREFIX, store: deps.store, clock: deps.clock, workflows: deps.workflows },
-        control: deps.config.previewEnabled,
-        ...deps.partnerBackend,
-      });
-    }
   }
   return app;
 }

@@ -12,7 +12,6 @@ import {
   type ConfigFindings,
   type MetricsExposure,
 } from './config-checks.ts';
-import { EMULATOR_CREDENTIAL } from './emulator/emulator-credential.ts';
 import { parseSensitiveKeys, type SensitiveKey } from './sensitive/sensitive-keys.ts';
 import { partnerBackendOf, partnerWebhookOf, type PartnerBackendConfig, type PartnerWebhookConfig } from './config-partner-webhook.ts';
 import { uploadsOf, type UploadsConfig } from './config-uploads.ts';
@@ -23,6 +22,12 @@ import { uploadsOf, type UploadsConfig } from './config-uploads.ts';
  */
 
 export const EMULATOR_PREFIX = '/emulator';
+
+/**
+ * The credential the server uses in emulator mode, which the emulator it mounts accepts (app.ts), as the emulator of
+ * @partner-task-kit/dev does by default. Not a secret: it opens only the emulator.
+ */
+export const EMULATOR_MODE_CREDENTIAL = { key: 'emulator-key', secret: 'emulator-secret' } as const;
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -172,7 +177,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       ? { mode: 'tenants', credentialsKey: mode.credentialsKey! }
       : {
           mode: 'single',
-          credential: emulatorMode ? { ...EMULATOR_CREDENTIAL } : { key: e.WX_API_KEY!, secret: e.WX_API_SECRET! },
+          credential: emulatorMode ? { ...EMULATOR_MODE_CREDENTIAL } : { key: e.WX_API_KEY!, secret: e.WX_API_SECRET! },
           companies: e.WX_COMPANY_UUIDS === undefined ? undefined : new Set(e.WX_COMPANY_UUIDS),
         },
     database: /^postgres(ql)?:\/\//.test(e.DATABASE_URL)

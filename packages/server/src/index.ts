@@ -5,3 +5,7 @@ export type { AppMigrations } from './store/schema-migration.ts';
 export type { FutureFlags } from './future-flags.ts';
 // The type extendApp is handed, so an app names it without depending on Fastify itself.
 export type { FastifyInstance } from 'fastify';
+// What @partner-task-kit/dev implements, and what the server lends it (docs/architecture.md#the-dev-package).
+export type { DevTools, EmulatorMode, EmulatorModeMount, EmulatorModeOptions } from './dev-tools/dev-tools.ts';
+export type { AwaitedStep, DevHost } from './dev-tools/dev-host.ts';
+export type { TaskFile } from './dev-tools/task-files.ts';

@@ -11,7 +11,7 @@ import { singleEndpoint } from './delivery/partner-endpoints.ts';
 import type { OutboxRelayOptions } from './delivery/relay-options.ts';
 import { defaultRetryPolicy } from './delivery/retry-policy.ts';
 import { WakeSignal } from './delivery/wake-signal.ts';
-import { OffsetClock } from './emulator/emulator-clock.ts';
+import { EMULATOR_MODE, loadDevTools, type DevTools } from './dev-tools/dev-tools.ts';
 import type { FutureFlags } from './future-flags.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { describeDatabaseWait, StartFailure } from './start-failure.ts';
@@ -26,8 +26,6 @@ import { uploadFilesOf } from './uploads/upload-store.ts';
 import { pacingFor } from './retention/batches.ts';
 import { clientsPerTenant, type TenantClients } from './delivery/delivery-clients.ts';
 import { openCompanyCredentials, type CompanyCredentials } from './tenants/company-credentials.ts';
-import { PartnerBackendReceiver } from './partner-backend/receiver.ts';
-import { OfferStandIn } from './partner-backend/offer-stand-in.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -70,6 +68,8 @@ export interface StartServerOptions {
    * the new until the next major version. Absent: every flag off, as for an app that turned none on.
    */
   future?: FutureFlags;
+  /** Emulator mode's tools; by default @partner-task-kit/dev's, loaded at the start (dev-tools/dev-tools.ts). */
+  devTools?: DevTools;
 }
 
 /**
@@ -79,6 +79,8 @@ export interface StartServerOptions {
  * so an orchestrator's probes are answered while the database is awaited (docs/operations.md#start-and-stop).
  */
 export async function startServer(config: Config, options: StartServerOptions): Promise<RunningServer> {
+  // First: emulator mode without the dev tools installed (a production install) stops here, before anything is opened.
+  const devTools = config.emulatorMode ? (options.devTools ?? (await loadDevTools(EMULATOR_MODE))) : undefined;
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const metrics = new Registry();
@@ -145,13 +147,18 @@ export async function startServer(config: Config, options: StartServerOptions): 
   credentials.watch(options.tenantsRefreshMs ?? TENANTS_REFRESH_MS, (error) =>
     log.error({ err: error }, 'could not read the tenants; keeping the credentials read before'),
   );
-  // Emulator mode without PARTNER_WEBHOOK_URL: the events go to a receiver in this process (docs/development.md#the-partner-backend-panel).
-  const receiver = config.partnerWebhook.kind === 'emulator-receiver' ? new PartnerBackendReceiver() : undefined;
-  const partnerEndpoints = receiver
-    ? singleEndpoint(`${url}${EMULATOR_PREFIX}/partner-backend/events`, receiver.secret)
-    : partnerEndpointsOf(config.partnerWebhook, credentials, clock);
-  // Emulator mode without PARTNER_BACKEND_URL: offers come from a stand-in in this process, over loopback HTTP.
-  const offerStandIn = config.partnerBackend.kind === 'emulator-stand-in' ? new OfferStandIn(options.workflows) : undefined;
+  // Emulator mode without PARTNER_WEBHOOK_URL: the events go to a receiver in this process, and without
+  // PARTNER_BACKEND_URL offers come from a stand-in in it, over loopback HTTP (docs/development.md#the-partner-backend-panel).
+  const emulatorMode = devTools?.emulatorMode({
+    workflows: options.workflows,
+    receiveEvents: config.partnerWebhook.kind === 'emulator-receiver',
+    answerOffers: config.partnerBackend.kind === 'emulator-stand-in',
+  });
+  const { eventsSecret, offersSecret } = emulatorMode ?? {};
+  const partnerEndpoints =
+    eventsSecret === undefined
+      ? partnerEndpointsOf(config.partnerWebhook, credentials, clock)
+      : singleEndpoint(`${url}${EMULATOR_PREFIX}/partner-backend/events`, eventsSecret);
   // In tenant mode each company's webhook comes and goes with that refresh, so the gate answers per company.
   const partnerEvents = partnerEventsGateOf(partnerEndpoints);
   // One store of uploads' bytes for the routes that take and serve them and the jobs that remove them.
@@ -172,13 +179,10 @@ export async function startServer(config: Config, options: StartServerOptions): 
           partnerEvents: { tells: partnerEvents, enqueued: () => partnerWake.wake() },
         }
       : credentials,
-    ...(config.emulatorMode
-      ? {
-          emulatorClock: new OffsetClock(),
-          partnerBackend: { receiver, selfUrl: url, offerStandIn, offerTimeoutMs: config.offerTimeoutMs },
-        }
-      : {}),
-    ...(offerStandIn ? { offerBackend: { url: `${url}${EMULATOR_PREFIX}/partner-backend`, secrets: () => [offerStandIn.secret] } } : {}),
+    ...(emulatorMode ? { emulatorMode: { tools: emulatorMode, selfUrl: url } } : {}),
+    ...(offersSecret === undefined
+      ? {}
+      : { offerBackend: { url: `${url}${EMULATOR_PREFIX}/partner-backend`, secrets: () => [offersSecret] } }),
     taskOptions: { uploadFiles, ...(options.pageDirectory === undefined ? {} : { pageDirectory: options.pageDirectory }) },
   });
   try {

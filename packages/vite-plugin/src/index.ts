@@ -14,6 +14,7 @@ import { workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
 import type { WorkflowScreensTable } from '@partner-task-kit/page/workflows/workflow-views';
 import { kitVersionCheck } from './kit-versions-plugin.ts';
+import { previewModule } from './preview-module.ts';
 
 /** Where the app keeps its workflows, each path from the project's root (docs/architecture.md#the-page-build). */
 export interface PartnerTaskKitOptions {
@@ -42,9 +43,10 @@ export interface PartnerTaskKitOptions {
 }
 
 /**
- * The engine's build of the task page, told where the app's workflows are: the check of the kit's versions, React, the rule that keeps server modules
- * out of the page, the shell in one chunk, the preloads, the prerendered first screens, the compressed copies and the
- * compile hints, each below with its reason. The build options the page needs come with it (pageBuildOptions).
+ * The engine's build of the task page, told where the app's workflows are: the check of the kit's versions, React, the
+ * rule that keeps server modules out of the page, the preview portal where the dev tools are installed, the shell in
+ * one chunk, the preloads, the prerendered first screens, the compressed copies and the compile hints, each below with
+ * its reason. The build options the page needs come with it (pageBuildOptions).
  */
 export function partnerTaskKit(options: PartnerTaskKitOptions): PluginOption[] {
   const page = pagePaths(options);
@@ -52,6 +54,7 @@ export function partnerTaskKit(options: PartnerTaskKitOptions): PluginOption[] {
     kitVersionCheck(),
     react(),
     page.plugin,
+    previewModule(),
     pageBuildOptions(),
     shellChunk(),
     refuseServerModules(),

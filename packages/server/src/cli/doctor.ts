@@ -1,6 +1,6 @@
 import { systemClock } from '../clock.ts';
-import { loadConfigOrExit, readEnvironment, type ApiCredential, type Config } from '../config.ts';
-import { startEmulator } from '../emulator/start-emulator.ts';
+import { EMULATOR_MODE_CREDENTIAL, loadConfigOrExit, readEnvironment, type ApiCredential, type Config } from '../config.ts';
+import { DevToolsMissing, EMULATOR_MODE, loadDevTools } from '../dev-tools/dev-tools.ts';
 import { createWorkforceClient } from '../upstream/workforce-client.ts';
 import { heldForPermission } from '../store/outbox-status.repository.ts';
 import { openStore } from '../store/store.ts';
@@ -27,7 +27,8 @@ import type { KitApp } from '../kit-app.ts';
  */
 export async function doctorCommand(_argv: string[], kit: KitApp): Promise<number> {
   let config = loadConfigOrExit();
-  const emulator = config.emulatorMode ? await startEmulator({ port: 0 }) : undefined;
+  const emulator = config.emulatorMode ? await privateEmulator() : undefined;
+  if (emulator === null) return 1;
   if (emulator) config = pointAt(config, emulator.url);
   try {
     process.stdout.write(`${describeTarget(config)}\n`);
@@ -51,6 +52,18 @@ export async function doctorCommand(_argv: string[], kit: KitApp): Promise<numbe
     return results.every((result) => result.ok) ? 0 : 1;
   } finally {
     await emulator?.close();
+  }
+}
+
+/** Emulator mode's emulator, on a port of its own; null, said why, when the dev tools are not installed. */
+async function privateEmulator(): Promise<{ url: string; close(): Promise<void> } | null> {
+  try {
+    const devTools = await loadDevTools(EMULATOR_MODE);
+    return await devTools.startEmulator({ port: 0, credentials: [{ ...EMULATOR_MODE_CREDENTIAL }] });
+  } catch (error) {
+    if (!(error instanceof DevToolsMissing)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return null;
   }
 }
 

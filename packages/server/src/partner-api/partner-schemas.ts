@@ -34,7 +34,7 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** The step route's body; also the preview's, which hands it on (packages/server/src/partner-backend/partner-backend-routes.ts). */
+/** The files route's parameters. */
 export const partnerUploadParamsSchema = z.object({
   assignedTaskUuid: z.string().check(z.minLength(1), z.maxLength(100)),
   /** Any string: one that is no upload id answers 404 as an unknown upload does. */
@@ -49,6 +49,7 @@ export const partnerUploadResponses = {
   },
 };
 
+/** The step route's body. */
 export const partnerStepBodySchema = z.object({
   data: z
     .unknown()

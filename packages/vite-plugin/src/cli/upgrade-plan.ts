@@ -14,7 +14,14 @@ export const kitPackages = [
   '@partner-task-kit/server',
   '@partner-task-kit/vite-plugin',
   '@partner-task-kit/testing',
+  '@partner-task-kit/dev',
 ] as const;
+
+/**
+ * The development tools (the emulator, the preview), which the server needs in emulator mode: an app made before they
+ * were a package of their own gets them as a dev dependency with its upgrade.
+ */
+const devToolsPackage = '@partner-task-kit/dev';
 
 type DependencyList = 'dependencies' | 'devDependencies';
 
@@ -67,7 +74,7 @@ export interface UpgradePlan {
 /** Why an upgrade does not start: said to the developer as it is. */
 export class UpgradeRefused extends Error {}
 
-const kitTarball = /^partner-task-kit-(workflow|page|server|vite-plugin|testing)-(.+)\.tgz$/;
+const kitTarball = /^partner-task-kit-(workflow|page|server|vite-plugin|testing|dev)-(.+)\.tgz$/;
 
 /**
  * The kit's packages among `files`, tarballs named as `npm pack` names them, as a source of one version; `prefix` leads
@@ -120,7 +127,11 @@ function kitDependencies(manifest: AppManifest): { name: string; list: Dependenc
  */
 export function onKitVersion(manifest: AppManifest, source: KitSource): { manifest: AppManifest; moves: KitMove[] } {
   const spec = (name: string) => source.tarballs?.get(name) ?? source.version;
-  const moves = kitDependencies(manifest).map(({ name, list }) => ({ name, list, spec: spec(name) }));
+  const declared = kitDependencies(manifest);
+  const withDevTools = declared.some(({ name }) => name === devToolsPackage)
+    ? declared
+    : [...declared, { name: devToolsPackage, list: 'devDependencies' as const }];
+  const moves = withDevTools.map(({ name, list }) => ({ name, list, spec: spec(name) }));
   const next: AppManifest = { ...manifest, dependencies: { ...manifest.dependencies }, devDependencies: { ...manifest.devDependencies } };
   for (const move of moves) next[move.list]![move.name] = move.spec;
   const overrides = Object.fromEntries(Object.entries(manifest.overrides ?? {}).filter(([name]) => !name.startsWith('@partner-task-kit/')));
@@ -153,8 +164,15 @@ export function planUpgrade(manifest: AppManifest, installed: readonly Installed
   const exact = declared.every(({ name, list }) => manifest[list]![name] === source.version);
   const kitOverrides = Object.keys(manifest.overrides ?? {}).some((name) => name.startsWith('@partner-task-kit/'));
   const nested = installed.some((copy) => copy.where !== `node_modules/${copy.name}`);
+  const devTools = declared.some(({ name }) => name === devToolsPackage);
   const done =
-    versions.length === 1 && versions[0] === source.version && source.tarballs === undefined && exact && !kitOverrides && !nested;
+    devTools &&
+    versions.length === 1 &&
+    versions[0] === source.version &&
+    source.tarballs === undefined &&
+    exact &&
+    !kitOverrides &&
+    !nested;
   return {
     from: versions[0]!,
     mixed: versions.length > 1 || nested ? installed : undefined,

@@ -1,4 +1,4 @@
-import { WORKFLOW_PARAM } from '../context/read-workflow-choice.ts';
+import { WORKFLOW_PARAM } from '@partner-task-kit/page/context/read-workflow-choice';
 import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
 
 /** The `workflow` variable of an iframe URL, or undefined when it has none (or is not a URL yet, while being typed). */

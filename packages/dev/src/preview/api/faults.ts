@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { jsonRequest } from './json-request.ts';
 import { previewKeys } from './preview-keys.ts';
 
-/** An injected fault of the emulator (packages/server/src/emulator/fault-queue.ts), as the control API lists it. */
+/** An injected fault of the emulator (packages/dev/src/emulator/fault-queue.ts), as the control API lists it. */
 const faultSchema = z.object({
   id: z.number(),
   endpoint: z.string(),

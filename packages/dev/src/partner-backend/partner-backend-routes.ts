@@ -1,25 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import { awaitsPartner } from '@partner-task-kit/workflow/contract/step-rules';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
-import type { Clock } from '../clock.ts';
-import { newPartnerKey } from '../partner-api/partner-key-secret.ts';
-import { partnerStepBodySchema } from '../partner-api/partner-schemas.ts';
-import type { Store } from '../store/store.ts';
-import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.repository.ts';
-import { findTaskByAssignedTaskUuid } from '../store/tasks.repository.ts';
+import type { DevHost } from '@partner-task-kit/server';
 import type { PartnerBackendReceiver } from './receiver.ts';
 import { offerAnswerModes, type OfferStandIn } from './offer-stand-in.ts';
-import { taskFilesOf } from './task-files.ts';
-
-/** The key the preview's buttons use, made anew at each start of emulator mode (the one before is revoked). */
-const PREVIEW_KEY_NAME = 'emulator preview';
 
 export interface PartnerBackendOptions {
-  store: Store;
-  clock: Clock;
-  workflows: WorkflowCatalog;
+  /** What the server lends the panel: its clock, reads of a task, the preview's partner key. */
+  host: DevHost;
   /** Undefined when PARTNER_WEBHOOK_URL sends the events elsewhere: the panel then has none to show. */
   receiver: PartnerBackendReceiver | undefined;
   /** This server's own address: the buttons call the partner API over HTTP, as a backend would. */
@@ -62,14 +50,7 @@ const resolveParamsSchema = z.object({
  * API with a key made for this start.
  */
 export async function partnerBackendRoutes(app: FastifyInstance, options: PartnerBackendOptions): Promise<void> {
-  const { store, clock, workflows, receiver, offerStandIn } = options;
-  let previewKey: Promise<string> | undefined;
-  // Made at the first press, not at start: a server on a read-only volume still starts, and answers 503 naming it.
-  const keyForPreview = () =>
-    (previewKey ??= mintPreviewKey(store, clock).catch((error: unknown) => {
-      previewKey = undefined;
-      throw error;
-    }));
+  const { host, receiver, offerStandIn } = options;
 
   if (receiver || offerStandIn) {
     await app.register(
@@ -79,7 +60,7 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
         inbound.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
         if (receiver) {
           inbound.post('/partner-backend/events', async (request, reply) => {
-            receiver.receive(request.headers, typeof request.body === 'string' ? request.body : '', clock.now());
+            receiver.receive(request.headers, typeof request.body === 'string' ? request.body : '', host.now());
             return reply.code(204).send();
           });
         }
@@ -90,7 +71,7 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
               ...request.params,
               headers: request.headers,
               body: typeof request.body === 'string' ? request.body : '',
-              now: clock.now(),
+              now: host.now(),
             });
             if ('slow' in answer) {
               // Past the server's whole budget, or until the server gives up and closes the connection.
@@ -116,8 +97,8 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
         receiver: receiver !== undefined,
         events: receiver?.list(assignedTaskUuid) ?? [],
         offers: offerStandIn ? { mode: offerStandIn.modeOf(assignedTaskUuid), requests: offerStandIn.list(assignedTaskUuid) } : null,
-        awaiting: assignedTaskUuid === undefined ? null : await awaitedStepOf(store, workflows, assignedTaskUuid),
-        files: assignedTaskUuid === undefined ? [] : await taskFilesOf(store, workflows, assignedTaskUuid),
+        awaiting: assignedTaskUuid === undefined ? null : await host.awaitedStep(assignedTaskUuid),
+        files: assignedTaskUuid === undefined ? [] : await host.taskFiles(assignedTaskUuid),
       };
     },
   );
@@ -142,7 +123,7 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
       const { assignedTaskUuid, uploadId } = request.params;
       const response = await fetch(
         `${options.selfUrl}/api/partner/v1/tasks/${encodeURIComponent(assignedTaskUuid)}/uploads/${encodeURIComponent(uploadId)}`,
-        { headers: { authorization: `Bearer ${await keyForPreview()}` }, signal: AbortSignal.timeout(30_000) },
+        { headers: { authorization: `Bearer ${await host.previewKey()}` }, signal: AbortSignal.timeout(30_000) },
       );
       reply.code(response.status);
       for (const name of FILE_HEADERS) {
@@ -153,31 +134,38 @@ export async function partnerBackendRoutes(app: FastifyInstance, options: Partne
     },
   );
 
-  api.post(
-    '/control/partner-backend/tasks/:assignedTaskUuid/steps/:stepId',
-    { schema: { params: resolveParamsSchema, body: partnerStepBodySchema } },
-    async (request, reply) => {
-      const { assignedTaskUuid, stepId } = request.params;
-      const response = await fetch(
-        `${options.selfUrl}/api/partner/v1/tasks/${encodeURIComponent(assignedTaskUuid)}/steps/${encodeURIComponent(stepId)}`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${await keyForPreview()}`,
-            'content-type': 'application/json',
-            'idempotency-key': `preview-${crypto.randomUUID()}`,
-          },
-          body: JSON.stringify({ data: request.body.data }),
-          signal: AbortSignal.timeout(10_000),
+  // The body is handed on as its text, unparsed: the partner API checks it and refuses what it does not take (a
+  // malformed body, data nested too deep) in its own shape, which the panel shows as a backend would get it.
+  await app.register(async (resolveRoute) => {
+    resolveRoute.removeAllContentTypeParsers();
+    resolveRoute.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    resolveRoute
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        '/control/partner-backend/tasks/:assignedTaskUuid/steps/:stepId',
+        { schema: { params: resolveParamsSchema } },
+        async (request, reply) => {
+          const { assignedTaskUuid, stepId } = request.params;
+          const response = await fetch(
+            `${options.selfUrl}/api/partner/v1/tasks/${encodeURIComponent(assignedTaskUuid)}/steps/${encodeURIComponent(stepId)}`,
+            {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${await host.previewKey()}`,
+                'content-type': 'application/json',
+                'idempotency-key': `preview-${crypto.randomUUID()}`,
+              },
+              body: typeof request.body === 'string' ? request.body : '',
+              signal: AbortSignal.timeout(10_000),
+            },
+          );
+          return reply
+            .code(response.status)
+            .header('content-type', 'application/json')
+            .send(await response.text());
         },
       );
-      // The partner API's own answer, as a partner's backend would get it.
-      return reply
-        .code(response.status)
-        .header('content-type', 'application/json')
-        .send(await response.text());
-    },
-  );
+  });
 }
 
 function waitOrClose(socket: NodeJS.EventEmitter, ms: number): Promise<void> {
@@ -190,28 +178,4 @@ function waitOrClose(socket: NodeJS.EventEmitter, ms: number): Promise<void> {
     const timer = setTimeout(done, ms);
     socket.once('close', done);
   });
-}
-
-/** A key for this process's preview: the one before (another start's) is revoked. */
-async function mintPreviewKey(store: Store, clock: Clock): Promise<string> {
-  const created = newPartnerKey();
-  await revokePartnerKey(store.db, PREVIEW_KEY_NAME, clock.now());
-  const inserted = await insertPartnerKey(store.db, {
-    ...{ name: PREVIEW_KEY_NAME, prefix: created.prefix, keyHash: created.keyHash },
-    ...{ companyUuid: null, now: clock.now() },
-  });
-  if (!inserted.ok) throw new Error('another server made the preview key at this very moment; press again');
-  return created.key;
-}
-
-/** The step a task waits on the partner for, with the sample results its definition offers the preview. */
-async function awaitedStepOf(store: Store, workflows: WorkflowCatalog, assignedTaskUuid: string) {
-  const task = await findTaskByAssignedTaskUuid(store.db, assignedTaskUuid);
-  const workflow = task && workflows.find(task.workflowId);
-  if (!task || !workflow) return null;
-  const steps = workflow.definition.steps;
-  if (!awaitsPartner({ status: task.status, currentStep: task.currentStep, steps })) return null;
-  const step = steps.find((candidate) => candidate.id === task.currentStep);
-  if (!step) return null;
-  return { stepId: step.id, shortName: step.shortName, results: step.previewResults ?? [] };
 }

@@ -5,7 +5,7 @@ import { previewKeys } from './preview-keys.ts';
 
 /**
  * The emulator's assignments through its control API (docs/development.md#emulator-mode). The panel follows changes live by
- * polling: the control API is cheap, in memory, and not logged (packages/server/src/emulator/control-routes.ts).
+ * polling: the control API is cheap, in memory, and not logged (packages/dev/src/emulator/control-routes.ts).
  */
 const LIVE_MS = 1000;
 

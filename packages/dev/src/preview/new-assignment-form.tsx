@@ -4,8 +4,8 @@ import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-
 import type { AssignmentOptions } from './api/assignment-schema.ts';
 import { useCreateAssignment } from './api/assignments.ts';
 import { withIframeUrl, type FollowedField } from './assignment-defaults.ts';
-import { Button } from '../ui/button.tsx';
-import { Notice } from '../ui/notice.tsx';
+import { Button } from '@partner-task-kit/page/ui/button';
+import { Notice } from '@partner-task-kit/page/ui/notice';
 import { WorkflowSelect } from './workflow-choice.tsx';
 
 type TextKey = 'title' | 'estimatedCompletionTime' | 'endEvent' | 'iframeUrl' | 'companyUuid';

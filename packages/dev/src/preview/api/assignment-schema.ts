@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * The emulator's view of an assigned task (packages/server/src/emulator/assignment-types.ts AssignmentView), as the preview reads
+ * The emulator's view of an assigned task (packages/dev/src/emulator/assignment-types.ts AssignmentView), as the preview reads
  * it. Records are kept loose on purpose: the trail shows what the emulator received, valid or not.
  */
 const receivedUpdateSchema = z.object({

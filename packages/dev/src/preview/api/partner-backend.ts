@@ -14,7 +14,7 @@ const receivedEventSchema = z.object({
 });
 export type ReceivedEvent = z.infer<typeof receivedEventSchema>;
 
-/** What the stand-in answers offer requests with (packages/server/src/partner-backend/offer-stand-in.ts). */
+/** What the stand-in answers offer requests with (packages/dev/src/partner-backend/offer-stand-in.ts). */
 export const offerAnswerModes = ['offers', 'none', 'error', 'slow'] as const;
 export type OfferAnswerMode = (typeof offerAnswerModes)[number];
 

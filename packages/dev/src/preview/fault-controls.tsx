@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { faultsQueryOptions, useClearFaults, useInjectFault, type Fault } from './api/faults.ts';
-import { Button } from '../ui/button.tsx';
-import { Notice } from '../ui/notice.tsx';
+import { Button } from '@partner-task-kit/page/ui/button';
+import { Notice } from '@partner-task-kit/page/ui/notice';
 
 /**
  * Emulator faults on the partner-task endpoint (docs/platform.md#the-update-endpoint) for this task's updates only, so a developer can watch the

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { createApiClient } from '../api/api-client.ts';
-import { taskUpdatesQueryOptions } from '../api/get-task-updates.ts';
+import { createApiClient } from '@partner-task-kit/page/api/api-client';
+import { taskUpdatesQueryOptions } from '@partner-task-kit/page/api/get-task-updates';
 import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
 import type { TaskUpdateView } from '@partner-task-kit/workflow/contract/task-updates';
 import { colorClass, statusText } from './status-text.ts';

@@ -1,7 +1,7 @@
 import type { Assignment } from './api/assignment-schema.ts';
 import { useAssignmentAction } from './api/assignments.ts';
-import { Button } from '../ui/button.tsx';
-import { Notice } from '../ui/notice.tsx';
+import { Button } from '@partner-task-kit/page/ui/button';
+import { Notice } from '@partner-task-kit/page/ui/notice';
 import { TimeStamp } from './time-stamp.tsx';
 
 /**

@@ -1,0 +1,37 @@
+import { loadEnv, type Plugin } from 'vite';
+
+/** What the page's lazy route at /preview imports (packages/page/src/app-routes.tsx). */
+const PREVIEW_MODULE = 'virtual:partner-task-kit/preview';
+const ABSENT = `\0${PREVIEW_MODULE}`;
+/** The preview portal's browser entry, in the app's dev dependencies (docs/architecture.md#the-dev-package). */
+const DEV_PREVIEW = '@partner-task-kit/dev/preview';
+
+/** What /preview shows where the build has no preview: a line that says why, in place of the portal. */
+const absentPreview = `export const PreviewApp = () =>
+  'The preview portal is not in this build: it comes with @partner-task-kit/dev, which this build had not installed or was told to leave out (PREVIEW_ENABLED=false).';
+`;
+
+/**
+ * The preview portal in the page, as a chunk of its own that only /preview loads: @partner-task-kit/dev's where the app
+ * has it installed (as a dev dependency), unless the build's environment (or .env) says PREVIEW_ENABLED=false, as a
+ * production image's build does (Dockerfile). Otherwise the route shows why there is none, and no preview code is in
+ * the page: the page itself never names the dev package, so an install without dev dependencies builds it as well.
+ */
+export function previewModule(): Plugin {
+  let leftOut = false;
+  return {
+    name: 'partner-task-kit:preview',
+    configResolved(config) {
+      const env = loadEnv(config.mode, config.envDir || config.root, 'PREVIEW_ENABLED');
+      leftOut = env.PREVIEW_ENABLED === 'false';
+    },
+    async resolveId(id, importer) {
+      if (id !== PREVIEW_MODULE) return null;
+      if (leftOut) return ABSENT;
+      // Resolved as the page's own import would be: the app's node_modules, or this repository's sources.
+      const dev = await this.resolve(DEV_PREVIEW, importer, { skipSelf: true });
+      return dev?.id ?? ABSENT;
+    },
+    load: (id) => (id === ABSENT ? absentPreview : null),
+  };
+}
