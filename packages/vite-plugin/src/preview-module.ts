@@ -19,6 +19,7 @@ const absentPreview = `export const PreviewApp = () =>
  */
 export function previewModule(): Plugin {
   let leftOut = false;
+  let devPreview: string | undefined;
   return {
     name: 'partner-task-kit:preview',
     configResolved(config) {
@@ -29,9 +30,16 @@ export function previewModule(): Plugin {
       if (id !== PREVIEW_MODULE) return null;
       if (leftOut) return ABSENT;
       // Resolved as the page's own import would be: the app's node_modules, or this repository's sources.
-      const dev = await this.resolve(DEV_PREVIEW, importer, { skipSelf: true });
-      return dev?.id ?? ABSENT;
+      devPreview = (await this.resolve(DEV_PREVIEW, importer, { skipSelf: true }))?.id;
+      // The module keeps its own name, without the \0 of a virtual module: the bundler orders the lazy chunks' shared
+      // modules by their entries' names, and one that sorts before the app's own would reorder the modules of the
+      // shell's chunk every page loads first, and so compress it worse (packages/kit-tests/app-checks/page-build.test.ts).
+      return devPreview === undefined ? ABSENT : PREVIEW_MODULE;
     },
-    load: (id) => (id === ABSENT ? absentPreview : null),
+    load(id) {
+      if (id === ABSENT) return absentPreview;
+      if (id === PREVIEW_MODULE && devPreview !== undefined) return `export { PreviewApp } from ${JSON.stringify(devPreview)};\n`;
+      return null;
+    },
   };
 }
