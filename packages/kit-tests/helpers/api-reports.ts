@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Extractor, ExtractorConfig, type ExtractorMessage } from '@microsoft/api-extractor';
+import { Extractor, ExtractorConfig, ExtractorLogLevel, type ExtractorMessage } from '@microsoft/api-extractor';
 
 // The kit's public surface, one API Extractor report per entry of each package's package.json "exports"
 // (docs/public-api.md), committed in packages/<name>/etc/. `npm run api-report` writes them from the packages' built
@@ -103,19 +103,19 @@ export function runApiReport(report: EntryReport, options: { update: boolean }):
         dtsRollup: { enabled: false },
         tsdocMetadata: { enabled: false },
         messages: {
-          compilerMessageReporting: { default: { logLevel: 'warning' } },
+          compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
           extractorMessageReporting: {
-            default: { logLevel: 'warning' },
+            default: { logLevel: ExtractorLogLevel.Warning },
             // A type the entry uses but does not export is named in the report, where a reviewer sees it.
-            'ae-forgotten-export': { logLevel: 'none', addToApiReportFile: true },
+            'ae-forgotten-export': { logLevel: ExtractorLogLevel.None, addToApiReportFile: true },
             // Release tags mark the kit-internal entries' exports (@internal); the public ones carry none.
-            'ae-missing-release-tag': { logLevel: 'none' },
-            'ae-internal-missing-underscore': { logLevel: 'none', addToApiReportFile: false },
+            'ae-missing-release-tag': { logLevel: ExtractorLogLevel.None },
+            'ae-internal-missing-underscore': { logLevel: ExtractorLogLevel.None, addToApiReportFile: false },
             // Documentation is docs/'s and the packages' READMEs', not a rule of the report.
-            'ae-undocumented': { logLevel: 'none', addToApiReportFile: false },
+            'ae-undocumented': { logLevel: ExtractorLogLevel.None, addToApiReportFile: false },
           },
           // The kit's comments cite docs/ in prose, not in TSDoc's syntax.
-          tsdocMessageReporting: { default: { logLevel: 'none' } },
+          tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
         },
       },
       configObjectFullPath: undefined,
@@ -124,7 +124,7 @@ export function runApiReport(report: EntryReport, options: { update: boolean }):
     const result = Extractor.invoke(config, {
       localBuild: options.update,
       messageCallback: (message: ExtractorMessage) => {
-        if (message.logLevel === 'warning' || message.logLevel === 'error') {
+        if (message.logLevel === ExtractorLogLevel.Warning || message.logLevel === ExtractorLogLevel.Error) {
           if (!['console-api-report-changed', 'console-api-report-copied', 'console-api-report-created'].includes(message.messageId))
             problems.push(`${message.sourceFilePath ?? report.entry}: ${message.text}`);
         }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,10 @@ import { minutes, packKit, repoRoot, type Tarballs } from './packed-kit';
 // manifest and files, even as a suggestion, and Are the Types Wrong finds every entry's types where Node and a bundler
 // look for them (docs/public-api.md). The packages are ES modules only: CommonJS and node10 resolution, which cannot
 // load them, are left out (attw's esm-only profile).
+
+/** attw's command, `bin.attw` of its package. */
+const attwManifest = fileURLToPath(import.meta.resolve('@arethetypeswrong/cli/package.json'));
+const attw = join(dirname(attwManifest), (JSON.parse(readFileSync(attwManifest, 'utf8')) as { bin: { attw: string } }).bin.attw);
 
 let work: string;
 let tarballs: Tarballs;
@@ -44,12 +49,7 @@ describe('the packed packages', () => {
         ['page', 'server', 'testing', 'vite-plugin', 'workflow'].map((name) => `@partner-task-kit/${name}`),
       );
       for (const [name, file] of kitPackages) {
-        const outcome = await runIn(
-          repoRoot,
-          join(repoRoot, 'node_modules/.bin/attw'),
-          [file, '--profile', 'esm-only', '--format', 'ascii'],
-          minutes(2),
-        );
+        const outcome = await runIn(repoRoot, process.execPath, [attw, file, '--profile', 'esm-only', '--format', 'ascii'], minutes(2));
         expect(outcome.code, `${name}:\n${outcome.output}`).toBe(0);
       }
     },
