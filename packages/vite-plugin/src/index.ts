@@ -8,7 +8,7 @@ import react from '@vitejs/plugin-react';
 import { register } from 'tsx/esm/api';
 import { normalizePath, type Plugin, type PluginOption, type Rolldown } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import { staticClosure } from './static-closure.ts';
+import { entryImports } from './entry-imports.ts';
 import type { ShellTextOverrides, WorkflowScreensTable } from '@partner-task-kit/page';
 import type { FirstScreenPrerender } from '@partner-task-kit/page/internal';
 import { workflowCatalog, type WorkflowDefinition } from '@partner-task-kit/workflow';
@@ -48,6 +48,7 @@ export function partnerTaskKit(options: PartnerTaskKitOptions): PluginOption[] {
   const page = pagePaths(options);
   return [
     react(),
+    entryImports(),
     page.plugin,
     pageBuildOptions(),
     shellChunk(),
@@ -133,10 +134,6 @@ function pageBuildOptions(): Plugin {
         // Every browser the portal supports preloads modules itself (Chrome 66, Firefox 115, Safari 17); an older one
         // only loads a little later. The polyfill was 1.6 KB of the entry chunk, run before the session request.
         modulePreload: { polyfill: false },
-        // A screen imports the page's parts through @partner-task-kit/page/screens, which only re-exports them: the
-        // modules of those it does not use are left out of the module graph, so the chunks are made as if it had named
-        // each part's own module (docs/public-api.md#the-page-entries).
-        rolldownOptions: { experimental: { lazyBarrel: true } },
       },
     }),
   };
@@ -508,17 +505,24 @@ function shellChunk(): Plugin {
         },
       },
     }),
-    async buildEnd() {
+    buildEnd() {
       shell.clear();
+      const staticClosure = (starts: readonly string[]) => {
+        const found = new Set<string>();
+        const visit = (id: string) => {
+          if (found.has(id)) return;
+          found.add(id);
+          for (const imported of this.getModuleInfo(id)?.importedIds ?? []) visit(imported);
+        };
+        for (const start of starts) visit(start);
+        return found;
+      };
       const ids = [...this.getModuleIds()];
       const app = ids.find((id) => moduleId(id) === appModule);
       // A build of another entry (packages/kit-tests/helpers/page-build.ts input) has no shell.
       if (app === undefined) return;
-      const entry = await staticClosure(
-        this,
-        ids.filter((id) => this.getModuleInfo(id)?.isEntry),
-      );
-      for (const id of await staticClosure(this, [app])) if (!entry.has(id)) shell.add(id);
+      const entry = staticClosure(ids.filter((id) => this.getModuleInfo(id)?.isEntry));
+      for (const id of staticClosure([app])) if (!entry.has(id)) shell.add(id);
     },
   };
 }
