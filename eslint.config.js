@@ -7,6 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import ts from 'typescript';
 import tseslint from 'typescript-eslint';
+import { kitEntriesRule } from './scripts/eslint-kit-entries.mjs';
 
 const root = import.meta.dirname;
 /** One resolver for the walls and the cycle rule, so both see an import as the same file. */
@@ -324,12 +325,19 @@ export default tseslint.config(
   },
   {
     files: ['**/*.{ts,tsx,mts,js,mjs}'],
-    plugins: { 'import-x': importX, walls: { rules: { 'no-import-cycle': noImportCycle } } },
+    plugins: { 'import-x': importX, walls: { rules: { 'no-import-cycle': noImportCycle, 'kit-entries': kitEntriesRule(root) } } },
     settings: { 'import-x/resolver-next': [resolver] },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: wallZones }],
       'walls/no-import-cycle': 'error',
     },
+  },
+  // docs/public-api.md: the app imports the kit through its public entries; the kit's packages import each other
+  // through their named entries (kit-internal ones too). Both lists are read from the packages' package.json "exports".
+  { files: ['src/**', 'server/**', 'tests/app/**'], rules: { 'walls/kit-entries': ['error', { allow: 'public' }] } },
+  {
+    files: [`${W}/**`, `${P}/**`, `${S}/**`, `${V}/**`, `${D}/**`, 'packages/testing/src/**'],
+    rules: { 'walls/kit-entries': ['error', { allow: 'internal' }] },
   },
   // `.server.ts` modules never reach the bundle (the .server.ts wall above and the Vite plugin see to it), so they may
   // use Node; compiled with the workflow definitions, they still take no React.

@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
 const reportDir = process.env.TEST_REPORT_DIR;
 
 export default defineConfig({
+  // The tests' own imports of the kit's internals (packed-kit.ts) resolve to the sources, as in vitest.config.ts; the
+  // apps they make install the packed packages and resolve them through their exports.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ['packages/kit-tests/packed/**/*.test.ts'],
     environment: 'node',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
+import type { Locale } from '@partner-task-kit/page/screens';
 import { AppointmentStep } from '../../src/workflows/work-authorization/appointment-step';
 import { VerificationStep } from '../../src/workflows/work-authorization/verification-step';
 import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stepSavedUpdate, completedUpdate, startedUpdate } from '@partner-task-kit/server/task-progress/status-updates';
-import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '@partner-task-kit/workflow/contract/partner-task-update';
+import { stepSavedUpdate, completedUpdate, startedUpdate } from '@partner-task-kit/server';
+import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '@partner-task-kit/workflow/contract';
 import { availability, hoursDataSchema, shiftsDataSchema } from '../../src/workflows/availability/definition';
 import {
   addYears,

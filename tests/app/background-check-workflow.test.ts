@@ -1,11 +1,10 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { locales, type Locale } from '@partner-task-kit/page/ui/i18n/locale';
+import { locales, type Locale, MissingStepScreenError } from '@partner-task-kit/page/screens';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { backgroundCheckWorkflow, checkResultSchema, consentDataSchema } from '../../src/workflows/background-check/definition';
 import { BackgroundCheckStep, screens } from '../../src/workflows/background-check/background-check-step';
-import { MissingStepScreenError } from '@partner-task-kit/page/workflows/step-view-props';
 import { readyTaskView } from '@partner-task-kit/testing';
 
 const consent = { fullName: 'Ana María López', agree: true };

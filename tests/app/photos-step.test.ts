@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptOf, fileProblem } from '@partner-task-kit/page/task/file-check';
-import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
-import type { StepRefusal } from '@partner-task-kit/page/workflows/step-view-props';
+import { acceptOf, fileProblem, type Locale, type StepRefusal } from '@partner-task-kit/page/screens';
 import { documentPhotoRule, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
 import { PhotosStep } from '../../src/workflows/work-authorization/photos-step';
 import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';

@@ -1,19 +1,15 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import { locales, type Locale } from '@partner-task-kit/page/ui/i18n/locale';
+import type { TaskView } from '@partner-task-kit/workflow/contract';
+import { locales, type Locale, refused, MissingStepScreenError, type StepRefusal } from '@partner-task-kit/page/screens';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
-import { sensitivePaths } from '@partner-task-kit/workflow/sensitive';
-import { refused } from '@partner-task-kit/page/workflows/field-errors';
-import { checkOnPage } from '@partner-task-kit/workflow/step-check';
-import { MissingStepScreenError, type StepRefusal } from '@partner-task-kit/page/workflows/step-view-props';
+import { sensitivePaths, checkOnPage, answeredPath, longestPathOf, progressOf, workflowProblems } from '@partner-task-kit/workflow';
 import { workAuthorization, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
 import { WorkAuthorizationLaterStep } from '../../src/workflows/work-authorization/later-steps';
 import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
 import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
 import { screens, WorkAuthorizationStep } from '../../src/workflows/work-authorization/work-authorization-step';
-import { answeredPath, longestPathOf, progressOf, workflowProblems } from '@partner-task-kit/workflow/workflow-path';
 import { readyTaskView } from '@partner-task-kit/testing';
 
 /** The field each issue names, as the server's 400 invalid_step_data names `data.<field>`. */

@@ -21,8 +21,27 @@ describe("the app's lint walls", () => {
     expect(await lintAs('src/main.tsx', entry)).toEqual([]);
     const table = "export const load = () => import('./safety-training/safety-training-step');\n";
     expect(await lintAs('src/workflows/registry.views.ts', table)).toEqual([]);
-    const screen = "import '../registry';\nimport '@partner-task-kit/page/workflows/lazy-screen';\n";
+    const screen = "import '../registry';\nimport '@partner-task-kit/page/screens';\n";
     expect(await lintAs('src/workflows/availability/probe.ts', screen)).toEqual([]);
+  });
+
+  it("imports the kit through its public entries only (docs/public-api.md), read from the packages' exports", async () => {
+    const entries =
+      "import '@partner-task-kit/workflow';\nimport '@partner-task-kit/workflow/contract';\nimport '@partner-task-kit/page/screens';\n";
+    expect(await lintAs('src/workflows/availability/probe.tsx', entries)).toEqual([]);
+    const publicList = expect.stringContaining('@partner-task-kit/page/screens, @partner-task-kit/server');
+    for (const [file, source] of [
+      ['src/workflows/availability/probe.tsx', '@partner-task-kit/page/ui/button'],
+      ['src/workflows/availability/probe.tsx', '@partner-task-kit/page/internal'],
+      ['server/probe.ts', '@partner-task-kit/server/store/store'],
+      ['tests/app/probe.ts', '@partner-task-kit/workflow/contract/task-view'],
+      ['tests/app/probe.ts', '@partner-task-kit/workflow/workflow-path'],
+    ]) {
+      expect(await lintAs(file!, `import type {} from '${source}';\n`), `${file} importing ${source}`).toEqual([
+        { line: 1, rule: 'walls/kit-entries', message: expect.stringMatching(`^${source} is not a public entry`) },
+      ]);
+      expect((await lintAs(file!, `import type {} from '${source}';\n`))[0]?.message).toEqual(publicList);
+    }
   });
 
   it('lets the server entry hand the engine its definitions and server halves, never its screens', async () => {

@@ -18,7 +18,8 @@ describe('lint walls', () => {
       'packages/page/src/task/probe.ts',
       "import type { Clock } from '@partner-task-kit/server/clock';\nexport type Later = Clock;\n",
     );
-    expect(typeOnly).toEqual([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]);
+    // The path is no entry of the server's either (walls/kit-entries): the wall between the two holds all the same.
+    expect(typeOnly).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'import-x/no-restricted-paths' })]));
   });
 
   it("keeps the app out of the engine's page package and build, which are handed its workflows", async () => {
@@ -256,5 +257,27 @@ describe('lint walls', () => {
     it('passes once the cycle is broken', async () => {
       expect(await lintAs(first, "export const firstName = 'first';\n")).toEqual([]);
     });
+  });
+
+  it("lets a package import a sibling only through the entries of the sibling's package.json exports", async () => {
+    const named = "import '@partner-task-kit/page/internal';\nimport '@partner-task-kit/workflow/contract';\n";
+    expect(await lintAs('packages/testing/src/probe.ts', named)).toEqual([]);
+    const problems = await lintAs('packages/testing/src/probe.ts', "import '@partner-task-kit/page/api/query-keys';\n");
+    expect(problems).toEqual([
+      {
+        line: 1,
+        rule: 'walls/kit-entries',
+        message: expect.stringContaining(
+          '@partner-task-kit/page/api/query-keys is not an entry of @partner-task-kit/page: a package imports a sibling through ' +
+            'the entries its package.json "exports" names (@partner-task-kit/page, @partner-task-kit/page/screens, ' +
+            '@partner-task-kit/page/internal)',
+        ),
+      },
+    ]);
+    const dynamic = await lintAs(
+      'packages/vite-plugin/src/probe.ts',
+      "export const load = () => import('@partner-task-kit/server/config');\n",
+    );
+    expect(dynamic.map((problem) => problem.rule)).toEqual(['walls/kit-entries']);
   });
 });

@@ -53,7 +53,7 @@ describe.each(packages)('the packed @partner-task-kit/%s', (name) => {
   it('holds its compiled dist/, its README, its CHANGELOG and its manifest, and no source', () => {
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts']));
     expect(files.filter((file) => !/^(dist\/.+|package\.json|README\.md|CHANGELOG\.md)$/.test(file))).toEqual([]);
-    expect(files.filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+    expect(files.filter((file) => /\.tsx?$/.test(file) && !/\.d(\.css)?\.ts$/.test(file))).toEqual([]);
   });
 
   it("imports nothing outside itself but the packages it declares: none of the app's files", () => {

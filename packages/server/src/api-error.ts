@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from '@partner-task-kit/workflow/contract/api-errors';
+import type { ApiErrorCode } from '@partner-task-kit/workflow/contract';
 
 /**
  * A failure reported on purpose (docs/architecture.md#errors-are-values-with-a-code): a code of the contract, a sentence for a human, and the input at

@@ -11,7 +11,7 @@ import { operationsRoutes } from './http/operations-routes.ts';
 import { warnOfUntrustedProxy } from './http/proxy-warning.ts';
 import { AccessLogController, type Logger } from './logger.ts';
 import type { Store } from './store/store.ts';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import { singleCredentialGate, type CompanyGate } from './tenants/company-credentials.ts';
 import { taskApi, type TaskApiOptions } from './task-api/task-api.ts';
 

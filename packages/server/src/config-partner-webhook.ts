@@ -1,5 +1,4 @@
-import type { ConfigFindings, ConfigMode } from './config-checks.ts';
-import { describeValue, isPlainHttpBeyondLoopback } from './config-checks.ts';
+import { type ConfigFindings, type ConfigMode, describeValue, isPlainHttpBeyondLoopback } from './config-checks.ts';
 import type { Environment } from './config-environment.ts';
 import { MIN_SECRET_BYTES, webhookKeyOf } from './delivery/webhook-signature.ts';
 

@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path';
-import type { ConfigFindings } from './config-checks.ts';
-import { describeValue, isPlainHttpBeyondLoopback } from './config-checks.ts';
+import { type ConfigFindings, describeValue, isPlainHttpBeyondLoopback } from './config-checks.ts';
 import type { Environment } from './config-environment.ts';
 import type { CleaningPoolSettings } from './uploads/cleaning-pool.ts';
 import type { S3UploadStore } from './uploads/s3-upload-files.ts';

@@ -57,6 +57,7 @@ export interface UpstreamConfig extends PlatformAddresses {
 export type Tenancy =
   { mode: 'single'; credential: ApiCredential; companies: ReadonlySet<string> | undefined } | { mode: 'tenants'; credentialsKey: Buffer };
 
+/** @internal */
 export interface Config {
   port: number;
   /** Under `npm run dev`, the server's own loopback port behind Vite; undefined: a free one (docs/development.md#npm-run-dev). */
@@ -128,14 +129,19 @@ export interface Config {
   warnings: string[];
 }
 
+/** @internal */
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
-/** Reads `.env` (when present) under the real environment: a variable set in the environment wins. */
+/**
+ * Reads `.env` (when present) under the real environment: a variable set in the environment wins.
+ * @internal
+ */
 export function readEnvironment(envFile = '.env'): Record<string, string | undefined> {
   const fromFile = existsSync(envFile) ? parseEnv(readFileSync(envFile, 'utf8')) : {};
   return { ...fromFile, ...process.env };
 }
 
+/** @internal */
 export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import type { FutureFlags } from './future-flags.ts';
 import type { AppMigrations } from './store/schema-migration.ts';
 

@@ -20,7 +20,7 @@ import { openStoreWhenReachable, type Store, type StoreOptions } from './store/s
 import { purgeUnconfirmedTasks } from './store/tasks.repository.ts';
 import { startRetention } from './retention/retention-job.ts';
 import type { UploadFiles } from './uploads/upload-files.ts';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import { removeClaimedUploads } from './uploads/upload-removal.ts';
 import { uploadFilesOf } from './uploads/upload-store.ts';
 import { pacingFor } from './retention/batches.ts';

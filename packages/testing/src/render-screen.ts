@@ -1,16 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
-import { offerIsEmpty } from '@partner-task-kit/workflow/offer-rules';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import { ApiClientProvider } from '@partner-task-kit/page/api/api-client-context';
-import { taskKeys } from '@partner-task-kit/page/api/query-keys';
-import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
-import { LocaleProvider } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { shellTextsEn } from '@partner-task-kit/page/ui/i18n/shell-texts.en';
-import { shellTextsEs } from '@partner-task-kit/page/ui/i18n/shell-texts.es';
-import type { StepRefusal, StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import type { StepOfferResponse, TaskView } from '@partner-task-kit/workflow/contract';
+import { offerIsEmpty } from '@partner-task-kit/workflow';
+import { ApiClientProvider, taskKeys, LocaleProvider, shellTextsEn, shellTextsEs } from '@partner-task-kit/page/internal';
+import type { Locale, StepRefusal, StepViewProps } from '@partner-task-kit/page/screens';
 import { pageContext, readyTaskView } from './task-fixtures.ts';
 
 export interface RenderScreenOptions<Texts> {

@@ -1,5 +1,4 @@
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { TaskContext, TaskView } from '@partner-task-kit/workflow/contract';
 
 /** A valid context (the four wx* UUIDs the portal appends) and the task view a session answers with, for page tests. */
 export const pageContext: TaskContext = {

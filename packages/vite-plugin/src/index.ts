@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, register as registerModuleHooks } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -8,11 +8,10 @@ import react from '@vitejs/plugin-react';
 import { register } from 'tsx/esm/api';
 import { normalizePath, type Plugin, type PluginOption, type Rolldown } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import type * as FirstScreenPrerender from '@partner-task-kit/page/task/prerender-first-screen';
-import type { ShellTextOverrides } from '@partner-task-kit/page/ui/i18n/shell-text-overrides';
-import { workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
-import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
-import type { WorkflowScreensTable } from '@partner-task-kit/page/workflows/workflow-views';
+import { entryImports } from './entry-imports.ts';
+import type { ShellTextOverrides, WorkflowScreensTable } from '@partner-task-kit/page';
+import type { FirstScreenPrerender } from '@partner-task-kit/page/internal';
+import { workflowCatalog, type WorkflowDefinition } from '@partner-task-kit/workflow';
 import { kitVersionCheck } from './kit-versions-plugin.ts';
 import { previewModule } from './preview-module.ts';
 
@@ -53,6 +52,7 @@ export function partnerTaskKit(options: PartnerTaskKitOptions): PluginOption[] {
   return [
     kitVersionCheck(),
     react(),
+    entryImports(),
     page.plugin,
     previewModule(),
     pageBuildOptions(),
@@ -214,6 +214,21 @@ interface WorkflowRegistry {
 }
 
 /**
+ * The page's stylesheets, which its modules import (file-field.tsx), are Vite's to bundle; in the prerender, which runs
+ * the page's modules in Node, each is an empty module. A screen takes its parts from @partner-task-kit/page/screens,
+ * which Node loads whole, the file field with its stylesheet too. Once per process: the hook serves every later load.
+ */
+let stylesheetsHooked = false;
+function emptyStylesheetsInNode(): void {
+  if (stylesheetsHooked) return;
+  stylesheetsHooked = true;
+  const hooks = `export async function load(url, context, next) {
+    return /\\.css([?#].*)?$/.test(url) ? { format: 'module', source: '', shortCircuit: true } : next(url, context);
+  }`;
+  registerModuleHooks(`data:text/javascript,${encodeURIComponent(hooks)}`);
+}
+
+/**
  * The engine's prerender and the app's two registries, through tsx with the page's tsconfig (its JSX setting): they
  * are page modules, not part of this configuration. One tsx namespace for all, so the screens the table loads share
  * the prerender's React and its contexts (a tsImport each would load each its own copy of every module).
@@ -225,9 +240,10 @@ async function loadForPrerender(root: string, options: PartnerTaskKitOptions) {
     : existsSync(pageTsconfig)
       ? pageTsconfig
       : join(root, 'tsconfig.json');
+  emptyStylesheetsInNode();
   const tsx = register({ namespace: `partner-task-kit-prerender-${randomUUID()}`, tsconfig });
   const load = (file: string): Promise<unknown> => tsx.import(pathToFileURL(file).href, import.meta.url);
-  const prerender = (await load(moduleFile('task/prerender-first-screen', 'tsx'))) as typeof FirstScreenPrerender;
+  const prerender = (await load(moduleFile('task/prerender-first-screen', 'tsx'))) as FirstScreenPrerender;
   const registry = (await load(resolve(root, options.workflows))) as Partial<WorkflowRegistry>;
   const views = (await load(resolve(root, options.views))) as Partial<WorkflowScreensTable>;
   const { listWorkflows, DEFAULT_WORKFLOW_ID, prerenderedWorkflows } = registry;

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { readEnvironment } from '@partner-task-kit/server/config';
-import { checkKitVersions } from '@partner-task-kit/server/kit-versions';
+import { readEnvironment } from '@partner-task-kit/server/internal';
+import { checkKitVersions } from '@partner-task-kit/server/internal';
 
 /**
  * The page is built and served only on one version of the kit, one copy of each package, as the server starts only on

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { lazyScreen, workflowTexts } from '@partner-task-kit/page/workflows/lazy-screen';
-import type { StepViewProps, WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
+import { lazyScreen, workflowTexts, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/screens';
 import { StartStep } from './start-step';
 import type { AvailabilityTexts } from './texts';
 

@@ -1,10 +1,13 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { InputField, TextAreaField } from '@partner-task-kit/page/ui/input-field';
-import { invalidFields } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import {
+  Button,
+  FocusHeading,
+  useShellTexts,
+  InputField,
+  TextAreaField,
+  invalidFields,
+  type StepViewProps,
+} from '@partner-task-kit/page/screens';
 import { hoursDataSchema, NOTE_MAX_CHARS, WEEKLY_HOURS, type HoursData } from './definition';
 import type { AvailabilityTexts } from './texts';
 

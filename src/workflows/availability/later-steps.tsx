@@ -1,4 +1,4 @@
-import { MissingStepScreenError, type StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { MissingStepScreenError, type StepViewProps } from '@partner-task-kit/page/screens';
 import { HoursStep } from './hours-step';
 import { ShiftsStep } from './shifts-step';
 import type { AvailabilityTexts } from './texts';

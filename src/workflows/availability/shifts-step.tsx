@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { invalidFields } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import {
+  Button,
+  Choice,
+  ChoiceGroup,
+  FocusHeading,
+  useShellTexts,
+  invalidFields,
+  type StepViewProps,
+} from '@partner-task-kit/page/screens';
 import { shiftIds, shiftsDataSchema, WEEKENDS_PER_MONTH, type ShiftId, type ShiftsData } from './definition';
 import type { AvailabilityTexts } from './texts';
 

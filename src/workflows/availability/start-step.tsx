@@ -1,9 +1,5 @@
 import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { InputField } from '@partner-task-kit/page/ui/input-field';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { Button, FocusHeading, useShellTexts, InputField, type StepViewProps } from '@partner-task-kit/page/screens';
 import { localDay, startDataSchema, startDateProblem, startDateRange } from './definition.start-date';
 import type { AvailabilityTexts } from './texts';
 

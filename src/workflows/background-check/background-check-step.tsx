@@ -1,5 +1,4 @@
-import { workflowTexts } from '@partner-task-kit/page/workflows/lazy-screen';
-import { MissingStepScreenError, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
+import { workflowTexts, MissingStepScreenError, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/screens';
 import { CheckStep } from './check-step';
 import { ConsentStep } from './consent-step';
 import type { BackgroundCheckTexts } from './texts';

@@ -1,11 +1,13 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { CheckField } from '@partner-task-kit/page/ui/check-field';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { InputField } from '@partner-task-kit/page/ui/input-field';
-import { invalidFields } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import {
+  Button,
+  CheckField,
+  FocusHeading,
+  useShellTexts,
+  InputField,
+  invalidFields,
+  type StepViewProps,
+} from '@partner-task-kit/page/screens';
 import { consentDataSchema } from './definition';
 import type { BackgroundCheckTexts } from './texts';
 

@@ -1,4 +1,4 @@
-import { MissingStepScreenError, type StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { MissingStepScreenError, type StepViewProps } from '@partner-task-kit/page/screens';
 import { PolicyStep } from './policy-step';
 import { QuizStep } from './quiz-step';
 import { SignatureStep } from './signature-step';

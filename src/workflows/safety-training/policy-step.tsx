@@ -1,9 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { CheckField } from '@partner-task-kit/page/ui/check-field';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { Button, CheckField, FocusHeading, useShellTexts, type StepViewProps } from '@partner-task-kit/page/screens';
 import { POLICY_VERSION, policyDataSchema } from './definition';
 import type { SafetyTrainingTexts } from './texts';
 

@@ -1,10 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { Notice } from '@partner-task-kit/page/ui/notice';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { Button, Choice, ChoiceGroup, FocusHeading, useShellTexts, Notice, type StepViewProps } from '@partner-task-kit/page/screens';
 import { QUIZ_RULES, quizDataSchema, quizOptionIds, quizQuestionIds, type QuizOptionId, type QuizQuestionId } from './definition';
 import type { SafetyTrainingTexts } from './texts';
 

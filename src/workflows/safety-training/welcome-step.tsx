@@ -1,7 +1,4 @@
-import { Button } from '@partner-task-kit/page/ui/button';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { Button, FocusHeading, useShellTexts, type StepViewProps } from '@partner-task-kit/page/screens';
 import type { SafetyTrainingStepId } from './definition';
 import type { SafetyTrainingTexts } from './texts';
 

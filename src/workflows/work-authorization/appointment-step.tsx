@@ -1,18 +1,21 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
+import type { StepOfferResponse } from '@partner-task-kit/workflow/contract';
 import { useRef, useState, type FormEvent } from 'react';
-import { useApiClient } from '@partner-task-kit/page/api/api-client-context';
-import { useGoBack } from '@partner-task-kit/page/api/go-back';
-import { stepOfferQueryOptions } from '@partner-task-kit/page/api/get-step-offer';
-import { useCheckAgain } from '@partner-task-kit/page/api/offer-check-again';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
-import { Notice } from '@partner-task-kit/page/ui/notice';
-import { refused } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import {
+  useApiClient,
+  useGoBack,
+  stepOfferQueryOptions,
+  useCheckAgain,
+  Button,
+  Choice,
+  ChoiceGroup,
+  FocusHeading,
+  useShellTexts,
+  type Locale,
+  Notice,
+  refused,
+  type StepViewProps,
+} from '@partner-task-kit/page/screens';
 import { appointmentTexts } from './appointment-texts';
 import { slotsOfferSchema, workAuthorizationSchemas, type SlotsOffer } from './definition';
 import { slotTime } from './slot-time';

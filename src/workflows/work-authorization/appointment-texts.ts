@@ -1,4 +1,4 @@
-import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
+import type { Locale } from '@partner-task-kit/page/screens';
 
 /** The appointment's own texts (appointment-step.tsx, booked-appointment.tsx), beside the workflow's texts.*.ts, in each language. */
 export interface AppointmentTexts {

@@ -1,8 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useApiClient } from '@partner-task-kit/page/api/api-client-context';
-import { stepOfferQueryOptions } from '@partner-task-kit/page/api/get-step-offer';
-import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import { useApiClient, stepOfferQueryOptions, type Locale } from '@partner-task-kit/page/screens';
+import type { TaskView } from '@partner-task-kit/workflow/contract';
 import { appointmentTexts } from './appointment-texts';
 import { slotsOfferSchema, workAuthorizationSchemas } from './definition';
 import { slotTime } from './slot-time';

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { InputField } from '@partner-task-kit/page/ui/input-field';
-import { SelectField } from '@partner-task-kit/page/ui/select-field';
-import { invalidFields, refused } from '@partner-task-kit/page/workflows/field-errors';
-import { checkOnPage } from '@partner-task-kit/workflow/step-check';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import {
+  Button,
+  FocusHeading,
+  useShellTexts,
+  InputField,
+  SelectField,
+  invalidFields,
+  refused,
+  type StepViewProps,
+} from '@partner-task-kit/page/screens';
+import { checkOnPage } from '@partner-task-kit/workflow';
 import { documentTypes, workAuthorization, workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
 

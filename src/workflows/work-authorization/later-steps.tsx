@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { lazyScreen } from '@partner-task-kit/page/workflows/lazy-screen';
-import { MissingStepScreenError, type StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { lazyScreen, MissingStepScreenError, type StepViewProps } from '@partner-task-kit/page/screens';
 import { AppointmentStep } from './appointment-step';
 import { DocumentStep } from './document-step';
 import { NationalIdStep } from './national-id-step';

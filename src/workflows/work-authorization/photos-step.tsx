@@ -1,10 +1,13 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { FileField, type FileFieldState } from '@partner-task-kit/page/task/file-field';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { refused } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import {
+  FileField,
+  type FileFieldState,
+  Button,
+  FocusHeading,
+  useShellTexts,
+  refused,
+  type StepViewProps,
+} from '@partner-task-kit/page/screens';
 import { documentPhotoRule, workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
 

@@ -1,10 +1,13 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { InputField } from '@partner-task-kit/page/ui/input-field';
-import { invalidFields, refused } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import {
+  Button,
+  FocusHeading,
+  useShellTexts,
+  InputField,
+  invalidFields,
+  refused,
+  type StepViewProps,
+} from '@partner-task-kit/page/screens';
 import { workAuthorizationSchemas } from './definition';
 import type { WorkAuthorizationTexts } from './texts';
 

@@ -1,4 +1,4 @@
-import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
+import type { Locale } from '@partner-task-kit/page/screens';
 
 /** A slot as the page shows its time: its start, with its offset, and the place's time zone when the backend gave it. */
 interface SlotStart {

@@ -1,5 +1,4 @@
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { FocusHeading, type StepViewProps } from '@partner-task-kit/page/screens';
 import { BookedAppointment } from './booked-appointment';
 import type { WorkAuthorizationTexts } from './texts';
 

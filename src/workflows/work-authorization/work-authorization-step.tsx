@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { lazyScreen, workflowTexts } from '@partner-task-kit/page/workflows/lazy-screen';
-import type { EndScreenProps, StepViewProps, WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
+import { lazyScreen, workflowTexts, type EndScreenProps, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/screens';
 import { CitizenshipStep } from './citizenship-step';
 import type { WorkAuthorizationTexts } from './texts';
 

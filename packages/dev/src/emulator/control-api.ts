@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { contextUuidSchema } from '@partner-task-kit/workflow/contract/partner-task-update';
+import { contextUuidSchema } from '@partner-task-kit/workflow/contract';
 import type { AssignedTask } from './assignments.ts';
 import { registerCredentialRoutes } from './control-credentials.ts';
 import { EmulatorError, parseControl } from './emulator-errors.ts';

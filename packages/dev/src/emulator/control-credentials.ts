@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { contextUuidSchema } from '@partner-task-kit/workflow/contract/partner-task-update';
+import { contextUuidSchema } from '@partner-task-kit/workflow/contract';
 import { EmulatorError, parseControl } from './emulator-errors.ts';
 import type { EmulatorState } from './emulator-state.ts';
 

@@ -1,7 +1,7 @@
 import type { HTTPMethods, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { contextUuidSchema, partnerTaskUpdateSchema } from '@partner-task-kit/workflow/contract/partner-task-update';
-import { taskStatuses } from '@partner-task-kit/workflow/contract/task-status';
+import { contextUuidSchema, partnerTaskUpdateSchema } from '@partner-task-kit/workflow/contract';
+import { taskStatuses } from '@partner-task-kit/workflow/contract';
 import { EmulatorError, invalidBodyError } from './emulator-errors.ts';
 import type { TokenShape } from './emulator-options.ts';
 import type { EmulatorState } from './emulator-state.ts';

@@ -1,5 +1,5 @@
-import type { PartnerTaskUpdate } from '@partner-task-kit/workflow/contract/partner-task-update';
-import { isClosed, type TaskStatus } from '@partner-task-kit/workflow/contract/task-status';
+import type { PartnerTaskUpdate } from '@partner-task-kit/workflow/contract';
+import { isClosed, type TaskStatus } from '@partner-task-kit/workflow/contract';
 
 /**
  * The emulated platform's task state, and every rule of docs/platform.md#statuses-and-transitions that moves it, in one place: the states, the review

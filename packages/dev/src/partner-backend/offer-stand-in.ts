@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
-import { stepById } from '@partner-task-kit/workflow/workflow-path';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
+import { stepById } from '@partner-task-kit/workflow';
 
 /** What the stand-in answers the next offer requests with, as the preview's panel chose (docs/development.md#the-partner-backend-panel). */
 export const offerAnswerModes = ['offers', 'none', 'error', 'slow'] as const;

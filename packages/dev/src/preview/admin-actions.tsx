@@ -1,7 +1,7 @@
 import type { Assignment } from './api/assignment-schema.ts';
 import { useAssignmentAction } from './api/assignments.ts';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Notice } from '@partner-task-kit/page/ui/notice';
+import { Button } from '@partner-task-kit/page/screens';
+import { Notice } from '@partner-task-kit/page/screens';
 import { TimeStamp } from './time-stamp.tsx';
 
 /**

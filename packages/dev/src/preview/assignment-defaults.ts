@@ -1,4 +1,4 @@
-import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
+import type { PreviewConfig } from '@partner-task-kit/workflow/contract';
 import type { AssignmentOptions } from './api/assignment-schema.ts';
 import { workflowOfUrl } from './workflow-choice.tsx';
 

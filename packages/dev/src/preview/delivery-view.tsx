@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { createApiClient } from '@partner-task-kit/page/api/api-client';
-import { taskUpdatesQueryOptions } from '@partner-task-kit/page/api/get-task-updates';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import type { TaskUpdateView } from '@partner-task-kit/workflow/contract/task-updates';
+import { createApiClient } from '@partner-task-kit/page/internal';
+import { taskUpdatesQueryOptions } from '@partner-task-kit/page/internal';
+import type { TaskContext } from '@partner-task-kit/workflow/contract';
+import type { TaskUpdateView } from '@partner-task-kit/workflow/contract';
 import { colorClass, statusText } from './status-text.ts';
 import { TimeStamp } from './time-stamp.tsx';
 import { untilText } from './time-text.ts';

@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router';
-import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
+import type { PreviewConfig } from '@partner-task-kit/workflow/contract';
 import { workflowDefaults } from './assignment-defaults.ts';
 import { EmulatorTaskView } from './emulator-task-view.tsx';
 import { NewAssignmentForm } from './new-assignment-form.tsx';

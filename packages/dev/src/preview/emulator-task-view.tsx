@@ -12,8 +12,8 @@ import { TaskFrame, type FrameState } from './task-frame.tsx';
 import { TaskInfoPanel } from './task-info-panel.tsx';
 import { usePortalMessages } from './use-portal-messages.ts';
 import { workflowOfUrl } from './workflow-choice.tsx';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Notice } from '@partner-task-kit/page/ui/notice';
+import { Button } from '@partner-task-kit/page/screens';
+import { Notice } from '@partner-task-kit/page/screens';
 
 /** One assignment as the worker portal's task view shows it, with the back office and our delivery view beside it. */
 export function EmulatorTaskView({ controlPath }: { controlPath: string }) {

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { faultsQueryOptions, useClearFaults, useInjectFault, type Fault } from './api/faults.ts';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Notice } from '@partner-task-kit/page/ui/notice';
+import { Button } from '@partner-task-kit/page/screens';
+import { Notice } from '@partner-task-kit/page/screens';
 
 /**
  * Emulator faults on the partner-task endpoint (docs/platform.md#the-update-endpoint) for this task's updates only, so a developer can watch the

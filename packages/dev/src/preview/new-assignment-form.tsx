@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
+import type { PreviewConfig } from '@partner-task-kit/workflow/contract';
 import type { AssignmentOptions } from './api/assignment-schema.ts';
 import { useCreateAssignment } from './api/assignments.ts';
 import { withIframeUrl, type FollowedField } from './assignment-defaults.ts';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Notice } from '@partner-task-kit/page/ui/notice';
+import { Button } from '@partner-task-kit/page/screens';
+import { Notice } from '@partner-task-kit/page/screens';
 import { WorkflowSelect } from './workflow-choice.tsx';
 
 type TextKey = 'title' | 'estimatedCompletionTime' | 'endEvent' | 'iframeUrl' | 'companyUuid';

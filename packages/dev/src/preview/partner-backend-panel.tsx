@@ -12,8 +12,8 @@ import {
   type TaskFile,
 } from './api/partner-backend.ts';
 import { TimeStamp } from './time-stamp.tsx';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Notice } from '@partner-task-kit/page/ui/notice';
+import { Button } from '@partner-task-kit/page/screens';
+import { Notice } from '@partner-task-kit/page/screens';
 
 /**
  * The partner's own backend as emulator mode stands it in (docs/development.md#the-partner-backend-panel): the signed

@@ -1,7 +1,7 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
-import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
-import { contextParamNames, type TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import { Button } from '@partner-task-kit/page/ui/button';
+import type { PreviewConfig } from '@partner-task-kit/workflow/contract';
+import { contextParamNames, type TaskContext } from '@partner-task-kit/workflow/contract';
+import { Button } from '@partner-task-kit/page/screens';
 import { DeliveryView } from './delivery-view.tsx';
 import { EventLog } from './event-log.tsx';
 import { TaskFrame, type FrameState } from './task-frame.tsx';

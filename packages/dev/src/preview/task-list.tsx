@@ -5,7 +5,7 @@ import { assignmentsQueryOptions, useCreateAssignment } from './api/assignments.
 import { reviewText, statusText } from './status-text.ts';
 import { useClearedTasks } from './use-cleared-tasks.ts';
 import { workflowOfUrl } from './workflow-choice.tsx';
-import { Button } from '@partner-task-kit/page/ui/button';
+import { Button } from '@partner-task-kit/page/screens';
 
 /**
  * The worker's task list: every assignment the emulator holds, newest first, in a box of bounded height (a day of

@@ -1,5 +1,5 @@
-import { WORKFLOW_PARAM } from '@partner-task-kit/page/context/read-workflow-choice';
-import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
+import { WORKFLOW_PARAM } from '@partner-task-kit/page/internal';
+import type { PreviewConfig } from '@partner-task-kit/workflow/contract';
 
 /** The `workflow` variable of an iframe URL, or undefined when it has none (or is not a URL yet, while being typed). */
 export function workflowOfUrl(url: string): string | undefined {

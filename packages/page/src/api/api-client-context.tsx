@@ -1,10 +1,13 @@
 import { createContext, use, useState, type ReactNode } from 'react';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import type { TaskContext } from '@partner-task-kit/workflow/contract';
 import { createApiClient, type ApiClient } from './api-client.ts';
 
 const ApiClientContext = createContext<ApiClient | undefined>(undefined);
 
-/** One client (and so one in-memory token) per task context; render it with `key={assignedTaskUuid}`. */
+/**
+ * One client (and so one in-memory token) per task context; render it with `key={assignedTaskUuid}`.
+ * @internal
+ */
 export function ApiClientProvider({
   context,
   workflow,

@@ -1,6 +1,5 @@
 import type { ZodMiniType } from 'zod/mini';
-import { sessionResponseSchema, type SessionResponse } from '@partner-task-kit/workflow/contract/session';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import { sessionResponseSchema, type SessionResponse, type TaskContext } from '@partner-task-kit/workflow/contract';
 import { apiErrorFrom, ApiError, networkError } from './api-error.ts';
 import { apiRequestInit } from './api-request.ts';
 import { takeEarlySession } from './early-session.ts';

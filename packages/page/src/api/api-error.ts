@@ -1,4 +1,4 @@
-import { apiErrorStatus, errorBodySchema, type ApiErrorCode } from '@partner-task-kit/workflow/contract/api-errors';
+import { apiErrorStatus, errorBodySchema, type ApiErrorCode } from '@partner-task-kit/workflow/contract';
 
 /**
  * The server's codes (the contract), plus the page's own: `network` (no answer at all), and `server_error` /

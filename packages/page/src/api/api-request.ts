@@ -1,5 +1,4 @@
-import { ASSIGNED_TASK_HEADER } from '@partner-task-kit/workflow/contract/http-headers';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import { ASSIGNED_TASK_HEADER, type TaskContext } from '@partner-task-kit/workflow/contract';
 
 /**
  * The one shape of every API request (api-client.ts, early-session.ts): JSON, no cookies (docs/decisions/005-no-cookies-session-tokens.md: they

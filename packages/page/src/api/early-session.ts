@@ -1,6 +1,6 @@
 import { readTaskContext } from '../context/read-task-context.ts';
 import { readWorkflowChoice } from '../context/read-workflow-choice.ts';
-import type { SessionRequest } from '@partner-task-kit/workflow/contract/session';
+import type { SessionRequest } from '@partner-task-kit/workflow/contract';
 import { apiRequestInit } from './api-request.ts';
 import { sessionRequest } from './session-request.ts';
 

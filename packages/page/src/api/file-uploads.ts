@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as tus from 'tus-js-client';
-import { errorBodySchema } from '@partner-task-kit/workflow/contract/api-errors';
-import { ASSIGNED_TASK_HEADER } from '@partner-task-kit/workflow/contract/http-headers';
+import { errorBodySchema, ASSIGNED_TASK_HEADER } from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
 import { apiErrorFrom, networkError } from './api-error.ts';
 import { taskKeys } from './query-keys.ts';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { stepOfferResponseSchema, type StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
+import { stepOfferResponseSchema, type StepOfferResponse } from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
 import { taskKeys } from './query-keys.ts';
 

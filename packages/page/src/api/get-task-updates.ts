@@ -1,8 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import { isoDateTimeField, nonNegativeInt, taskStatusField } from '@partner-task-kit/workflow/contract/contract-fields';
-import type { PartnerTaskUpdate } from '@partner-task-kit/workflow/contract/partner-task-update';
-import type { TaskUpdatesResponse } from '@partner-task-kit/workflow/contract/task-updates';
+import {
+  isoDateTimeField,
+  nonNegativeInt,
+  taskStatusField,
+  type PartnerTaskUpdate,
+  type TaskUpdatesResponse,
+} from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
 import { taskKeys } from './query-keys.ts';
 

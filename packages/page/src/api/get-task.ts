@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { awaitsPartner } from '@partner-task-kit/workflow/contract/step-rules';
-import { taskViewSchema, type TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import { awaitsPartner, taskViewSchema, type TaskView } from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
 import { taskKeys } from './query-keys.ts';
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { taskViewSchema, type TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import { taskViewSchema, type TaskView } from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
 import { storeTaskView } from './task-cache.ts';
 

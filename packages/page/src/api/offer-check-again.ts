@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
+import type { StepOfferResponse } from '@partner-task-kit/workflow/contract';
 
 export interface CheckAgain {
   /** The server's wait is over: "Check again" asks the partner's backend (docs/api.md#get-apitaskstepsstepidoffer). */

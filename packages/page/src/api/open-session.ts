@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { SessionResponse } from '@partner-task-kit/workflow/contract/session';
+import type { SessionResponse } from '@partner-task-kit/workflow/contract';
 import { SESSION_RENEW_MARGIN_MS, type ApiClient } from './api-client.ts';
 import { taskKeys } from './query-keys.ts';
 import { storeTaskView } from './task-cache.ts';

@@ -1,6 +1,9 @@
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import type { TaskContext } from '@partner-task-kit/workflow/contract';
 
-/** Every query key of the page, written once (docs/architecture.md#server-state-through-queryoptions). Scoped by assigned task: two tasks never share a cache. */
+/**
+ * Every query key of the page, written once (docs/architecture.md#server-state-through-queryoptions). Scoped by assigned task: two tasks never share a cache.
+ * @internal
+ */
 export const taskKeys = {
   all: ['task'] as const,
   session: (context: TaskContext) => ['task', context.wxAssignedTaskUuid, 'session'] as const,

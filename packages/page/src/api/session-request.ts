@@ -1,5 +1,4 @@
-import type { SessionRequest } from '@partner-task-kit/workflow/contract/session';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import type { SessionRequest, TaskContext } from '@partner-task-kit/workflow/contract';
 
 /** The body of `POST /api/session`: the context, and the link's workflow only when it names one. */
 export function sessionRequest(context: TaskContext, workflow: string | undefined): SessionRequest {

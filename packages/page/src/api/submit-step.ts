@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { apiErrorStatus } from '@partner-task-kit/workflow/contract/api-errors';
-import { stepResultSchema, type StepResult } from '@partner-task-kit/workflow/contract/step-submission';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import { apiErrorStatus, stepResultSchema, type StepResult, type TaskView } from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
 import { ApiError } from './api-error.ts';
 import { sessionQueryOptions } from './open-session.ts';
@@ -14,7 +12,7 @@ import { storeTaskView } from './task-cache.ts';
  * screen's JavaScript.
  */
 async function refusalOf(task: TaskView, stepId: string): Promise<ApiError | undefined> {
-  const { stepRefusal } = await import('@partner-task-kit/workflow/contract/step-refusal');
+  const { stepRefusal } = await import('./step-refusal.ts');
   const refusal = stepRefusal({ status: task.status, currentStep: task.currentStep, steps: task.workflow.steps }, stepId);
   return refusal && new ApiError(apiErrorStatus[refusal.code], refusal.code, refusal.message, refusal.field);
 }

@@ -1,6 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { TaskContext, TaskView } from '@partner-task-kit/workflow/contract';
 import { taskKeys } from './query-keys.ts';
 
 /**

@@ -1,9 +1,4 @@
-import {
-  contextParamNames,
-  taskContextSchema,
-  type ContextParamName,
-  type TaskContext,
-} from '@partner-task-kit/workflow/contract/task-context';
+import { contextParamNames, taskContextSchema, type ContextParamName, type TaskContext } from '@partner-task-kit/workflow/contract';
 
 export type ContextProblem = { param: ContextParamName; kind: 'missing' | 'invalid' | 'repeated'; received?: string };
 

@@ -1,5 +1,4 @@
-import type { EndEvent } from '@partner-task-kit/workflow/contract/step-submission';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import type { EndEvent, TaskContext } from '@partner-task-kit/workflow/contract';
 
 /**
  * docs/platform.md#partner-task-configuration / 6.1: the portal closes the iframe on the configured end event; its name and delivery format are not

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { TaskView } from '@partner-task-kit/workflow/contract';
 import { Button } from '../ui/button.tsx';
 import { FocusHeading } from '../ui/focus-heading.tsx';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context.tsx';

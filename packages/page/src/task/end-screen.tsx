@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { TaskView } from '@partner-task-kit/workflow/contract';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context.tsx';
 import { lazyScreen, type LazyScreen } from '../workflows/lazy-screen.tsx';
 import type { EndScreenProps } from '../workflows/step-view-props.ts';

@@ -1,4 +1,4 @@
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { TaskView } from '@partner-task-kit/workflow/contract';
 import { FocusHeading } from '../ui/focus-heading.tsx';
 import { useShellTexts } from '../ui/i18n/locale-context.tsx';
 import { RestartControl } from './restart-control.tsx';

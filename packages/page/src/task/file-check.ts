@@ -1,4 +1,4 @@
-import type { FileRule, FileType } from '@partner-task-kit/workflow/file-field';
+import type { FileRule, FileType } from '@partner-task-kit/workflow';
 
 /** The names a phone or a computer gives files of each type, for a file whose type the browser does not say. */
 const extensions: Record<FileType, readonly string[]> = {

@@ -13,7 +13,7 @@ import { Button } from '../ui/button.tsx';
 import { describedBy, fieldIds, hasContent } from '../ui/field-wiring.ts';
 import { useLocale } from '../ui/i18n/locale-context.tsx';
 import type { Locale } from '../ui/i18n/locale.ts';
-import type { FileRule, FileType } from '@partner-task-kit/workflow/file-field';
+import type { FileRule, FileType } from '@partner-task-kit/workflow';
 import { acceptOf, fileProblem } from './file-check.ts';
 import { fileFieldTexts, type FileFieldTexts } from './file-field-texts.ts';
 import './file-field.css';

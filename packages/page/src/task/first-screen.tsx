@@ -1,6 +1,6 @@
 import { createContext, use, type ReactNode } from 'react';
 import { z } from 'zod/mini';
-import { taskViewSchema, type TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import { taskViewSchema, type TaskView } from '@partner-task-kit/workflow/contract';
 import { locales } from '../ui/i18n/locale.ts';
 
 /**

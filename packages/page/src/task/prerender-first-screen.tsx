@@ -1,20 +1,19 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { prerender } from 'react-dom/static';
 import { ApiClientProvider } from '../api/api-client-context.tsx';
-import { firstScreenFile } from '@partner-task-kit/workflow/contract/first-screen-files';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import { firstScreenFile, type TaskContext } from '@partner-task-kit/workflow/contract';
 import { locales, type Locale } from '../ui/i18n/locale.ts';
 import { LocaleProvider } from '../ui/i18n/locale-context.tsx';
 import { shellTextsEn } from '../ui/i18n/shell-texts.en.ts';
 import { shellTextsEs } from '../ui/i18n/shell-texts.es.ts';
 import type { ShellTexts } from '../ui/i18n/shell-texts.ts';
 import { withOverrides, type ShellTextOverrides } from '../ui/i18n/shell-text-overrides.ts';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { type WorkflowCatalog, longestPathOf } from '@partner-task-kit/workflow';
 import { preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from '../workflows/workflow-views.tsx';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen.tsx';
 import { taskScreen } from './task-screen.tsx';
-import { longestPathOf } from '@partner-task-kit/workflow/workflow-path';
 
+/** @internal */
 export interface PrerenderedFirstScreen {
   /** Where in the build it goes; the server looks for it there (packages/server/src/page/first-screen-file.ts). */
   fileName: string;
@@ -35,7 +34,10 @@ const noContext: TaskContext = {
   wxCompanyUuid: '00000000-0000-4000-8000-000000000000',
 };
 
-/** What the build hands the prerender: the app's workflows as the page gets them, and where the build put them. */
+/**
+ * What the build hands the prerender: the app's workflows as the page gets them, and where the build put them.
+ * @internal
+ */
 export interface FirstScreensToPrerender {
   /** The app's workflows (its registry, packages/workflow/src/workflow-catalog.ts). */
   catalog: WorkflowCatalog;
@@ -53,6 +55,7 @@ export interface FirstScreensToPrerender {
  * Build time (packages/vite-plugin): the first step of each prerendered workflow in each language, as the task page
  * renders it for a new task before its session has answered (task-session.tsx): the step itself, its screens fetched
  * first.
+ * @internal
  */
 export async function prerenderFirstScreens({
   catalog,
@@ -106,6 +109,16 @@ async function render(firstScreen: FirstScreen, texts: ShellTexts): Promise<stri
   return new Response(prelude).text();
 }
 
+/** @internal */
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/**
+ * What the page's build (packages/vite-plugin, loadForPrerender) takes of this module, which it loads by its file.
+ * @internal
+ */
+export interface FirstScreenPrerender {
+  prerenderFirstScreens: typeof prerenderFirstScreens;
+  escapeHtml: typeof escapeHtml;
 }

@@ -1,7 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { currentStepOf } from '@partner-task-kit/workflow/contract/step-rules';
-import type { EndEvent } from '@partner-task-kit/workflow/contract/step-submission';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import { currentStepOf, type EndEvent, type TaskView } from '@partner-task-kit/workflow/contract';
 import { MissingStepScreenError } from '../workflows/step-view-props.ts';
 import { WorkflowStepView } from '../workflows/workflow-views.tsx';
 import { Button } from '../ui/button.tsx';

@@ -1,6 +1,5 @@
 import { lazy, Suspense, type ReactElement } from 'react';
-import type { EndEvent } from '@partner-task-kit/workflow/contract/step-submission';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { EndEvent, TaskView } from '@partner-task-kit/workflow/contract';
 import { PageShell } from '../ui/page-shell.tsx';
 import { StepRunner } from './step-runner.tsx';
 

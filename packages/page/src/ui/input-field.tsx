@@ -55,7 +55,7 @@ export function Field({ id, label, hint, error, count, control }: FieldTexts & {
   );
 }
 
-interface ControlWiring {
+export interface ControlWiring {
   id: string;
   'aria-invalid': boolean;
   'aria-describedby': string | undefined;

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type ComponentType } from 'react';
 import type { Locale } from '../ui/i18n/locale.ts';
 import { useShellTexts } from '../ui/i18n/locale-context.tsx';
 
-type ScreenModule<Props> = { default: ComponentType<Props> };
+export type ScreenModule<Props> = { default: ComponentType<Props> };
 
 export interface LazyScreen<Props> {
   /** The screen: at once when its module was in when it mounted, else a loading line until it is. */

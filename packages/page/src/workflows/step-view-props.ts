@@ -1,6 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { GradingResult } from '@partner-task-kit/workflow/contract/step-submission';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { GradingResult, TaskView } from '@partner-task-kit/workflow/contract';
 import type { Locale } from '../ui/i18n/locale.ts';
 
 /** What the step runner gives a workflow's screens. The runner owns saving, errors and progress; a step owns its form. */

@@ -6,7 +6,7 @@ import { newPartnerKey } from '../partner-api/partner-key-secret.ts';
 import { insertPartnerKey, listPartnerKeys, revokePartnerKey } from '../store/partner-keys.repository.ts';
 import { listReveals } from '../store/sensitive-reveals.repository.ts';
 import { openStore } from '../store/store.ts';
-import { canonicalUuid } from '@partner-task-kit/workflow/contract/task-context';
+import { canonicalUuid } from '@partner-task-kit/workflow/contract';
 
 const usage = `Usage: npm run -s partner-keys -- <command>
   create --name <label> [--company <uuid>] [--reveal-sensitive]

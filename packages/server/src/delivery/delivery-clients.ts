@@ -1,7 +1,7 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Clock } from '../clock.ts';
 import type { PlatformAddresses } from '../config.ts';
-import type { PartnerTaskUpdate } from '@partner-task-kit/workflow/contract/partner-task-update';
+import type { PartnerTaskUpdate } from '@partner-task-kit/workflow/contract';
 import type { OutboxUpdate } from '../store/outbox.table.ts';
 import type { UpdateOutcome } from '../upstream/upstream-outcome.ts';
 import { metricsLabelOf, type CompanyCredentials } from '../tenants/company-credentials.ts';

@@ -1,5 +1,5 @@
-import { awaitsPartner } from '@partner-task-kit/workflow/contract/step-rules';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { awaitsPartner } from '@partner-task-kit/workflow/contract';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import type { Clock } from '../clock.ts';
 import { newPartnerKey } from '../partner-api/partner-key-secret.ts';
 import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.repository.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import type { ApiCredential } from '../config.ts';
 import type { DevHost } from './dev-host.ts';
 

@@ -1,5 +1,5 @@
-import { fileFieldsOf } from '@partner-task-kit/workflow/file-field';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { fileFieldsOf } from '@partner-task-kit/workflow';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import { maskSealed } from '../sensitive/sensitive-values.ts';
 import type { Store } from '../store/store.ts';
 import { findTaskByAssignedTaskUuid } from '../store/tasks.repository.ts';

@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { apiErrorStatus, type ApiErrorCode, type ErrorBody } from '@partner-task-kit/workflow/contract/api-errors';
+import { apiErrorStatus, type ApiErrorCode, type ErrorBody } from '@partner-task-kit/workflow/contract';
 import { ApiError } from '../api-error.ts';
 import { databaseFailureOf } from '../store/health.repository.ts';
 

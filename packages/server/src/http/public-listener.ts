@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { apiErrorStatus, type ApiErrorCode, type ErrorBody } from '@partner-task-kit/workflow/contract/api-errors';
+import { apiErrorStatus, type ApiErrorCode, type ErrorBody } from '@partner-task-kit/workflow/contract';
 import type { Config } from '../config.ts';
 import { answerClientError } from './error-handling.ts';
 

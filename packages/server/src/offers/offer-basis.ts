@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../canonical-json.ts';
-import type { StepDefinition, WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
-import { answersBefore } from '@partner-task-kit/workflow/workflow-path';
+import { type StepDefinition, type WorkflowDefinition, answersBefore } from '@partner-task-kit/workflow';
 import { withoutSensitive } from '../sensitive/sensitive-values.ts';
 import type { StoreDb } from '../store/database-schema.ts';
 import { deleteOffersOfSteps, findStoredOffer, type StoredOffer } from '../store/task-offers.repository.ts';

@@ -1,9 +1,14 @@
-import type { StepOfferResponse } from '@partner-task-kit/workflow/contract/step-offer';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import { isClosed } from '@partner-task-kit/workflow/contract/task-status';
-import { checkAgainAfterMsOf, offerIsEmpty } from '@partner-task-kit/workflow/offer-rules';
-import type { OfferDefinition, StepDefinition, WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
-import { answeredPath, stepById } from '@partner-task-kit/workflow/workflow-path';
+import { type StepOfferResponse, type TaskContext, isClosed } from '@partner-task-kit/workflow/contract';
+import {
+  checkAgainAfterMsOf,
+  offerIsEmpty,
+  type OfferDefinition,
+  type StepDefinition,
+  type WorkflowDefinition,
+  answeredPath,
+  stepById,
+  type WorkflowCatalog,
+} from '@partner-task-kit/workflow';
 import { apiError } from '../api-error.ts';
 import type { Clock } from '../clock.ts';
 import type { StoreDb } from '../store/database-schema.ts';
@@ -11,7 +16,6 @@ import type { Store } from '../store/store.ts';
 import { claimOfferCheck, storeOffer, type StoredOffer } from '../store/task-offers.repository.ts';
 import type { Task } from '../store/tasks.table.ts';
 import { describeFiles } from '../task-progress/file-descriptions.ts';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import { readOwnTask, workflowOf } from '../task-progress/locked-task.ts';
 import { createHttpTransport } from '../upstream/http-transport.ts';
 import { currentOffer, offerAnswers, offerBasis } from './offer-basis.ts';

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Negotiator from 'negotiator';
-import { firstScreenFile, FIRST_SCREENS_DIRECTORY } from '@partner-task-kit/workflow/contract/first-screen-files';
-import { contextParamNames, taskContextSchema } from '@partner-task-kit/workflow/contract/task-context';
+import { firstScreenFile, FIRST_SCREENS_DIRECTORY, contextParamNames, taskContextSchema } from '@partner-task-kit/workflow/contract';
 
 /** The page's language when the browser prefers none it speaks, as pickLocale in packages/page/src/ui/i18n/locale.ts decides. */
 const FALLBACK_LOCALE = 'en';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../canonical-json.ts';
-import { apiErrorStatus, type ErrorBody } from '@partner-task-kit/workflow/contract/api-errors';
+import { apiErrorStatus, type ErrorBody } from '@partner-task-kit/workflow/contract';
 import { ApiError, apiError } from '../api-error.ts';
 import type { StoreDb } from '../store/database-schema.ts';
 import {

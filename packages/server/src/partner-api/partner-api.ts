@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import { canonicalUuid } from '@partner-task-kit/workflow/contract/task-context';
+import { canonicalUuid } from '@partner-task-kit/workflow/contract';
 import type { Clock } from '../clock.ts';
 import { apiError } from '../api-error.ts';
 import type { Store } from '../store/store.ts';

@@ -1,7 +1,12 @@
 import { z } from 'zod/mini';
-import { isoDateTimeField, nonNegativeInt, positiveInt, taskStatusField } from '@partner-task-kit/workflow/contract/contract-fields';
-import { taskUpdatesResponseSchema } from '@partner-task-kit/workflow/contract/task-updates';
-import { taskViewSchema } from '@partner-task-kit/workflow/contract/task-view';
+import {
+  isoDateTimeField,
+  nonNegativeInt,
+  positiveInt,
+  taskStatusField,
+  taskUpdatesResponseSchema,
+  taskViewSchema,
+} from '@partner-task-kit/workflow/contract';
 
 /*
  * The partner API's bodies (docs/api.md, "Partner API"). Server to server, so kept beside its routes rather than in

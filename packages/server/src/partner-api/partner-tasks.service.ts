@@ -5,7 +5,7 @@ import type { Store } from '../store/store.ts';
 import { revealSealed, type SensitiveRevealer } from '../sensitive/reveal-sealed.ts';
 import { maskSealed } from '../sensitive/sensitive-values.ts';
 import { describeFiles } from '../task-progress/file-descriptions.ts';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import { workflowOf } from '../task-progress/locked-task.ts';
 import { readPartnerTask } from '../task-progress/partner-task-access.ts';
 import type { CursorSeal } from './changes-cursor.ts';

@@ -1,14 +1,11 @@
 import type { Readable } from 'node:stream';
-import { UPLOAD_ID_PATTERN } from '@partner-task-kit/workflow/file-field';
-import { sensitivePaths } from '@partner-task-kit/workflow/sensitive';
-import { stepById } from '@partner-task-kit/workflow/workflow-path';
+import { UPLOAD_ID_PATTERN, sensitivePaths, stepById, type WorkflowCatalog } from '@partner-task-kit/workflow';
 import { apiError } from '../api-error.ts';
 import { recordReveals } from '../store/sensitive-reveals.repository.ts';
 import type { Store } from '../store/store.ts';
 import { findUpload } from '../store/uploads.repository.ts';
 import type { PartnerKey } from '../store/partner-keys.table.ts';
 import type { FileAnswer } from '../task-progress/file-answers.ts';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import { workflowOf } from '../task-progress/locked-task.ts';
 import { readPartnerTask } from '../task-progress/partner-task-access.ts';
 import { storedFileName } from '../uploads/stored-file-name.ts';

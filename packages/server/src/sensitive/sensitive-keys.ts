@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CompactEncrypt, compactDecrypt, decodeProtectedHeader } from 'jose';
-import { maskValue } from '@partner-task-kit/workflow/sensitive';
+import { maskValue } from '@partner-task-kit/workflow';
 import type { SealedValue } from './sensitive-values.ts';
 import { PADDING_BLOCK, padValue, unpadValue } from './value-padding.ts';
 

@@ -1,5 +1,5 @@
 import type { ZodMiniType } from 'zod/mini';
-import { maskValue, sensitivePaths } from '@partner-task-kit/workflow/sensitive';
+import { maskValue, sensitivePaths } from '@partner-task-kit/workflow';
 import type { SensitiveKeyRing } from './sensitive-keys.ts';
 import { isSealed, type SealedValue } from './sensitive-values.ts';
 

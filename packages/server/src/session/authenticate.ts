@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { ASSIGNED_TASK_HEADER } from '@partner-task-kit/workflow/contract/http-headers';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import { ASSIGNED_TASK_HEADER, type TaskContext } from '@partner-task-kit/workflow/contract';
 import { apiError } from '../api-error.ts';
 import { verifySessionToken, type TokenCheck } from './session-token.ts';
 

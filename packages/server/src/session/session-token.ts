@@ -1,7 +1,7 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import type { TaskContext } from '@partner-task-kit/workflow/contract';
 
 /**
  * docs/decisions/005-no-cookies-session-tokens.md: a session is a token, not a cookie. It is a compact JWT signed HS256 with SESSION_SECRET: the

@@ -1,12 +1,12 @@
-import { OperationNodeTransformer } from 'kysely';
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  SelectQueryNode,
-  UnknownRow,
+import {
+  OperationNodeTransformer,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type SelectQueryNode,
+  type UnknownRow,
 } from 'kysely';
 
 const rowLockModifiers = new Set(['ForUpdate', 'ForNoKeyUpdate', 'ForShare', 'ForKeyShare', 'NoWait', 'SkipLocked']);

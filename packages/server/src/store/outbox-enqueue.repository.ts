@@ -1,10 +1,12 @@
-import { cleanPartnerStatus } from '@partner-task-kit/workflow/contract/partner-status-text';
-import { partnerTaskUpdateSchema } from '@partner-task-kit/workflow/contract/partner-task-update';
-import type { PartnerTaskUpdate, PartnerTaskUpdateRecord } from '@partner-task-kit/workflow/contract/partner-task-update';
+import {
+  cleanPartnerStatus,
+  partnerTaskUpdateSchema,
+  type PartnerTaskUpdate,
+  type PartnerTaskUpdateRecord,
+} from '@partner-task-kit/workflow/contract';
 import type { StoreDb } from './database-schema.ts';
 import { compileOnce } from './compiled-query.ts';
-import { outboxUpdateOf } from './outbox.table.ts';
-import type { OutboxUpdate } from './outbox.table.ts';
+import { outboxUpdateOf, type OutboxUpdate } from './outbox.table.ts';
 
 /**
  * Writes an update in the caller's transaction, beside the task change it reports (docs/decisions/002-outbox-not-dual-writes.md: outbox, not

@@ -1,7 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { DatabaseSchema, StoreDb } from './database-schema.ts';
-import { toOutboxUpdate } from './outbox.table.ts';
-import type { OutboxLane, OutboxTable, OutboxUpdate } from './outbox.table.ts';
+import { toOutboxUpdate, type OutboxLane, type OutboxTable, type OutboxUpdate } from './outbox.table.ts';
 import { enqueuePartnerEvent, type PartnerEventsGate } from './partner-events.repository.ts';
 import { toTask } from './tasks.table.ts';
 import { changeMarkerColumns } from './task-changes.repository.ts';

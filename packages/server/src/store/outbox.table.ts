@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import type { PartnerTaskUpdate } from '@partner-task-kit/workflow/contract/partner-task-update';
+import type { PartnerTaskUpdate } from '@partner-task-kit/workflow/contract';
 
 export type OutboxState = 'pending' | 'delivered' | 'dead';
 

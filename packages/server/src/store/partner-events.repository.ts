@@ -1,4 +1,4 @@
-import type { TaskStatus } from '@partner-task-kit/workflow/contract/task-status';
+import type { TaskStatus } from '@partner-task-kit/workflow/contract';
 import { maskSealed } from '../sensitive/sensitive-values.ts';
 import type { StoreDb } from './database-schema.ts';
 import type { Task } from './tasks.table.ts';

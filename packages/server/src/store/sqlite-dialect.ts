@@ -1,8 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteDialect } from 'kysely';
-import type { SqliteDatabase } from 'kysely';
+import { SqliteDialect, type SqliteDatabase } from 'kysely';
 import { SAFETY_NET_AUTOCHECKPOINT_PAGES, startSqliteCheckpointer, type SqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 export interface SqliteStoreOptions {

@@ -5,9 +5,8 @@ import { IgnoreRowLocksPlugin } from './ignore-row-locks-plugin.ts';
 import { createGroupCommit, type Transact } from './group-commit.ts';
 import { createPostgresDialect, createPostgresPool } from './postgres-dialect.ts';
 import type { SqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { createSqliteDialect } from './sqlite-dialect.ts';
+import { createSqliteDialect, type SqliteStoreOptions } from './sqlite-dialect.ts';
 import { migrateToLatest, migrationTarget, NewerDatabaseError, type AppMigrations } from './schema-migration.ts';
-import type { SqliteStoreOptions } from './sqlite-dialect.ts';
 
 export interface StoreOptions extends SqliteStoreOptions {
   /** Postgres only: a schema to create when missing and to use for every table (tests use one each). */

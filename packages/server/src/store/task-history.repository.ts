@@ -1,7 +1,6 @@
 import type { StoreDb } from './database-schema.ts';
 import { compileOnce } from './compiled-query.ts';
-import { toTaskHistoryEntry } from './task-history.table.ts';
-import type { TaskHistoryEntry, TaskHistoryKind, TaskHistoryRow } from './task-history.table.ts';
+import { toTaskHistoryEntry, type TaskHistoryEntry, type TaskHistoryKind, type TaskHistoryRow } from './task-history.table.ts';
 
 export interface NewTaskHistoryEntry {
   taskId: string;

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { StoreDb } from './database-schema.ts';
-import { taskRowColumns, toTask } from './tasks.table.ts';
-import type { NewTaskRow, Task, TaskRow } from './tasks.table.ts';
+import { taskRowColumns, toTask, type NewTaskRow, type Task, type TaskRow } from './tasks.table.ts';
 import { compileOnce } from './compiled-query.ts';
 import { deleteAnswersAboutTasks, TASK_KEYS_PER_STATEMENT } from './partner-idempotency.repository.ts';
 import { changeMarkerColumns, recordRemovals } from './task-changes.repository.ts';
 import { deleteOffersOf } from './task-offers.repository.ts';
 import { claimUploadsOfTasks } from './upload-removals.repository.ts';
-import { canonicalUuid } from '@partner-task-kit/workflow/contract/task-context';
+import { canonicalUuid } from '@partner-task-kit/workflow/contract';
 
 export interface NewTask {
   /** Defaults to a random UUID; it becomes the `partnerId` of every update (docs/platform.md#partner-task-update-record). */

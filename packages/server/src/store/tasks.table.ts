@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { TaskStatus } from '@partner-task-kit/workflow/contract/task-status';
+import type { TaskStatus } from '@partner-task-kit/workflow/contract';
 
 /** Times are epoch milliseconds (bigint on both engines); JSON is stored as text so one schema serves both. */
 export interface TasksTable {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { EMULATOR_PREFIX, type Config } from '../config.ts';
-import type { PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { PreviewConfig } from '@partner-task-kit/workflow/contract';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import type { RateLimitCheck } from './rate-limits.ts';
 
 /**

@@ -21,7 +21,7 @@ import { uploadFilesOf } from '../uploads/upload-store.ts';
 import { claimedUploadRemover } from '../uploads/upload-removal.ts';
 import { createOfferService } from '../offers/offer.service.ts';
 import type { OfferBackend } from '../offers/offer-loader.ts';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 
 export interface TaskApiOptions {
   config: Config;

@@ -10,20 +10,23 @@ import { SESSION_TTL_MS, signSessionToken } from '../session/session-token.ts';
 import { goBack, submitStep } from '../task-progress/step.service.ts';
 import { getTask, listTaskUpdates, openTask, restartTask, startTask } from '../task-progress/task.service.ts';
 import type { TaskServiceDeps } from '../task-progress/locked-task.ts';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import { sessionRequestSchema, sessionResponseSchema } from '@partner-task-kit/workflow/contract/session';
 import {
+  type TaskContext,
+  sessionRequestSchema,
+  sessionResponseSchema,
   backRequestSchema,
   emptyBodySchema,
   stepResultSchema,
   stepSubmissionSchema,
-} from '@partner-task-kit/workflow/contract/step-submission';
-import { taskUpdatesResponseSchema } from '@partner-task-kit/workflow/contract/task-updates';
-import { stepIdSchema, taskViewSchema } from '@partner-task-kit/workflow/contract/task-view';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+  taskUpdatesResponseSchema,
+  stepIdSchema,
+  taskViewSchema,
+  stepOfferQuerySchema,
+  stepOfferResponseSchema,
+} from '@partner-task-kit/workflow/contract';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow';
 import type { RateLimitCheck } from './rate-limits.ts';
 import type { OfferService } from '../offers/offer.service.ts';
-import { stepOfferQuerySchema, stepOfferResponseSchema } from '@partner-task-kit/workflow/contract/step-offer';
 
 export interface TaskRouteDeps {
   config: Config;

@@ -1,5 +1,4 @@
-import { fileFieldsOf, storedFileType } from '@partner-task-kit/workflow/file-field';
-import type { StepDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import { fileFieldsOf, storedFileType, type StepDefinition } from '@partner-task-kit/workflow';
 import { apiError } from '../api-error.ts';
 import type { StoreDb } from '../store/database-schema.ts';
 import type { Task } from '../store/tasks.table.ts';

@@ -1,8 +1,5 @@
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import { fileFieldsOf, UPLOAD_ID_PATTERN } from '@partner-task-kit/workflow/file-field';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
-import type { WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
-import { stepById } from '@partner-task-kit/workflow/workflow-path';
+import type { TaskView } from '@partner-task-kit/workflow/contract';
+import { fileFieldsOf, UPLOAD_ID_PATTERN, type WorkflowCatalog, type WorkflowDefinition, stepById } from '@partner-task-kit/workflow';
 import type { StoreDb } from '../store/database-schema.ts';
 import { describeCompletedUploads } from '../store/uploads.repository.ts';
 import type { FileAnswer } from './file-answers.ts';

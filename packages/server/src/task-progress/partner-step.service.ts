@@ -1,6 +1,5 @@
-import { canonicalUuid } from '@partner-task-kit/workflow/contract/task-context';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import { answersBefore, nextStepId, stepById } from '@partner-task-kit/workflow/workflow-path';
+import { canonicalUuid, type TaskView } from '@partner-task-kit/workflow/contract';
+import { answersBefore, nextStepId, stepById } from '@partner-task-kit/workflow';
 import { apiError } from '../api-error.ts';
 import { maskStepData, sealStepData } from '../sensitive/step-data-sealing.ts';
 import { maskSealed } from '../sensitive/sensitive-values.ts';

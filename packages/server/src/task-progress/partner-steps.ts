@@ -1,4 +1,4 @@
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
+import type { TaskView } from '@partner-task-kit/workflow/contract';
 import type { TaskServiceDeps } from './locked-task.ts';
 import { resolveAwaitedStep, type PartnerStepInput } from './partner-step.service.ts';
 

@@ -1,7 +1,7 @@
 import type { StoreDb } from '../store/database-schema.ts';
 import { findTaskByAssignedTaskUuid } from '../store/tasks.repository.ts';
 import type { Task } from '../store/tasks.table.ts';
-import { canonicalUuid } from '@partner-task-kit/workflow/contract/task-context';
+import { canonicalUuid } from '@partner-task-kit/workflow/contract';
 import { apiError } from '../api-error.ts';
 
 /**

@@ -1,8 +1,12 @@
-import type { PartnerTaskUpdateRecord } from '@partner-task-kit/workflow/contract/partner-task-update';
-import type { PartnerStatusColor } from '@partner-task-kit/workflow/contract/partner-task-update';
-import { updateKinds, updateLabels, type StepPosition, type UpdateKind } from '@partner-task-kit/workflow/contract/status-updates';
-import type { Answers, Grade, StepReport, WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
-import { progressOf, stepById } from '@partner-task-kit/workflow/workflow-path';
+import {
+  type PartnerTaskUpdateRecord,
+  type PartnerStatusColor,
+  updateKinds,
+  updateLabels,
+  type UpdateStepPosition,
+  type UpdateKind,
+} from '@partner-task-kit/workflow/contract';
+import { type Answers, type Grade, type StepReport, type WorkflowDefinition, progressOf, stepById } from '@partner-task-kit/workflow';
 
 /**
  * The docs/platform.md#partner-task-update-record record of each moment in `updateKinds` (the contract). Texts are in English, for the admin's back
@@ -33,7 +37,7 @@ function record(
 }
 
 /** "Step 3 of 6": the step's place on the task's path and the longest the path may be (workflow-path.ts). */
-function positionOf(workflow: WorkflowDefinition, stepData: Answers, stepId: string): StepPosition {
+function positionOf(workflow: WorkflowDefinition, stepData: Answers, stepId: string): UpdateStepPosition {
   const { position, total } = progressOf(workflow, stepData, stepId);
   return { index: position - 1, count: total, name: stepById(workflow, stepId)?.shortName ?? '' };
 }

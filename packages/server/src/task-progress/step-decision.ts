@@ -1,14 +1,16 @@
-import { stepRefusal } from '@partner-task-kit/workflow/contract/step-refusal';
-import { currentStepOf } from '@partner-task-kit/workflow/contract/step-rules';
-import { isClosed } from '@partner-task-kit/workflow/contract/task-status';
-import type {
-  Grade,
-  GradingRules,
-  StepReport,
-  WorkflowDefinition,
-  WorkflowServerModule,
-} from '@partner-task-kit/workflow/workflow-definition';
-import { answersBefore, answersKept, nextStepId, previousStepId, stepById } from '@partner-task-kit/workflow/workflow-path';
+import { stepRefusal, currentStepOf, isClosed } from '@partner-task-kit/workflow/contract';
+import {
+  type Grade,
+  type GradingRules,
+  type StepReport,
+  type WorkflowDefinition,
+  type WorkflowServerModule,
+  answersBefore,
+  answersKept,
+  nextStepId,
+  previousStepId,
+  stepById,
+} from '@partner-task-kit/workflow';
 import type { Task } from '../store/tasks.table.ts';
 import { apiError } from '../api-error.ts';
 import { maskStepData } from '../sensitive/step-data-sealing.ts';

@@ -1,8 +1,6 @@
 import type { ZodMiniType } from 'zod/mini';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import type { GradingResult } from '@partner-task-kit/workflow/contract/step-submission';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import { stepById } from '@partner-task-kit/workflow/workflow-path';
+import type { TaskContext, GradingResult, TaskView } from '@partner-task-kit/workflow/contract';
+import { stepById } from '@partner-task-kit/workflow';
 import { currentOffer } from '../offers/offer-basis.ts';
 import { sealStepData } from '../sensitive/step-data-sealing.ts';
 import { checkFileAnswers } from './file-answers.ts';

@@ -1,8 +1,5 @@
-import { isClosed } from '@partner-task-kit/workflow/contract/task-status';
-import { currentStepOf } from '@partner-task-kit/workflow/contract/step-rules';
-import type { TaskFailure, TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import type { Grade, WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
-import { longestPathOf, previousStepId, progressOf, stepById } from '@partner-task-kit/workflow/workflow-path';
+import { isClosed, currentStepOf, type TaskFailure, type TaskView } from '@partner-task-kit/workflow/contract';
+import { type Grade, type WorkflowDefinition, longestPathOf, previousStepId, progressOf, stepById } from '@partner-task-kit/workflow';
 import { maskSealed } from '../sensitive/sensitive-values.ts';
 import type { TaskHistoryFact } from '../store/task-history.table.ts';
 import type { Task } from '../store/tasks.table.ts';

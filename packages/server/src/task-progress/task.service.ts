@@ -1,4 +1,4 @@
-import { isClosed } from '@partner-task-kit/workflow/contract/task-status';
+import { isClosed, type TaskContext, type TaskUpdateView, type TaskView } from '@partner-task-kit/workflow/contract';
 import { createHash } from 'node:crypto';
 import { listUpdatesForTask } from '../store/outbox-status.repository.ts';
 import { appendHistory, listAttemptHistory } from '../store/task-history.repository.ts';
@@ -7,10 +7,7 @@ import type { StoreDb } from '../store/database-schema.ts';
 import { findFlowWorkflow, recordRefusal } from '../store/tenants.repository.ts';
 import { claimUnsavedUploadsOfEarlierAttempts } from '../store/upload-removals.repository.ts';
 import { companyKey } from '../tenants/company-credentials.ts';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import type { TaskUpdateView } from '@partner-task-kit/workflow/contract/task-updates';
-import type { TaskView } from '@partner-task-kit/workflow/contract/task-view';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { type WorkflowCatalog, stepById } from '@partner-task-kit/workflow';
 import { apiError, rateLimited } from '../api-error.ts';
 import {
   assertNotRejected,
@@ -23,7 +20,6 @@ import {
   type TaskServiceDeps,
 } from './locked-task.ts';
 import { openedUpdate, restartedUpdate } from './status-updates.ts';
-import { stepById } from '@partner-task-kit/workflow/workflow-path';
 import { toTaskView } from './task-view.ts';
 
 const HOUR_MS = 60 * 60_000;

@@ -1,4 +1,4 @@
-import type { StoredFileType } from '@partner-task-kit/workflow/file-field';
+import type { StoredFileType } from '@partner-task-kit/workflow';
 
 const EXTENSIONS: Record<StoredFileType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' };
 

@@ -1,5 +1,5 @@
 import { Server as TusServer } from '@tus/server';
-import { apiErrorStatus, errorBodySchema, type ApiErrorCode } from '@partner-task-kit/workflow/contract/api-errors';
+import { apiErrorStatus, errorBodySchema, type ApiErrorCode } from '@partner-task-kit/workflow/contract';
 
 /**
  * tus's refusals by status, for those it writes as a line of text (`Upload-Offset conflict`, `Tus-Resumable

@@ -1,8 +1,5 @@
-import type { ApiErrorCode } from '@partner-task-kit/workflow/contract/api-errors';
-import { stepRefusal } from '@partner-task-kit/workflow/contract/step-refusal';
-import { fileFieldsOf, type FileRule } from '@partner-task-kit/workflow/file-field';
-import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
-import { stepById } from '@partner-task-kit/workflow/workflow-path';
+import { type ApiErrorCode, stepRefusal } from '@partner-task-kit/workflow/contract';
+import { fileFieldsOf, type FileRule, type WorkflowCatalog, stepById } from '@partner-task-kit/workflow';
 import type { Store } from '../store/store.ts';
 import { lockTaskByAssignedTaskUuid } from '../store/tasks.repository.ts';
 import type { Task } from '../store/tasks.table.ts';

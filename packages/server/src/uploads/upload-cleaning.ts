@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
-import type { FileType, StoredFileType } from '@partner-task-kit/workflow/file-field';
+import type { FileType, StoredFileType } from '@partner-task-kit/workflow';
 import type { DecodingJob } from './cleaning-child.ts';
 import type { PoolAnswer } from './cleaning-pool.ts';
 import { countJpegScans } from './jpeg-scans.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { UPLOAD_ID_PATTERN } from '@partner-task-kit/workflow/file-field';
+import { UPLOAD_ID_PATTERN } from '@partner-task-kit/workflow';
 import { apiError } from '../api-error.ts';
 
 export const UPLOADS_PATH = '/api/task/uploads';

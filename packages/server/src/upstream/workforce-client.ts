@@ -1,10 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { UpstreamConfig } from '../config.ts';
-import {
-  contextUuidSchema,
-  partnerTaskUpdateSchema,
-  type PartnerTaskUpdate,
-} from '@partner-task-kit/workflow/contract/partner-task-update';
+import { contextUuidSchema, partnerTaskUpdateSchema, type PartnerTaskUpdate } from '@partner-task-kit/workflow/contract';
 import { createHttpTransport, type HttpReply, type HttpRequest } from './http-transport.ts';
 import { createTokenCache, type TokenCache, type TokenFetchResult } from './token-cache.ts';
 import { readTokenResponse } from './token-response.ts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '@partner-task-kit/server/config';
+import type { Config } from '@partner-task-kit/server/internal';
 
 // The kit's guides named below (configuration.md, decisions/) are in its repository, which an app does not hold:
 // https://github.com/partner-task-kit/partner-task-kit/tree/main/docs

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
-import { parseConfig, readEnvironment } from '@partner-task-kit/server/config';
+import { parseConfig, readEnvironment } from '@partner-task-kit/server/internal';
 import { planDevServers } from './dev-environment.ts';
 
 /**

@@ -34,7 +34,7 @@ const stepPascal = (step: string) => step.charAt(0).toUpperCase() + step.slice(1
 
 export function definitionFile({ id, camel, pascal, title, step }: WorkflowNames): string {
   return `import { z } from 'zod/mini';
-import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow';
 
 /**
  * ${title}: made by \`npm run new-workflow\` with one step to replace by your own (src/workflows/README.md says how).
@@ -135,8 +135,7 @@ export const ${camel}Texts${suffix}: ${pascal}Texts = ${JSON.stringify({ stepTit
 
 export function stepSwitchFile({ title, camel, pascal, step }: WorkflowNames): string {
   const screen = `${stepPascal(step)}Step`;
-  return `import type { Locale } from '@partner-task-kit/page/ui/i18n/locale';
-import { MissingStepScreenError, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/workflows/step-view-props';
+  return `import { MissingStepScreenError, type Locale, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/screens';
 import { ${screen} } from './${step}-step';
 import type { ${pascal}Texts } from './texts';
 import { ${camel}TextsEn } from './texts.en';
@@ -163,13 +162,7 @@ export const screens: WorkflowScreens = { view: ${pascal}Step };
 
 export function stepScreenFile({ pascal, step }: WorkflowNames): string {
   return `import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { InputField } from '@partner-task-kit/page/ui/input-field';
-import { invalidFields } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { Button, Choice, ChoiceGroup, FocusHeading, useShellTexts, InputField, invalidFields, type StepViewProps } from '@partner-task-kit/page/screens';
 import { contactTimes, ${step}DataSchema, type ContactTime } from './definition';
 import type { ${pascal}Texts } from './texts';
 
@@ -241,11 +234,10 @@ export function unitTestFile({ id, camel, pascal, step }: WorkflowNames): string
   return `import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { locales, type Locale } from '@partner-task-kit/page/ui/i18n/locale';
+import { locales, type Locale, MissingStepScreenError } from '@partner-task-kit/page/screens';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { ${step}DataSchema, ${camel}Workflow } from '../../src/workflows/${id}/definition';
 import { ${pascal}Step } from '../../src/workflows/${id}/${id}-step';
-import { MissingStepScreenError } from '@partner-task-kit/page/workflows/step-view-props';
 import { readyTaskView } from '@partner-task-kit/testing';
 
 const answers = { phone: '+34 600 123 456', contactTime: 'evening' };
@@ -329,7 +321,7 @@ export function branchDefinitionFile(names: WorkflowNames): string {
   const { id, camel, pascal, title, step } = names;
   const { choice, email } = branchSteps(names);
   return `import { z } from 'zod/mini';
-import { stepsOf, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
+import { stepsOf, type WorkflowDefinition } from '@partner-task-kit/workflow';
 
 /**
  * ${title}: made by \`npm run new-workflow -- --branch\`. The first answer picks the path: a call back (the ${step} step) or
@@ -492,11 +484,7 @@ export function choiceScreenFile(names: WorkflowNames): string {
   const { camel, pascal } = names;
   const { choice } = branchSteps(names);
   return `import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { Choice, ChoiceGroup } from '@partner-task-kit/page/ui/choice-group';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { Button, Choice, ChoiceGroup, FocusHeading, useShellTexts, type StepViewProps } from '@partner-task-kit/page/screens';
 import { ${camel}Schemas, channels, type Channel } from './definition';
 import type { ${pascal}Texts } from './texts';
 
@@ -552,12 +540,7 @@ export function emailScreenFile(names: WorkflowNames): string {
   const { camel, pascal } = names;
   const { email } = branchSteps(names);
   return `import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@partner-task-kit/page/ui/button';
-import { FocusHeading } from '@partner-task-kit/page/ui/focus-heading';
-import { useShellTexts } from '@partner-task-kit/page/ui/i18n/locale-context';
-import { InputField } from '@partner-task-kit/page/ui/input-field';
-import { invalidFields, refused } from '@partner-task-kit/page/workflows/field-errors';
-import type { StepViewProps } from '@partner-task-kit/page/workflows/step-view-props';
+import { Button, FocusHeading, useShellTexts, InputField, invalidFields, refused, type StepViewProps } from '@partner-task-kit/page/screens';
 import { ${camel}Schemas } from './definition';
 import type { ${pascal}Texts } from './texts';
 
@@ -615,12 +598,11 @@ export function branchUnitTestFile(names: WorkflowNames): string {
   return `import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { locales, type Locale } from '@partner-task-kit/page/ui/i18n/locale';
+import { locales, type Locale, MissingStepScreenError } from '@partner-task-kit/page/screens';
 import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
 import { ${camel}Schemas, ${camel}Workflow } from '../../src/workflows/${id}/definition';
 import { ${pascal}Step } from '../../src/workflows/${id}/${id}-step';
-import { MissingStepScreenError } from '@partner-task-kit/page/workflows/step-view-props';
-import { answeredPath, longestPathOf, workflowProblems } from '@partner-task-kit/workflow/workflow-path';
+import { answeredPath, longestPathOf, workflowProblems } from '@partner-task-kit/workflow';
 import { readyTaskView } from '@partner-task-kit/testing';
 
 const path = (answers: Record<string, unknown>) => answeredPath(${camel}Workflow, answers).steps.map((step) => step.id);

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import semver from 'semver';
+import { kitHasNamedEntries, rewriteAppImports } from './entry-imports.ts';
 import {
   changelogSections,
   kitPackages,
@@ -66,7 +67,7 @@ function sourceOf(positionals: readonly string[], from: string | undefined): Kit
 }
 
 /** What the developer reads and runs next: each package's changelog sections the move crosses, then the checks. */
-function report(plan: UpgradePlan, source: KitSource): string {
+function report(plan: UpgradePlan, source: KitSource, rewritten: readonly string[]): string {
   const byList = (list: string) => plan.moves.filter((move) => move.list === list).map((move) => move.name);
   const lines = [
     `partner-task-kit upgrade: ${plan.from} -> ${plan.to}, in one npm install`,
@@ -74,6 +75,9 @@ function report(plan: UpgradePlan, source: KitSource): string {
     `  package.json: partnerTaskKit.version is ${plan.to}`,
     ...(plan.mixed
       ? ['  it was on a mix of the kit, now one version, one copy each:', ...plan.mixed.map((copy) => `    ${copy.where}: ${copy.version}`)]
+      : []),
+    ...(rewritten.length > 0
+      ? [`  imports of the kit's deep paths now name its entries (docs/public-api.md): ${rewritten.join(', ')}`]
       : []),
     '',
   ];
@@ -96,7 +100,7 @@ function report(plan: UpgradePlan, source: KitSource): string {
     '  back up the database, then',
     '  npm run migrate -- --check   # the migrations this version brings; npm run migrate applies them',
     '  npm test',
-    '  git commit package.json package-lock.json',
+    `  git commit package.json package-lock.json${rewritten.map((file) => ` ${file}`).join('')}`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -135,7 +139,8 @@ function main(args: readonly string[]): void {
       `after npm install, still not on ${plan.to}, one copy each: ${stray.map((copy) => `${copy.where} ${copy.version}`).join(', ')}.`,
     );
   }
-  process.stdout.write(report(plan, source));
+  const rewritten = kitHasNamedEntries(root) ? rewriteAppImports(root) : [];
+  process.stdout.write(report(plan, source, rewritten));
 }
 
 export function upgrade(args: readonly string[]): void {

@@ -1,6 +1,5 @@
-import type { PartnerStatusColor } from './partner-task-update.ts';
+import { type PartnerStatusColor, labelLength, PARTNER_LABEL_MAX } from './partner-task-update.ts';
 import type { TaskStatus } from './task-status.ts';
-import { labelLength, PARTNER_LABEL_MAX } from './partner-task-update.ts';
 
 /**
  * The moments a task reports to the platform (docs/platform.md#partner-task-update-record), the status each sends (docs/platform.md#statuses-and-transitions) and how its label reads. The
@@ -25,20 +24,20 @@ export const updateKinds = {
 export type UpdateKind = keyof typeof updateKinds;
 
 /** Where the worker is: the step's 1-based position and its short name. */
-export interface StepPosition {
+export interface UpdateStepPosition {
   index: number;
   count: number;
   name: string;
 }
 
-const onStep = ({ index, count }: StepPosition) => `Step ${index + 1} of ${count}`;
+const onStep = ({ index, count }: UpdateStepPosition) => `Step ${index + 1} of ${count}`;
 
 /** Each kind's label, composed by `fitLabel` so no label can exceed 32 characters (docs/platform.md#limits), whatever a step is named. */
 export const updateLabels = {
   opened: () => 'Opened',
-  started: (step: StepPosition) => fitLabel(onStep(step), step.name),
-  stepSaved: (next: StepPosition) => fitLabel(onStep(next), next.name),
-  retry: (step: StepPosition) => fitLabel(onStep(step), `${step.name} retry`),
+  started: (step: UpdateStepPosition) => fitLabel(onStep(step), step.name),
+  stepSaved: (next: UpdateStepPosition) => fitLabel(onStep(next), next.name),
+  retry: (step: UpdateStepPosition) => fitLabel(onStep(step), `${step.name} retry`),
   failed: (stepName: string) => fitLabel('Failed', stepName),
   completed: () => 'Completed',
   restarted: (attempt: number) => fitLabel('Restarted', `attempt ${attempt}`),

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { previewConfigSchema, type PreviewConfig } from '@partner-task-kit/workflow/contract/preview-config';
+import { previewConfigSchema, type PreviewConfig } from '@partner-task-kit/workflow/contract';
 import { jsonRequest } from './json-request.ts';
 import { previewKeys } from './preview-keys.ts';
 

@@ -1,5 +1,5 @@
 import type { ZodMiniType } from 'zod/mini';
-import { apiErrorFrom, networkError } from '@partner-task-kit/page/api/api-error';
+import { apiErrorFrom, networkError } from '@partner-task-kit/page/internal';
 
 /**
  * A plain JSON call for the preview's own requests (the preview config and the emulator's control API): no session,

@@ -14,6 +14,7 @@ export function loadShellTexts(locale: Locale): Promise<ShellTexts> {
 
 const LocaleContext = createContext<{ locale: Locale; texts: ShellTexts }>({ locale: 'en', texts: shellTextsEn });
 
+/** @internal */
 export function LocaleProvider({ locale, texts, children }: { locale: Locale; texts: ShellTexts; children: ReactNode }) {
   return <LocaleContext value={{ locale, texts }}>{children}</LocaleContext>;
 }

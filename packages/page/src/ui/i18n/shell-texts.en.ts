@@ -1,5 +1,6 @@
 import type { ShellTexts } from './shell-texts.ts';
 
+/** @internal */
 export const shellTextsEn: ShellTexts = {
   documentTitle: 'Onboarding task',
   opening: 'Opening your task…',

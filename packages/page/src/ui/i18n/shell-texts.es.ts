@@ -1,5 +1,6 @@
 import type { ShellTexts } from './shell-texts.ts';
 
+/** @internal */
 export const shellTextsEs: ShellTexts = {
   documentTitle: 'Tarea de incorporación',
   opening: 'Abriendo tu tarea…',

@@ -1,4 +1,4 @@
-import type { ContextParamName } from '@partner-task-kit/workflow/contract/task-context';
+import type { ContextParamName } from '@partner-task-kit/workflow/contract';
 
 /** Texts of the task page around a workflow (screens, states, errors). A workflow's own texts live in its folder. */
 export interface ShellTexts {

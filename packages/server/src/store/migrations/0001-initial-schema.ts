@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
 import type { StoreDialect } from '../database-schema.ts';
 
 /**
