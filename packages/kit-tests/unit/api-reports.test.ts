@@ -26,6 +26,8 @@ describe('the API reports', () => {
       '@partner-task-kit/server/internal',
       '@partner-task-kit/testing',
       '@partner-task-kit/vite-plugin',
+      '@partner-task-kit/dev',
+      '@partner-task-kit/dev/preview',
     ]);
     for (const report of reports.filter((each) => each.entry.endsWith('/internal'))) {
       const text = readFileSync(path.join(root, report.reportFile), 'utf8');

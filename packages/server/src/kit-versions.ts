@@ -29,6 +29,7 @@ export interface KitCopy {
   foundBy: string[];
 }
 
+/** @internal */
 export type KitVersionCheck =
   | { kind: 'one-version'; copies: KitCopy[] }
   | { kind: 'refused'; copies: KitCopy[]; message: string }
@@ -107,6 +108,8 @@ export function describeMixedKit(copies: readonly KitCopy[], appRoot: string): {
 /**
  * The check the server's start and the page's build run: a mixed tree is refused, unless KIT_VERSION_CHECK=off lets it
  * run with a warning that says what it runs on.
+ *
+ * @internal
  */
 export function checkKitVersions(appRoot: string, environment: Readonly<Record<string, string | undefined>>): KitVersionCheck {
   const copies = findKitCopies(appRoot);

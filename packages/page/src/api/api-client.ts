@@ -41,6 +41,8 @@ interface HeldToken {
 /**
  * docs/decisions/005-no-cookies-session-tokens.md: the token lives in this closure only (no cookie, no storage), is sent as a bearer token, and is
  * renewed before it expires. One client per task context; nothing is shared between two clients.
+ *
+ * @internal
  */
 export function createApiClient(options: {
   context: TaskContext;

@@ -26,6 +26,7 @@ export class ApiError extends Error {
   }
 }
 
+/** @internal */
 export async function apiErrorFrom(response: Response): Promise<ApiError> {
   let body: unknown;
   try {
@@ -44,6 +45,7 @@ function isApiErrorCode(code: string): code is ApiErrorCode {
   return Object.hasOwn(apiErrorStatus, code);
 }
 
+/** @internal */
 export function networkError(cause: unknown): ApiError {
   const error = new ApiError(0, 'network', cause instanceof Error ? cause.message : 'network error');
   error.cause = cause;

@@ -54,6 +54,7 @@ function getTaskUpdates(client: ApiClient): Promise<TaskUpdatesResponse> {
   return client.call('GET', '/api/task/updates', taskUpdatesShape);
 }
 
+/** @internal */
 export function taskUpdatesQueryOptions(client: ApiClient) {
   return queryOptions({ queryKey: taskKeys.updates(client.context), queryFn: () => getTaskUpdates(client) });
 }
