@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -51,13 +51,15 @@ export function kitVersion(checkout: string): string {
 export async function packKit(checkout: string, destination: string): Promise<Tarballs> {
   mkdirSync(destination, { recursive: true });
   await run(checkout, 'npm', ['run', 'build:packages', '--silent']);
-  const workspaces = publishedPackages.flatMap((name) => ['-w', name]);
+  // A checkout of a release before the dev tools were a package (0.3.0) has no packages/dev.
+  const published = publishedPackages.filter((name) => existsSync(join(checkout, 'packages', name.replace('@partner-task-kit/', ''))));
+  const workspaces = published.flatMap((name) => ['-w', name]);
   // --json: the file each package was packed to. The scaffolder's prepack builds its template from the app.
   const packed = await run(checkout, 'npm', ['pack', '--json', '--pack-destination', destination, ...workspaces]);
   // The JSON follows what the scaffolder's prepack printed.
   const listed = JSON.parse(packed.slice(packed.search(/^\[/m))) as { name: string; filename: string }[];
   const tarballs = new Map(listed.map((entry) => [entry.name, join(destination, entry.filename)] as const));
-  const missing = publishedPackages.filter((name) => !tarballs.has(name));
+  const missing = published.filter((name) => !tarballs.has(name));
   if (missing.length > 0) throw new CommandFailed(`npm pack packed no ${missing.join(', ')}`);
   return tarballs;
 }

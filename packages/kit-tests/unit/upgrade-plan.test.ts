@@ -96,6 +96,16 @@ describe('partner-task-kit upgrade <version>', () => {
     expect(plan.manifest.devDependencies).toEqual({ '@partner-task-kit/vite-plugin': '0.3.0', '@partner-task-kit/dev': '0.3.0' });
   });
 
+  it('adds no dev tools from a release before they were a package, by the registry or from its tarballs', () => {
+    const manifest: AppManifest = { dependencies: { '@partner-task-kit/server': '^0.1.0' } };
+    const installed = installedAt('0.1.0', ['@partner-task-kit/server']);
+    expect(planUpgrade(manifest, installed, registrySource('0.2.0')).moves.map(({ name }) => name)).toEqual(['@partner-task-kit/server']);
+    const before = packed.filter((file) => !file.includes('-dev-')).map((file) => file.replace('0.3.0', '0.2.0'));
+    const plan = planUpgrade(manifest, installed, tarballSource(before, 'packs/'));
+    expect(plan.moves.map(({ name }) => name)).toEqual(['@partner-task-kit/server']);
+    expect(plan.manifest.devDependencies).toEqual({});
+  });
+
   it('is not done for an app on that version without the dev tools', () => {
     const withoutDev = scaffolded('0.3.0');
     delete withoutDev.devDependencies!['@partner-task-kit/dev'];

@@ -22,6 +22,13 @@ export const kitPackages = [
  * were a package of their own gets them as a dev dependency with its upgrade.
  */
 const devToolsPackage = '@partner-task-kit/dev';
+/** The first release with the dev tools as a package of their own; the releases before have none to add. */
+const devToolsSince = '0.3.0';
+
+/** Whether `source` has the dev tools: its tarballs include them, or its version is one released with them. */
+function hasDevTools(source: KitSource): boolean {
+  return source.tarballs ? source.tarballs.has(devToolsPackage) : semver.gte(source.version, devToolsSince);
+}
 
 type DependencyList = 'dependencies' | 'devDependencies';
 
@@ -86,7 +93,8 @@ export function tarballSource(files: readonly string[], prefix: string): KitSour
     const match = kitTarball.exec(file);
     return match ? [{ name: `@partner-task-kit/${match[1]}`, version: match[2]!, file }] : [];
   });
-  const missing = kitPackages.filter((name) => !found.some((each) => each.name === name));
+  // The dev tools may be absent: a release before them has none (hasDevTools).
+  const missing = kitPackages.filter((name) => name !== devToolsPackage && !found.some((each) => each.name === name));
   if (missing.length > 0) {
     const named = 'npm pack names them partner-task-kit-server-X.Y.Z.tgz';
     throw new UpgradeRefused(`${prefix} holds no tarball of ${missing.join(', ')} (${named}).`);
@@ -128,9 +136,10 @@ function kitDependencies(manifest: AppManifest): { name: string; list: Dependenc
 export function onKitVersion(manifest: AppManifest, source: KitSource): { manifest: AppManifest; moves: KitMove[] } {
   const spec = (name: string) => source.tarballs?.get(name) ?? source.version;
   const declared = kitDependencies(manifest);
-  const withDevTools = declared.some(({ name }) => name === devToolsPackage)
-    ? declared
-    : [...declared, { name: devToolsPackage, list: 'devDependencies' as const }];
+  const withDevTools =
+    declared.some(({ name }) => name === devToolsPackage) || !hasDevTools(source)
+      ? declared
+      : [...declared, { name: devToolsPackage, list: 'devDependencies' as const }];
   const moves = withDevTools.map(({ name, list }) => ({ name, list, spec: spec(name) }));
   const next: AppManifest = { ...manifest, dependencies: { ...manifest.dependencies }, devDependencies: { ...manifest.devDependencies } };
   for (const move of moves) next[move.list]![move.name] = move.spec;
@@ -164,9 +173,9 @@ export function planUpgrade(manifest: AppManifest, installed: readonly Installed
   const exact = declared.every(({ name, list }) => manifest[list]![name] === source.version);
   const kitOverrides = Object.keys(manifest.overrides ?? {}).some((name) => name.startsWith('@partner-task-kit/'));
   const nested = installed.some((copy) => copy.where !== `node_modules/${copy.name}`);
-  const devTools = declared.some(({ name }) => name === devToolsPackage);
+  const addsDevTools = moves.length > declared.length;
   const done =
-    devTools &&
+    !addsDevTools &&
     versions.length === 1 &&
     versions[0] === source.version &&
     source.tarballs === undefined &&
