@@ -46,7 +46,7 @@ describe('the packed packages', () => {
     async () => {
       const kitPackages = [...tarballs].filter(([name]) => name.startsWith('@partner-task-kit/'));
       expect(kitPackages.map(([name]) => name).sort()).toEqual(
-        ['page', 'server', 'testing', 'vite-plugin', 'workflow'].map((name) => `@partner-task-kit/${name}`),
+        ['dev', 'page', 'server', 'testing', 'vite-plugin', 'workflow'].map((name) => `@partner-task-kit/${name}`),
       );
       for (const [name, file] of kitPackages) {
         const outcome = await runIn(repoRoot, process.execPath, [attw, file, '--profile', 'esm-only', '--format', 'ascii'], minutes(2));

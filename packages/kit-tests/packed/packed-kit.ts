@@ -56,8 +56,18 @@ function readManifest(appDir: string): ScaffoldedManifest {
   return JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as ScaffoldedManifest;
 }
 
-/** An app made by the packed scaffolder of `tarballs` in `appDir` (not installed yet); its manifest says `version`. */
-export async function scaffoldApp(appDir: string, tarballs: Tarballs, version: string, options: string[]): Promise<void> {
+/**
+ * An app made by the packed scaffolder of `tarballs` in `appDir` (not installed yet); its manifest says `version`, and
+ * names each kit package by `spec`: the exact version, as from the release that pinned the packages to each other
+ * (releases before it wrote a caret range).
+ */
+export async function scaffoldApp(
+  appDir: string,
+  tarballs: Tarballs,
+  version: string,
+  options: string[],
+  spec: string = version,
+): Promise<void> {
   const made = await runIn(
     join(appDir, '..'),
     'npm',
@@ -69,11 +79,11 @@ export async function scaffoldApp(appDir: string, tarballs: Tarballs, version: s
   expect(manifest.partnerTaskKit).toEqual({ version });
   // Each kit package at exactly the kit's version, as their peerDependencies name each other (docs/upgrading.md#one-version-of-the-kit).
   for (const name of ['workflow', 'page', 'server', 'vite-plugin'])
-    expect(manifest.dependencies[`@partner-task-kit/${name}`]).toBe(version);
-  expect(manifest.devDependencies['@partner-task-kit/testing']).toBe(version);
+    expect(manifest.dependencies[`@partner-task-kit/${name}`]).toBe(spec);
+  expect(manifest.devDependencies['@partner-task-kit/testing']).toBe(spec);
   // The emulator and the preview its `npm start` runs in emulator mode, a dev dependency a production install leaves out
   // (from the release that made them a package of their own).
-  if (tarballs.has('@partner-task-kit/dev')) expect(manifest.devDependencies['@partner-task-kit/dev']).toBe(version);
+  if (tarballs.has('@partner-task-kit/dev')) expect(manifest.devDependencies['@partner-task-kit/dev']).toBe(spec);
 }
 
 /**

@@ -106,7 +106,8 @@ describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.
       const appDir = join(work, 'partner-app');
       const database = join(work, 'partner-app.db');
       const databaseEnvironment = { ...installEnvironment, DATABASE_URL: database };
-      await scaffoldApp(appDir, previousTarballs, previous.version, []);
+      // That release's scaffolder named the kit's packages by a caret range; the upgrade writes one exact version.
+      await scaffoldApp(appDir, previousTarballs, previous.version, [], `^${previous.version}`);
       await installKit(appDir, previousTarballs, installEnvironment);
       expect(installedVersion(appDir, '@partner-task-kit/server')).toBe(previous.version);
 

@@ -115,3 +115,6 @@ export const availability: WorkflowDefinition<typeof AVAILABILITY_ID> = {
     }),
   ],
 };
+
+// What the kit finds in this folder (docs/architecture.md#a-workflow-is-a-folder).
+export default availability;

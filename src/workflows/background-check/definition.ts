@@ -55,3 +55,6 @@ export const backgroundCheckWorkflow: WorkflowDefinition<typeof WORKFLOW_ID> = {
     }),
   ],
 };
+
+// What the kit finds in this folder (docs/architecture.md#a-workflow-is-a-folder).
+export default backgroundCheckWorkflow;

@@ -26,3 +26,6 @@ export const answerRationales = Object.values(answerKey).map((entry) => entry.ra
 export const safetyTrainingServer: WorkflowServerModule = {
   graders: { quiz: gradeQuiz },
 };
+
+// What the kit finds in this folder (docs/architecture.md#a-workflow-is-a-folder).
+export default safetyTrainingServer;

@@ -82,3 +82,6 @@ export const safetyTraining: WorkflowDefinition<typeof SAFETY_TRAINING_ID> = {
     }),
   ],
 };
+
+// What the kit finds in this folder (docs/architecture.md#a-workflow-is-a-folder).
+export default safetyTraining;

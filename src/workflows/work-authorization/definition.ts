@@ -157,3 +157,6 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
     }),
   ],
 };
+
+// What the kit finds in this folder (docs/architecture.md#a-workflow-is-a-folder).
+export default workAuthorization;
