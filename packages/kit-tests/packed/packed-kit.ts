@@ -78,8 +78,7 @@ export async function scaffoldApp(
   const manifest = readManifest(appDir);
   expect(manifest.partnerTaskKit).toEqual({ version });
   // Each kit package at exactly the kit's version, as their peerDependencies name each other (docs/upgrading.md#one-version-of-the-kit).
-  for (const name of ['workflow', 'page', 'server', 'vite-plugin'])
-    expect(manifest.dependencies[`@partner-task-kit/${name}`]).toBe(spec);
+  for (const name of ['workflow', 'page', 'server', 'vite-plugin']) expect(manifest.dependencies[`@partner-task-kit/${name}`]).toBe(spec);
   expect(manifest.devDependencies['@partner-task-kit/testing']).toBe(spec);
   // The emulator and the preview its `npm start` runs in emulator mode, a dev dependency a production install leaves out
   // (from the release that made them a package of their own).
