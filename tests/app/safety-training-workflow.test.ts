@@ -1,4 +1,8 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { locales } from '@partner-task-kit/page/screens';
+import { readyTaskView } from '@partner-task-kit/testing';
 import {
   POLICY_VERSION,
   policyDataSchema,
@@ -9,6 +13,10 @@ import {
 import { answerRationales, safetyTrainingServer } from '../../src/workflows/safety-training/definition.server';
 import { findWorkflow } from '../../src/workflows/registry';
 import { serverWorkflows } from '../../src/workflows/registry.server';
+import { SafetyTrainingFailed } from '../../src/workflows/safety-training/failed-screen';
+import { screens } from '../../src/workflows/safety-training/safety-training-step';
+import { safetyTrainingTextsEn } from '../../src/workflows/safety-training/texts.en';
+import { safetyTrainingTextsEs } from '../../src/workflows/safety-training/texts.es';
 
 const rightAnswers = { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' } as const;
 const gradeQuiz = safetyTrainingServer.graders.quiz!;
@@ -54,5 +62,36 @@ describe('the safety training: the quiz, graded on the server', () => {
   it('is registered with its grader, so the server grades the quiz', () => {
     expect(findWorkflow('safety-training')?.definition).toBe(safetyTraining);
     expect(serverWorkflows.find('safety-training')?.server).toBe(safetyTrainingServer);
+  });
+});
+
+describe('the safety training: its own failure screen', () => {
+  const failedTask = {
+    ...readyTaskView,
+    workflow: { id: 'safety-training', estimatedMinutes: 10, steps: safetyTraining.steps.map(({ id }) => ({ id })) },
+    status: 'error' as const,
+    currentStep: null,
+    gradedAttempts: { quiz: { used: QUIZ_RULES.maxAttempts, max: QUIZ_RULES.maxAttempts } },
+    failure: { reason: 'attempts_exhausted' as const, stepId: 'quiz' },
+  };
+  const texts = { en: safetyTrainingTextsEn, es: safetyTrainingTextsEs };
+
+  it('is the screen the shell shows once the attempt failed, in place of its own', () => {
+    expect(screens.failed).toBeDefined();
+  });
+
+  it.each(locales)('names the quiz and the attempts it allowed in %s, then offers the shell\'s "Start again"', (locale) => {
+    const html = renderToStaticMarkup(
+      createElement(SafetyTrainingFailed, {
+        task: failedTask,
+        locale,
+        texts: texts[locale],
+        justEnded: true,
+        restart: createElement('button', { type: 'button' }, 'restart'),
+      }),
+    );
+    expect(html).toContain(texts[locale].failed.title);
+    expect(html).toContain(texts[locale].failed.quizNotPassed(QUIZ_RULES.maxAttempts));
+    expect(html).toMatch(/<\/p><button type="button">restart<\/button>$/);
   });
 });

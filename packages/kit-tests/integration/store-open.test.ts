@@ -63,6 +63,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
       '0019_upload_removals',
       '0020_upload_locks',
       '0021_offer_checks',
+      '0022_graded_step_failed',
     ]);
   });
 

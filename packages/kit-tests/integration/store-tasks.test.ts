@@ -108,7 +108,7 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
     await appendHistory(t.store.db, {
       taskId: task.id,
       attempt: 1,
-      kind: 'quiz_failed',
+      kind: 'graded_step_failed',
       stepId: 'quiz',
       detail: { score: 2, of: 5 },
       at: t0 + 1,
@@ -116,7 +116,7 @@ describe.each(testDatabases)('tasks and their history on $name', (engine) => {
     const history = await listHistory(t.store.db, task.id);
     expect(history.map(({ kind, stepId, detail, at }) => ({ kind, stepId, detail, at }))).toEqual([
       { kind: 'opened', stepId: null, detail: null, at: t0 + 5 },
-      { kind: 'quiz_failed', stepId: 'quiz', detail: { score: 2, of: 5 }, at: t0 + 1 },
+      { kind: 'graded_step_failed', stepId: 'quiz', detail: { score: 2, of: 5 }, at: t0 + 1 },
     ]);
   });
 

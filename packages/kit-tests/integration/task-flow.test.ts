@@ -115,6 +115,12 @@ describe.each(testDatabases)('the safety training through the API on $name', (en
     expect(tries.map((r) => r.grading?.attemptsLeft)).toEqual([2, 1, 0]);
     expect(tries[2]?.task).toMatchObject({ status: 'error', currentStep: null, failure: { reason: 'attempts_exhausted', stepId: 'quiz' } });
     expect(tries[2]?.endEvent).toBeUndefined();
+    expect(tries[2]?.task.history.slice(-4).map((entry) => [entry.kind, entry.stepId])).toEqual([
+      ['graded_step_failed', 'quiz'],
+      ['graded_step_failed', 'quiz'],
+      ['graded_step_failed', 'quiz'],
+      ['failed', 'quiz'],
+    ]);
     const rows = await updates();
     expect(rows.slice(-3).map((u) => [u.record.taskStatus, u.record.partnerStatus?.label, u.record.partnerStatus?.color])).toEqual([
       ['inProgress', 'Step 3 of 4 · Quiz retry', 'warning'],

@@ -8,14 +8,18 @@ export const pageContext: TaskContext = {
   wxCompanyUuid: '44444444-4444-4444-8444-444444444444',
 };
 
+/**
+ * A task of a one-step workflow, not started: what a session answers on a first visit. A test of a workflow's screens
+ * spreads it with its own `workflow`, `currentStep` and `stepData` (renderScreen sets `currentStep`).
+ */
 export const readyTaskView: TaskView = {
   id: 't1',
   assignedTaskUuid: pageContext.wxAssignedTaskUuid,
-  workflow: { id: 'safety-training', estimatedMinutes: 10, steps: [{ id: 'welcome' }] },
+  workflow: { id: 'sample-workflow', estimatedMinutes: 5, steps: [{ id: 'first-step' }] },
   status: 'ready',
   attempt: 1,
   started: false,
-  currentStep: 'welcome',
+  currentStep: 'first-step',
   progress: { position: 1, total: 1 },
   canGoBack: false,
   canRestart: true,

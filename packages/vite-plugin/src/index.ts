@@ -145,8 +145,9 @@ function pageBuildOptions(): Plugin {
 }
 
 /**
- * DESIGN decision 1: secrets such as quiz answers never reach the browser. A `.server.ts` module or anything under
- * server/ imported by page code stops the build instead of being bundled.
+ * docs/decisions/001-the-server-is-the-authority.md: secrets such as a graded step's answer key never reach the
+ * browser. A `.server.ts` module or anything under server/ imported by page code stops the build instead of being
+ * bundled.
  */
 function refuseServerModules(): Plugin {
   return {

@@ -97,7 +97,7 @@ export interface OfferRequestFacts {
  */
 export interface StepDefinition<Data = unknown> {
   id: string;
-  /** The name in status labels, "Step 2 of 4 · Policy"; cut to fit 32 characters (docs/platform.md#limits) by `fitLabel`. */
+  /** The name in status labels, "Step 2 of 4 · Contact"; cut to fit 32 characters (docs/platform.md#limits) by `fitLabel`. */
   shortName: string;
   /** The data the worker submits; the server rejects anything else with 400 invalid_step_data. */
   schema: ZodMiniType<Data>;
@@ -127,7 +127,7 @@ export interface StepDefinition<Data = unknown> {
 }
 
 /**
- * `Id` is the workflow's own id as a literal type (`WorkflowDefinition<'availability'>`), so that the registry can
+ * `Id` is the workflow's own id as a literal type (`WorkflowDefinition<'sample-workflow'>`), so that the registry can
  * check that each definition sits under its own id; code that takes any workflow uses the default, `string`.
  */
 export interface WorkflowDefinition<Id extends string = string> {

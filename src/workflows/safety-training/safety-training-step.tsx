@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { lazyScreen, workflowTexts, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/screens';
+import { lazyScreen, workflowTexts, type EndScreenProps, type StepViewProps, type WorkflowScreens } from '@partner-task-kit/page/screens';
 import type { SafetyTrainingTexts } from './texts';
 import { WelcomeStep } from './welcome-step';
 
@@ -18,6 +18,10 @@ const laterSteps = lazyScreen<StepViewProps & { texts: SafetyTrainingTexts }>(()
   import('./later-steps').then((module) => ({ default: module.SafetyTrainingLaterStep })),
 );
 
+const failedScreen = lazyScreen<EndScreenProps & { texts: SafetyTrainingTexts }>(() =>
+  import('./failed-screen').then((module) => ({ default: module.SafetyTrainingFailed })),
+);
+
 /** The screens of the safety training, one per step id of `definition.ts`. Loaded lazily (registry.views.ts). */
 export function SafetyTrainingStep(props: StepViewProps) {
   const localeTexts = texts.get(props.locale);
@@ -28,4 +32,8 @@ export function SafetyTrainingStep(props: StepViewProps) {
   return <laterSteps.view {...props} texts={localeTexts} />;
 }
 
-export const screens: WorkflowScreens = { view: SafetyTrainingStep, loadTexts: texts.load };
+function Failed(props: EndScreenProps) {
+  return <failedScreen.view {...props} texts={texts.get(props.locale)} />;
+}
+
+export const screens: WorkflowScreens = { view: SafetyTrainingStep, loadTexts: texts.load, failed: Failed };

@@ -69,6 +69,11 @@ export const safetyTrainingTextsEn: SafetyTrainingTexts = {
       `You answered ${score} of ${total} correctly; ${passMark} are needed. ${attemptsLeft === 1 ? 'You have 1 attempt left.' : `You have ${attemptsLeft} attempts left.`} Read the policy points again and try once more.`,
     attemptsUsed: (used, max) => `Attempt ${used + 1} of ${max}.`,
   },
+  failed: {
+    title: 'This training could not be completed',
+    quizNotPassed: (maxAttempts) =>
+      `The safety quiz was not passed in ${maxAttempts} attempts. You can start the training again from the beginning.`,
+  },
   signature: {
     intro: 'By signing, you confirm that you completed this training and will follow the safety policy.',
     nameLabel: 'Your full name',

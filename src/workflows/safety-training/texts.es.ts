@@ -76,6 +76,11 @@ export const safetyTrainingTextsEs: SafetyTrainingTexts = {
       `Acertaste ${score} de ${total}; se necesitan ${passMark}. ${attemptsLeft === 1 ? 'Te queda 1 intento.' : `Te quedan ${attemptsLeft} intentos.`} Vuelve a leer los puntos de la política e inténtalo otra vez.`,
     attemptsUsed: (used, max) => `Intento ${used + 1} de ${max}.`,
   },
+  failed: {
+    title: 'No se pudo completar esta formación',
+    quizNotPassed: (maxAttempts) =>
+      `No se aprobó el cuestionario de seguridad en ${maxAttempts} intentos. Puedes empezar la formación de nuevo desde el principio.`,
+  },
   signature: {
     intro: 'Al firmar, confirmas que completaste esta formación y que seguirás la política de seguridad.',
     nameLabel: 'Tu nombre completo',

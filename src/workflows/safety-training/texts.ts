@@ -27,6 +27,11 @@ export interface SafetyTrainingTexts {
     failed(score: number, total: number, passMark: number, attemptsLeft: number): string;
     attemptsUsed(used: number, max: number): string;
   };
+  /** The workflow's own failure screen (failed-screen.tsx): the quiz is the one step that can fail it. */
+  failed: {
+    title: string;
+    quizNotPassed(maxAttempts: number): string;
+  };
   signature: {
     intro: string;
     nameLabel: string;

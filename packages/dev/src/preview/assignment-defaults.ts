@@ -24,8 +24,8 @@ export function workflowDefaults(config: Offered, workflowId: string): Required<
 
 /**
  * The options with another iframe URL. When the URL names another workflow (the select, or a `workflow=` typed into
- * the URL), the title and estimate become that workflow's, except those the developer typed: a launch of the
- * availability form titled "Workplace safety training" would misname the task in every panel that shows it.
+ * the URL), the title and estimate become that workflow's, except those the developer typed: a launch of one workflow
+ * under another's title would misname the task in every panel that shows it.
  */
 export function withIframeUrl(
   options: AssignmentOptions,

@@ -1,5 +1,5 @@
 import { expect, signAndFinish, test } from '../preview-fixtures';
-import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers } from '../task-steps';
+import { acknowledgePolicy, answerQuiz, beginTraining, correctAnswers, wrongAnswers } from '../task-steps';
 
 const labels = ['Opened', 'Step 2 of 4 · Policy', 'Step 3 of 4 · Quiz', 'Step 4 of 4 · Signature', 'Completed'];
 
@@ -52,6 +52,22 @@ test('a developer assigns the task; the worker completes it in the cross-origin 
   await page.getByRole('button', { name: 'Open this task again' }).click();
   await expect(preview.frame.getByRole('heading', { name: 'You completed this task' })).toBeVisible();
   expect(await preview.iframe.getAttribute('src')).toBe(src.toString());
+});
+
+test('a quiz failed on every attempt ends on the training’s own failure screen, which offers to start again', async ({ preview }) => {
+  await preview.open();
+  await preview.assign();
+  await beginTraining(preview.frame);
+  await acknowledgePolicy(preview.frame);
+  for (let attempt = 0; attempt < 3; attempt += 1) await answerQuiz(preview.frame, wrongAnswers);
+  // The workflow's screen (src/workflows/safety-training/failed-screen.tsx), not the shell's "This task could not be completed".
+  await expect(preview.frame.getByRole('heading', { name: 'This training could not be completed' })).toBeVisible();
+  await expect(preview.frame.getByText('The safety quiz was not passed in 3 attempts.')).toBeVisible();
+  await expect(preview.status).toHaveText('Error');
+  await preview.checkAccessibility('training failed');
+  await preview.frame.getByRole('button', { name: 'Start again' }).click();
+  await preview.frame.getByRole('button', { name: 'Yes, start again' }).click();
+  await expect(preview.frame.getByRole('heading', { name: 'Workplace safety training' })).toBeFocused();
 });
 
 test('the portal’s own “Task Completed” button completes the task, and is absent when the option hides it', async ({ preview, page }) => {

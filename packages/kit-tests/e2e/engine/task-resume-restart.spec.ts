@@ -26,7 +26,7 @@ test('failing the quiz on every attempt ends in error; starting again sends read
   await acknowledgePolicy(frame);
   for (let attempt = 0; attempt < 3; attempt += 1) await answerQuiz(frame, wrongAnswers);
   await expect(frame.getByRole('heading', { name: 'This task could not be completed' })).toBeVisible();
-  await expect(frame.getByText('The quiz was not passed in 3 attempts.')).toBeVisible();
+  await expect(frame.getByText('A step of this task was not passed in 3 attempts.')).toBeVisible();
   await portal.checkAccessibility('failed');
   await expect.poll(async () => (await portal.appliedUpdates()).at(-1)).toEqual(['error', 'Failed · Quiz', 'danger']);
   const latest = (await portal.emulatorTask()).trail.at(-1)?.record?.partnerStatus?.details;

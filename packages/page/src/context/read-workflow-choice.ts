@@ -1,6 +1,6 @@
 /**
  * The designer variable that chooses the workflow: docs/platform.md#partner-task-configuration lets the flow designer append variables of their own to
- * the iframe URL, so a flow runs another workflow with `…?workflow=availability`, before the four wx* parameters.
+ * the iframe URL, so a flow runs another workflow with `…?workflow=<id>`, before the four wx* parameters.
  *
  * @internal
  */

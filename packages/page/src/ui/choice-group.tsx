@@ -2,8 +2,8 @@ import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 
 /*
  * The field wiring (field-wiring.ts) written out here, not imported: a link's first screen with a choice and no typed
- * field (work-authorization's) would split that module into a chunk of its own, one more file on every first page
- * that has a typed field (docs/development.md#benchmarks, tests/app/page-build.test.ts).
+ * field would split that module into a chunk of its own, one more file on every first page that has a typed field
+ * (docs/development.md#benchmarks, packages/kit-tests/app-checks/page-build.test.ts).
  */
 const hasContent = (node: ReactNode) => node !== undefined && node !== null && node !== false && node !== '';
 const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
@@ -31,7 +31,7 @@ export function ChoiceGroup({
   error?: ReactNode;
   /** Marks the group as in error when its message is elsewhere (`sharedErrorId`); defaults to whether `error` is set. */
   invalid?: boolean;
-  /** The id of one message outside the group that covers several groups (the quiz's unanswered questions). */
+  /** The id of one message outside the group that covers several groups (how many questions have no answer yet). */
   sharedErrorId?: string;
   /** A follow-up question that appears because of an answer above it: indented under it. */
   conditional?: boolean;

@@ -4,7 +4,7 @@ import type { ReactNode, Ref } from 'react';
  * A message that appears after an action. `alert` interrupts (an error the worker must act on); `status` is polite
  * (saved, progress). Both regions exist before their text changes, so screen readers announce the change.
  * `focusable` lets a screen move focus to the message (tabIndex -1: reachable by script, not a Tab stop), for a
- * result the worker must see where they are, such as a failed quiz attempt on a phone.
+ * result the worker must see where they are, such as a graded step's failed try on a phone.
  */
 export function Notice({
   tone,

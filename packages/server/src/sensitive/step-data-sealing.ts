@@ -24,7 +24,7 @@ export function maskStepData<T>(schema: ZodMiniType, data: T): T {
   return masked as T;
 }
 
-/** Every sealed value in `value`, with its path (e.g. ['national-id', 'nationalId']). */
+/** Every sealed value in `value`, with its path (e.g. ['identity', 'idNumber']). */
 export function sealedValuesIn(value: unknown, path: string[] = []): { path: string[]; sealed: SealedValue }[] {
   if (isSealed(value)) return [{ path, sealed: value }];
   if (value === null || typeof value !== 'object') return [];

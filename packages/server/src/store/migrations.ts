@@ -21,6 +21,7 @@ import { uploads } from './migrations/0018-uploads.ts';
 import { uploadRemovals } from './migrations/0019-upload-removals.ts';
 import { uploadLocks } from './migrations/0020-upload-locks.ts';
 import { offerChecks } from './migrations/0021-offer-checks.ts';
+import { gradedStepFailed } from './migrations/0022-graded-step-failed.ts';
 
 /**
  * Migrations live in code, not in files read at run time, so a bundled or compiled server carries them. Kysely runs
@@ -49,6 +50,7 @@ export function storeMigrations(dialect: StoreDialect): MigrationProvider {
     '0019_upload_removals': uploadRemovals,
     '0020_upload_locks': uploadLocks,
     '0021_offer_checks': offerChecks,
+    '0022_graded_step_failed': gradedStepFailed,
   };
   return { getMigrations: async () => migrations };
 }

@@ -4,7 +4,7 @@ export interface SensitiveRevealsTable {
   /** The partner key's name, as `npm run partner-keys -- list` shows it. */
   key_name: string;
   assigned_task_uuid: string;
-  /** The field's path in the task's step data, dot separated: `national-id.nationalId`. */
+  /** The field's path in the task's step data, dot separated: `identity.idNumber`. */
   field: string;
   revealed_at: number;
 }

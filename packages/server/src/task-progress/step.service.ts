@@ -74,7 +74,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         task = await locked.save(task, { stepData: decision.stepData });
         const rules = { used: grade.used, max: grade.rules.maxAttempts, passMark: grade.rules.passMark };
         await locked.enqueue(gradedRetryUpdate(target, workflow, { stepData: decision.stepData, stepId }, grade, rules));
-        await locked.record({ attempt, kind: 'quiz_failed', stepId, ...scoreDetail(grade) });
+        await locked.record({ attempt, kind: 'graded_step_failed', stepId, ...scoreDetail(grade) });
         grading = toGradingResult(grade);
         break;
       }
@@ -85,7 +85,7 @@ export function submitStep(deps: TaskServiceDeps, context: TaskContext, stepId: 
         const scores = [...failedTries(history, attempt, stepId), grade];
         const stepName = stepById(workflow, stepId)?.shortName ?? stepId;
         await locked.enqueue(failedUpdate(target, stepName, scores, grade.rules));
-        await locked.record({ attempt, kind: 'quiz_failed', stepId, ...scoreDetail(grade) });
+        await locked.record({ attempt, kind: 'graded_step_failed', stepId, ...scoreDetail(grade) });
         await locked.record({ attempt, kind: 'failed', stepId });
         grading = toGradingResult(grade);
         break;

@@ -44,10 +44,10 @@ export function toTaskView(task: Task, history: readonly TaskHistoryFact[], work
   };
 }
 
-/** Scores of the failed tries of a graded step in one attempt, oldest first (history kind `quiz_failed`). */
+/** Scores of the failed tries of a graded step in one attempt, oldest first (history kind `graded_step_failed`). */
 export function failedTries(history: readonly TaskHistoryFact[], attempt: number, stepId: string): Grade[] {
   return history
-    .filter((entry) => entry.kind === 'quiz_failed' && entry.attempt === attempt && entry.stepId === stepId)
+    .filter((entry) => entry.kind === 'graded_step_failed' && entry.attempt === attempt && entry.stepId === stepId)
     .map((entry) => ({ score: Number(entry.detail?.score ?? 0), total: Number(entry.detail?.total ?? 0) }));
 }
 

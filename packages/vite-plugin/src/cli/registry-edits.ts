@@ -22,7 +22,7 @@ export function withObjectEntry(source: string, file: string, opening: string, e
   return `${source.slice(0, start)}${body}${separator}\n  ${entry},${source.slice(end)}`;
 }
 
-/** The key of a one-line entry (`  'safety-training': …` or `  availability: …`), without its quotes. */
+/** The key of a one-line entry (`  'sample-workflow': …` or `  sample: …`), without its quotes. */
 function entryKey(line: string): string | undefined {
   return /^\s*'?([a-z][a-z0-9-]*)'?\s*:/.exec(line)?.[1];
 }

@@ -7,7 +7,7 @@ export const stepSubmissionSchema = z.strictObject({
   data: z.unknown().check(z.refine((value) => value !== undefined, 'is required')),
 });
 
-/** The outcome of a graded step (the quiz). Scores only: which answers were right never leaves the server. */
+/** The outcome of a graded step. Scores only: which answers were right never leaves the server. */
 const gradingResultSchema = z.object({
   passed: z.boolean(),
   score: nonNegativeInt,

@@ -2,9 +2,10 @@ import { z } from 'zod/mini';
 import { isoDateTimeField, nonNegativeInt, positiveInt, taskStatusField } from './contract-fields.ts';
 
 /** Step ids appear in URLs (`POST /api/task/steps/:stepId`): short, lower-case, kebab-case. */
-export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a step id such as "policy"'));
+export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a step id such as "contact-details"'));
 
-const historyKinds = ['opened', 'started', 'step_saved', 'went_back', 'quiz_failed', 'completed', 'failed', 'restarted'] as const;
+/** docs/api.md#the-task; `graded_step_failed`: a try of a graded step below its pass mark. */
+const historyKinds = ['opened', 'started', 'step_saved', 'went_back', 'graded_step_failed', 'completed', 'failed', 'restarted'] as const;
 
 /** Why an attempt ended in `error` (docs/platform.md#statuses-and-transitions: irrevocably problematic until restarted). */
 const taskFailureSchema = z.object({

@@ -81,7 +81,7 @@ export const shellTextsEn: ShellTexts = {
   },
   failed: {
     title: 'This task could not be completed',
-    attemptsExhausted: (max) => `The quiz was not passed in ${max} attempts. You can start the training again from the beginning.`,
+    attemptsExhausted: (max) => `A step of this task was not passed in ${max} attempts. You can start this task again from the beginning.`,
     other: 'This attempt ended with a problem. You can start again from the beginning.',
   },
   back: 'Back',

@@ -81,7 +81,8 @@ export const shellTextsEs: ShellTexts = {
   },
   failed: {
     title: 'No se pudo completar esta tarea',
-    attemptsExhausted: (max) => `No se aprobó el cuestionario en ${max} intentos. Puedes empezar la formación de nuevo desde el principio.`,
+    attemptsExhausted: (max) =>
+      `Un paso de esta tarea no se aprobó en ${max} intentos. Puedes empezar esta tarea de nuevo desde el principio.`,
     other: 'Este intento terminó con un problema. Puedes empezar de nuevo desde el principio.',
   },
   back: 'Volver',
