@@ -6,9 +6,8 @@ import {
   safetyTraining,
   signatureDataSchema,
 } from '../../src/workflows/safety-training/definition';
-import { answerRationales, safetyTrainingServer } from '../../src/workflows/safety-training/definition.server';
-import { findWorkflow } from '../../src/workflows/registry';
-import { serverWorkflows } from '../../src/workflows/registry.server';
+import definition from '../../src/workflows/safety-training/definition';
+import serverHalf, { answerRationales, safetyTrainingServer } from '../../src/workflows/safety-training/definition.server';
 
 const rightAnswers = { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' } as const;
 const gradeQuiz = safetyTrainingServer.graders.quiz!;
@@ -51,8 +50,11 @@ describe('the safety training: the quiz, graded on the server', () => {
     for (const rationale of answerRationales) expect(pageHalf).not.toContain(rationale);
   });
 
-  it('is registered with its grader, so the server grades the quiz', () => {
-    expect(findWorkflow('safety-training')?.definition).toBe(safetyTraining);
-    expect(serverWorkflows.find('safety-training')?.server).toBe(safetyTrainingServer);
+  it('is its folder’s workflow, with its grader in the server half, so the server grades the quiz', () => {
+    // docs/architecture.md#a-workflow-is-a-folder: found by the default exports of the folder's two definition files.
+    expect(definition).toBe(safetyTraining);
+    expect(safetyTraining.id).toBe('safety-training');
+    expect(serverHalf).toBe(safetyTrainingServer);
+    expect(serverHalf.graders.quiz).toBeTypeOf('function');
   });
 });
