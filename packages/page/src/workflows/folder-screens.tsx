@@ -17,8 +17,9 @@ export interface FolderScreenModules {
   steps: Readonly<Record<string, Load<ComponentType<WithTexts<StepViewProps>>>>>;
   /** `texts.<locale>.ts` by locale, one per language the page speaks; absent for a workflow with no texts. */
   texts?: Readonly<Record<string, Load<unknown>>>;
-  /** `done.tsx`, `failed.tsx`: the workflow's own end screens. */
+  /** `done.tsx`: the workflow's own screen once the task is completed. */
   done?: Load<ComponentType<WithTexts<EndScreenProps>>>;
+  /** `failed.tsx`: the workflow's own screen once the attempt failed. */
   failed?: Load<ComponentType<WithTexts<EndScreenProps>>>;
 }
 
