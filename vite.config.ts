@@ -8,11 +8,10 @@ import { partnerTaskKit } from '@partner-task-kit/vite-plugin';
 const serverUrl = 'http://127.0.0.1:8787';
 
 export default defineConfig({
-  // The engine's build of the task page, told where this app's workflows are (docs/architecture.md#the-page-build).
+  // The engine's build of the task page, which finds this app's workflows by their folders in src/workflows/
+  // (docs/architecture.md#the-page-build).
   plugins: [
     partnerTaskKit({
-      workflows: 'src/workflows/registry.ts',
-      views: 'src/workflows/registry.views.ts',
       // The shell's texts this app sets (src/main.tsx hands them to the page): the prerendered first screens get them too.
       shellTexts: 'src/shell-texts.ts',
     }),

@@ -4,10 +4,10 @@ import './theme.css';
 import { shellTexts } from './shell-texts';
 
 /**
- * The page's entry, this app's: it starts the engine's task page (packages/page/src/task/mount-task-page.ts) in index.html's #root
- * with the table of this app's workflow screens, which stays a chunk of its own (a dynamic import()), and this app's
- * versions of some of the shell's texts.
+ * The page's entry, this app's: it starts the engine's task page in index.html's #root with the table of this app's
+ * workflow screens, which the kit's build writes from the folders in src/workflows/ and keeps a chunk of its own (a
+ * dynamic import()), and this app's versions of some of the shell's texts.
  */
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-mountTaskPage(root, () => import('./workflows/registry.views'), shellTexts);
+mountTaskPage(root, () => import('virtual:partner-task-kit/screens'), shellTexts);

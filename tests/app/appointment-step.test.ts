@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '@partner-task-kit/page/screens';
-import { AppointmentStep } from '../../src/workflows/work-authorization/appointment-step';
-import { VerificationStep } from '../../src/workflows/work-authorization/verification-step';
-import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
-import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
+import AppointmentStep from '../../src/workflows/work-authorization/steps/appointment';
+import VerificationStep from '../../src/workflows/work-authorization/steps/verification';
+import workAuthorizationTextsEn from '../../src/workflows/work-authorization/texts.en';
+import workAuthorizationTextsEs from '../../src/workflows/work-authorization/texts.es';
 import { renderScreen } from '@partner-task-kit/testing';
 
 const slots = {

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { stepSavedUpdate, completedUpdate, startedUpdate } from '@partner-task-kit/server';
 import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '@partner-task-kit/workflow/contract';
-import { availability, hoursDataSchema, shiftsDataSchema } from '../../src/workflows/availability/definition';
+import definition, { availability, hoursDataSchema, shiftsDataSchema } from '../../src/workflows/availability/definition';
 import {
   addYears,
   anyZoneStartDateRange,
@@ -10,8 +12,6 @@ import {
   startDateProblem,
   startDateRange,
 } from '../../src/workflows/availability/definition.start-date';
-import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
-import { serverWorkflows } from '../../src/workflows/registry.server';
 
 const NOW = Date.parse('2026-03-01T09:00:00.000Z');
 const startData = startDataSchemaAt(() => NOW);
@@ -155,32 +155,14 @@ describe('the availability workflow: what it reports (spec 2.6, 8)', () => {
   });
 });
 
-describe('the workflow registry', () => {
-  // Derived from the registry: a workflow added beside the two examples (npm run new-workflow) changes nothing here.
-  const ids = listWorkflows().map((workflow) => workflow.id);
-
-  // Whatever else the app registers: an app made with this example alone (npm create partner-task-kit -- --workflow
-  // availability) runs this test too.
-  it('registers the availability workflow under its id, with no grader (nothing is graded)', () => {
-    expect(findWorkflow('availability')?.definition).toBe(availability);
-    expect(ids).toContain('availability');
+describe('the availability workflow as a folder', () => {
+  // docs/architecture.md#a-workflow-is-a-folder: an app made with this example alone (npm create partner-task-kit --
+  // --workflow availability) runs this test too.
+  it('is its folder’s workflow, with no grader and so no server half (nothing is graded)', () => {
+    expect(definition).toBe(availability);
+    expect(availability.id).toBe('availability');
     expect(availability.steps.some((step) => step.grading)).toBe(false);
-    expect(serverWorkflows.find('availability')?.server).toBeUndefined();
-  });
-
-  it.each(ids)('finds %s by its id, once, with a grader on the server for each of its graded steps', (id) => {
-    expect(ids.filter((other) => other === id)).toHaveLength(1);
-    const definition = findWorkflow(id)?.definition;
-    expect(definition?.id).toBe(id);
-    expect(serverWorkflows.find(id)?.definition).toBe(definition);
-    for (const step of definition?.steps.filter((each) => each.grading) ?? []) {
-      expect(serverWorkflows.find(id)?.server?.graders[step.id], `grader of ${id}/${step.id}`).toBeTypeOf('function');
-    }
-  });
-
-  it('knows no workflow by a name inherited from Object', () => {
-    expect(findWorkflow('constructor')).toBeUndefined();
-    expect(findWorkflow('toString')).toBeUndefined();
+    expect(existsSync(fileURLToPath(new URL('../../src/workflows/availability/definition.server.ts', import.meta.url)))).toBe(false);
   });
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { acceptOf, fileProblem, type Locale, type StepRefusal } from '@partner-task-kit/page/screens';
 import { documentPhotoRule, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
-import { PhotosStep } from '../../src/workflows/work-authorization/photos-step';
-import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
-import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
+import PhotosStep from '../../src/workflows/work-authorization/steps/photos';
+import workAuthorizationTextsEn from '../../src/workflows/work-authorization/texts.en';
+import workAuthorizationTextsEs from '../../src/workflows/work-authorization/texts.es';
 import { renderScreen } from '@partner-task-kit/testing';
 
 const FRONT = 'F'.repeat(22);

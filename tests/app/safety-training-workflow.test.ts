@@ -10,13 +10,11 @@ import {
   safetyTraining,
   signatureDataSchema,
 } from '../../src/workflows/safety-training/definition';
-import { answerRationales, safetyTrainingServer } from '../../src/workflows/safety-training/definition.server';
-import { findWorkflow } from '../../src/workflows/registry';
-import { serverWorkflows } from '../../src/workflows/registry.server';
-import { SafetyTrainingFailed } from '../../src/workflows/safety-training/failed-screen';
-import { screens } from '../../src/workflows/safety-training/safety-training-step';
-import { safetyTrainingTextsEn } from '../../src/workflows/safety-training/texts.en';
-import { safetyTrainingTextsEs } from '../../src/workflows/safety-training/texts.es';
+import definition from '../../src/workflows/safety-training/definition';
+import serverHalf, { answerRationales, safetyTrainingServer } from '../../src/workflows/safety-training/definition.server';
+import SafetyTrainingFailed from '../../src/workflows/safety-training/failed';
+import textsEn from '../../src/workflows/safety-training/texts.en';
+import textsEs from '../../src/workflows/safety-training/texts.es';
 
 const rightAnswers = { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' } as const;
 const gradeQuiz = safetyTrainingServer.graders.quiz!;
@@ -59,9 +57,12 @@ describe('the safety training: the quiz, graded on the server', () => {
     for (const rationale of answerRationales) expect(pageHalf).not.toContain(rationale);
   });
 
-  it('is registered with its grader, so the server grades the quiz', () => {
-    expect(findWorkflow('safety-training')?.definition).toBe(safetyTraining);
-    expect(serverWorkflows.find('safety-training')?.server).toBe(safetyTrainingServer);
+  it('is its folder’s workflow, with its grader in the server half, so the server grades the quiz', () => {
+    // docs/architecture.md#a-workflow-is-a-folder: found by the default exports of the folder's two definition files.
+    expect(definition).toBe(safetyTraining);
+    expect(safetyTraining.id).toBe('safety-training');
+    expect(serverHalf).toBe(safetyTrainingServer);
+    expect(serverHalf.graders.quiz).toBeTypeOf('function');
   });
 });
 
@@ -74,11 +75,7 @@ describe('the safety training: its own failure screen', () => {
     gradedAttempts: { quiz: { used: QUIZ_RULES.maxAttempts, max: QUIZ_RULES.maxAttempts } },
     failure: { reason: 'attempts_exhausted' as const, stepId: 'quiz' },
   };
-  const texts = { en: safetyTrainingTextsEn, es: safetyTrainingTextsEs };
-
-  it('is the screen the shell shows once the attempt failed, in place of its own', () => {
-    expect(screens.failed).toBeDefined();
-  });
+  const texts = { en: textsEn, es: textsEs };
 
   it.each(locales)('names the quiz and the attempts it allowed in %s, then offers the shell\'s "Start again"', (locale) => {
     const html = renderToStaticMarkup(

@@ -1,15 +1,20 @@
-import { createElement } from 'react';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskView } from '@partner-task-kit/workflow/contract';
-import { locales, type Locale, refused, MissingStepScreenError, type StepRefusal } from '@partner-task-kit/page/screens';
-import { findWorkflow, listWorkflows } from '../../src/workflows/registry';
+import { locales, type Locale, refused, type StepRefusal, type StepScreenProps } from '@partner-task-kit/page/screens';
 import { sensitivePaths, checkOnPage, answeredPath, longestPathOf, progressOf, workflowProblems } from '@partner-task-kit/workflow';
-import { workAuthorization, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
-import { WorkAuthorizationLaterStep } from '../../src/workflows/work-authorization/later-steps';
-import { workAuthorizationTextsEn } from '../../src/workflows/work-authorization/texts.en';
-import { workAuthorizationTextsEs } from '../../src/workflows/work-authorization/texts.es';
-import { screens, WorkAuthorizationStep } from '../../src/workflows/work-authorization/work-authorization-step';
+import definition, { workAuthorization, workAuthorizationSchemas } from '../../src/workflows/work-authorization/definition';
+import Citizenship from '../../src/workflows/work-authorization/steps/citizenship';
+import DocumentStep from '../../src/workflows/work-authorization/steps/document';
+import NationalId from '../../src/workflows/work-authorization/steps/national-id';
+import Postcode from '../../src/workflows/work-authorization/steps/postcode';
+import Verification from '../../src/workflows/work-authorization/steps/verification';
+import type { WorkAuthorizationTexts } from '../../src/workflows/work-authorization/texts';
+import workAuthorizationTextsEn from '../../src/workflows/work-authorization/texts.en';
+import workAuthorizationTextsEs from '../../src/workflows/work-authorization/texts.es';
 import { readyTaskView } from '@partner-task-kit/testing';
 
 /** The field each issue names, as the server's 400 invalid_step_data names `data.<field>`. */
@@ -93,19 +98,25 @@ describe("the work-authorization workflow: the document's check, on the page as 
   });
 });
 
-describe('the work-authorization workflow in the registry and on screen', () => {
-  it('is registered under its id, so the server runs it and the preview offers it', () => {
-    expect(findWorkflow('work-authorization')?.definition).toBe(workAuthorization);
-    expect(listWorkflows()).toContain(workAuthorization);
+describe('the work-authorization workflow as a folder and on screen', () => {
+  it('is its folder’s workflow, so the server runs it and the preview offers it', () => {
+    // docs/architecture.md#a-workflow-is-a-folder: the definition is the default export, its id the folder's name.
+    expect(definition).toBe(workAuthorization);
+    expect(workAuthorization.id).toBe('work-authorization');
   });
 
-  beforeAll(() => Promise.all(locales.map((locale) => screens.loadTexts?.(locale))));
-
   const texts = { en: workAuthorizationTextsEn, es: workAuthorizationTextsEs };
-  // The steps after the first are a chunk of their own (later-steps.tsx), which the first screen fetches when it shows.
+  // Each step's screen is its own file (steps/<step-id>.tsx); the photos and the appointment have tests of their own.
+  const screens: Record<string, (props: StepScreenProps<WorkAuthorizationTexts>) => ReactNode> = {
+    citizenship: Citizenship,
+    'national-id': NationalId,
+    document: DocumentStep,
+    postcode: Postcode,
+    verification: Verification,
+  };
   const render = (stepId: string, locale: Locale, savedData?: unknown, refusal?: StepRefusal) =>
     renderToStaticMarkup(
-      createElement(stepId === 'citizenship' ? WorkAuthorizationStep : WorkAuthorizationLaterStep, {
+      createElement(screens[stepId]!, {
         texts: texts[locale],
         task: {
           ...readyTaskView,
@@ -167,12 +178,9 @@ describe('the work-authorization workflow in the registry and on screen', () => 
     expect(html).toContain('id="document-expiry-error" class="field-error">La fecha de caducidad debe ser posterior a hoy');
   });
 
-  it('brings its own done screen', () => {
-    expect(screens.done).toBeDefined();
-    expect(screens.failed).toBeUndefined();
-  });
-
-  it('throws MissingStepScreenError for a step it has no screen for', () => {
-    expect(() => render('not-a-step', 'en')).toThrow(MissingStepScreenError);
+  it('brings its own done screen, and the shell’s failure screen', () => {
+    const folder = new URL('../../src/workflows/work-authorization/', import.meta.url);
+    expect(existsSync(fileURLToPath(new URL('done.tsx', folder)))).toBe(true);
+    expect(existsSync(fileURLToPath(new URL('failed.tsx', folder)))).toBe(false);
   });
 });

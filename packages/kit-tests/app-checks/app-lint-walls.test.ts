@@ -16,13 +16,11 @@ describe("the app's lint walls", () => {
     expect(await lintAs('src/workflows/registry.server.ts', "import './safety-training/definition.server';\n")).toEqual([]);
   });
 
-  it("lets the app's own files name its workflows and registries, and the engine by its packages", async () => {
-    const entry = "import '@partner-task-kit/page';\nexport const load = () => import('./workflows/registry.views');\n";
+  it("lets the app's own files name its workflows' files and the build's table of screens, and the engine by its packages", async () => {
+    const entry = "import '@partner-task-kit/page';\nexport const load = () => import('virtual:partner-task-kit/screens');\n";
     expect(await lintAs('src/main.tsx', entry)).toEqual([]);
-    const table = "export const load = () => import('./safety-training/safety-training-step');\n";
-    expect(await lintAs('src/workflows/registry.views.ts', table)).toEqual([]);
-    const screen = "import '../registry';\nimport '@partner-task-kit/page/screens';\n";
-    expect(await lintAs('src/workflows/availability/probe.ts', screen)).toEqual([]);
+    const screen = "import '../definition';\nimport '../texts';\nimport '@partner-task-kit/page/screens';\n";
+    expect(await lintAs('src/workflows/availability/steps/probe.tsx', screen)).toEqual([]);
   });
 
   it("imports the kit through its public entries only (docs/public-api.md), read from the packages' exports", async () => {
@@ -46,7 +44,7 @@ describe("the app's lint walls", () => {
 
   it('lets the server entry hand the engine its definitions and server halves, never its screens', async () => {
     const reason = 'The server imports nothing of the page';
-    await expectWall('server/main.ts', 'src/workflows/registry.server.ts', 'src/workflows/registry.views.ts', reason);
+    await expectWall('server/main.ts', 'src/workflows/registry.server.ts', 'src/workflows/work-authorization/done.tsx', reason);
     await expectWall(
       'server/main.ts',
       'src/workflows/safety-training/definition.server.ts',
@@ -56,7 +54,7 @@ describe("the app's lint walls", () => {
     await expectWall(
       'server/main.ts',
       'src/workflows/safety-training/definition.ts',
-      'src/workflows/safety-training/quiz-step.tsx',
+      'src/workflows/safety-training/steps/quiz.tsx',
       reason,
     );
   });

@@ -85,12 +85,14 @@ describe('the production build of the page', () => {
     }
   });
 
-  it('marks every script a page loads first for eager compilation (V8 compile hints), and not the preview', () => {
+  it('marks every script of 2 KB or more a page loads first for eager compilation (V8 compile hints), and not the preview', () => {
     const pages = builtTexts(outDir).filter((f) => f.file.endsWith('.html'));
     for (const { file, text } of pages) {
       for (const script of pageScripts(outDir, text)) {
         const code = readFileSync(join(outDir, script), 'utf8');
-        expect(code.startsWith('//# allFunctionsCalledOnLoad\n'), `${script} of ${relative(outDir, file)}`).toBe(true);
+        const hinted = code.startsWith(COMPILE_HINT);
+        // packages/vite-plugin leaves a smaller chunk (a step's screen, a language's texts) unmarked.
+        expect(hinted, `${script} of ${relative(outDir, file)}`).toBe(code.length - (hinted ? COMPILE_HINT.length : 0) >= 2048);
       }
     }
     const preview = builtTexts(outDir).filter((f) => /[\\/]preview-[\w-]+\.js$/.test(f.file));
@@ -120,21 +122,24 @@ describe('the production build of the page', () => {
     }
   });
 
-  it('prerenders the first step of the safety training into a copy of the page per language, preloading its screens', () => {
+  it('prerenders the first step of the safety training into a copy of the page per language, preloading what it needs', () => {
     const plain = readFileSync(join(outDir, 'index.html'), 'utf8');
     const page = readFileSync(join(outDir, 'first-screens/safety-training.en.html'), 'utf8');
     expect(plain).toContain('<div id="root"></div>');
-    // The plain page's scripts, plus the workflow's screens, less the table of every workflow's screens: #root names
-    // the file of its own (packages/page/src/workflows/workflow-views.tsx).
-    const table = /\/registry\.views-[\w-]+\.js$/;
+    // The plain page's scripts, plus the workflow's module of screens, less the table of every workflow's screens
+    // (virtual:partner-task-kit/screens): #root names the file of its own (packages/page/src/workflows/workflow-views.tsx).
+    const table = /\/screens-[\w-]+\.js$/;
     expect(initialScripts(outDir).filter((script) => table.test(script))).toHaveLength(1);
     for (const script of initialScripts(outDir).filter((script) => !table.test(script))) expect(page).toContain(`"${script}"`);
-    expect(page).not.toMatch(/registry\.views-/);
-    const screens = /<link rel="modulepreload" crossorigin href="(\/assets\/safety-training-step-[\w-]+\.js)">/.exec(page);
+    expect(page).not.toMatch(/\/screens-[\w-]+\.js/);
+    const screens = /<link rel="modulepreload" crossorigin href="(\/assets\/safety-training-[\w-]+\.js)">/.exec(page);
     expect(screens).not.toBeNull();
-    // Its language's texts, and nothing the first step does not need: not the Spanish texts, not the later steps.
+    // Its language's texts, and nothing the first step does not need: not the Spanish texts, not the later steps, each
+    // a chunk of its own (the first step's screen, steps/welcome.tsx, is in the workflow's chunk).
     expect(page).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/texts\.en-[\w-]+\.js">/);
-    expect(page).not.toMatch(/texts\.es-|later-steps-/);
+    expect(page).not.toMatch(/texts\.es-|\/(welcome|policy|quiz|signature)-[\w-]+\.js/);
+    const later = builtTexts(outDir).filter((f) => /[\\/](policy|quiz|signature)-[\w-]+\.js$/.test(f.file));
+    expect(later.map((f) => /(policy|quiz|signature)-/.exec(f.file)?.[1]).sort()).toEqual(['policy', 'quiz', 'signature']);
     const root = /<div id="root" data-first-screen="([^"]+)">([\s\S]*)<\/div>\s*<\/body>/.exec(page);
     expect(JSON.parse(root![1]!.replaceAll('&quot;', '"'))).toEqual({
       locale: 'en',
@@ -203,33 +208,36 @@ describe('the production build of the page', () => {
   }, 60_000);
 });
 
-describe('the page build, told where the app keeps its workflows (packages/vite-plugin)', () => {
-  const views = 'src/workflows/registry.views.ts';
+describe('the page build, which finds the app’s workflows by their folders (packages/vite-plugin)', () => {
   // Nothing is written: the build stops before, or its output is not looked at.
-  const buildWith = async (options: PartnerTaskKitOptions) => {
+  const buildWith = async (options: PartnerTaskKitOptions, root = process.cwd()) => {
     const { build } = await import('vite');
-    return build({ root: process.cwd(), configFile: false, logLevel: 'silent', plugins: partnerTaskKit(options), build: { write: false } });
+    return build({ root, configFile: false, logLevel: 'silent', plugins: partnerTaskKit(options), build: { write: false } });
   };
 
-  it('names the option and the file it looked for when a registry is not where it is told', async () => {
-    await expect(buildWith({ workflows: 'src/workflows/registry.ts', views: 'src/workflows/screens.ts' })).rejects.toThrow(
-      `partnerTaskKit({ views: 'src/workflows/screens.ts' }): there is no ${resolve('src/workflows/screens.ts')}`,
-    );
-    await expect(buildWith({ workflows: 'src/registry.ts', views })).rejects.toThrow(
-      `partnerTaskKit({ workflows: 'src/registry.ts' }): there is no ${resolve('src/registry.ts')}`,
+  it('names the option and the file it looked for when the shell texts are not where it is told', async () => {
+    await expect(buildWith({ shellTexts: 'src/texts.ts' })).rejects.toThrow(
+      `partnerTaskKit({ shellTexts: 'src/texts.ts' }): there is no ${resolve('src/texts.ts')}`,
     );
   });
 
   it('refuses shell texts the page is not handed: the first screens would say what the hydrated page does not', async () => {
-    await expect(buildWith({ workflows: 'src/workflows/registry.ts', views, shellTexts: 'src/workflows/registry.ts' })).rejects.toThrow(
-      "partnerTaskKit({ shellTexts: 'src/workflows/registry.ts' }): the page's entry does not import it",
+    const notHanded = 'src/workflows/safety-training/texts.en.ts';
+    await expect(buildWith({ shellTexts: notHanded })).rejects.toThrow(
+      `partnerTaskKit({ shellTexts: '${notHanded}' }): the page's entry does not import it`,
     );
   }, 120_000);
 
-  it('says what the workflow registry must export when it is told of another module', async () => {
-    await expect(buildWith({ workflows: views, views })).rejects.toThrow(
-      `${views} (partnerTaskKit's \`workflows\`) must export listWorkflows(), DEFAULT_WORKFLOW_ID and prerenderedWorkflows`,
-    );
+  it('stops on a step with no screen, naming the definition and the file to add', async () => {
+    const copy = await copyProject();
+    try {
+      rmSync(join(copy, 'src/workflows/background-check/steps/check.tsx'));
+      await expect(buildWith({}, copy)).rejects.toThrow(
+        'src/workflows/background-check/definition.ts: step "check" has no screen: add src/workflows/background-check/steps/check.tsx',
+      );
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   }, 120_000);
 });
 

@@ -23,18 +23,20 @@ export interface EntryReport {
 
 interface Manifest {
   name: string;
-  exports: Record<string, string | { types: string; default: string }>;
+  exports: Record<string, string | { types: string; default?: string }>;
 }
 
 /**
- * Every entry that gets a report: each key of "exports" but ./package.json.
+ * Every entry that gets a report: each key of "exports" but ./package.json and a types-only entry (no "default"),
+ * which declares ambient modules for an app's tsconfig `types` (`@partner-task-kit/vite-plugin/client`): it exports
+ * nothing to report, and its declarations are the committed file itself.
  */
 export function entryReports(): EntryReport[] {
   return packageNames.flatMap((folder) => {
     const packageDir = path.join(root, 'packages', folder);
     const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Manifest;
     return Object.entries(manifest.exports)
-      .filter(([key]) => key !== './package.json')
+      .filter(([key, target]) => key !== './package.json' && !(typeof target === 'object' && target.default === undefined))
       .map(([key, target]) => {
         if (typeof target === 'string') throw new Error(`${manifest.name} exports ${key} without types`);
         const reportName = key === '.' ? folder : `${folder}-${key.slice(2).replaceAll('/', '-')}`;

@@ -62,10 +62,10 @@ export function renderApp(
     </StrictMode>
   );
   if (firstScreen) {
-    // The step's screens first (the page preloads them): rendered with its screens already in, the step has no Suspense
+    // The step's screens and its own chunk first (the page preloads them): rendered with its screens already in, the step has no Suspense
     // boundary, as in the HTML (packages/page/src/workflows/lazy-screen.tsx), and hydrates in one pass. Screens that could not be
     // fetched would render a boundary the HTML does not have: the page is rendered anew, and says so where they go.
-    void preloadWorkflowViews(firstScreen.workflow.id, firstScreen.screens).then((fetched) =>
+    void preloadWorkflowViews(firstScreen.workflow.id, firstScreen.screens, firstScreen.workflow.steps[0]?.id).then((fetched) =>
       fetched ? hydrateRoot(root, app) : renderAnew(root, app),
     );
     return;

@@ -1,16 +1,16 @@
 // @partner-task-kit/page/screens: everything a workflow's screens import (docs/public-api.md, src/workflows/README.md in
 // the app): what the step runner hands them, the form parts, the worker's language, file fields, offers, going back, the
-// API client and lazily loaded steps. Re-exports only: the page's build splits its code by module
+// API client. Re-exports only: the page's build splits its code by module
 // (docs/architecture.md#the-page-build), and what a screen does not use is left out of its chunk.
 export {
   MissingStepScreenError,
   type EndScreenProps,
   type StepRefusal,
+  type StepScreenProps,
   type StepViewProps,
   type WorkflowScreens,
 } from './workflows/step-view-props.ts';
 export { invalidFields, refused } from './workflows/field-errors.ts';
-export { lazyScreen, workflowTexts, type LazyScreen, type ScreenModule, type WorkflowTexts } from './workflows/lazy-screen.tsx';
 export { Button } from './ui/button.tsx';
 export { CheckField } from './ui/check-field.tsx';
 export { Choice, ChoiceGroup } from './ui/choice-group.tsx';

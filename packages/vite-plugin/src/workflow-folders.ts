@@ -131,7 +131,10 @@ export function scanWorkflowFolders(root: string, locales: readonly string[]): W
   return folders;
 }
 
-/** What checkWorkflowDefinitions reads of a definition: its id and its steps' ids. */
+/**
+ * What checkWorkflowDefinitions reads of a definition: its id and its steps' ids.
+ * @public
+ */
 export interface DefinitionShape {
   id: unknown;
   steps: readonly { id: string }[];
@@ -139,7 +142,9 @@ export interface DefinitionShape {
 
 /**
  * The folders against their definitions, once loaded: each definition's id is its folder's name and no other's, each
- * step has its screen and each screen its step. The problems name the file to change; none: an empty list.
+ * step has its screen and each screen its step. The problems name the file to change; none: an empty list. For a
+ * caller that loads the definitions its own way (the server at its start).
+ * @public
  */
 export function checkWorkflowDefinitions(
   root: string,
@@ -166,7 +171,7 @@ export function checkWorkflowDefinitions(
     const stepIds = new Set(definition.steps.map((step) => step.id));
     for (const stepId of stepIds) {
       if (!folder.steps.has(stepId))
-        problems.push(`${shown(folder.definition)}: step "${stepId}" has no screen: add ${shown(folder.folder)}steps/${stepId}.tsx`);
+        problems.push(`${shown(folder.definition)}: step "${stepId}" has no screen: add ${shown(folder.folder)}/steps/${stepId}.tsx`);
     }
     for (const [stepId, file] of folder.steps) {
       if (!stepIds.has(stepId)) problems.push(`${shown(file)}: ${shown(folder.definition)} has no step "${stepId}"`);

@@ -1,6 +1,6 @@
 import type { AvailabilityTexts } from './texts';
 
-export const availabilityTextsEn: AvailabilityTexts = {
+export default {
   stepTitles: {
     start: 'When can you start?',
     shifts: 'Which shifts can you work?',
@@ -52,4 +52,4 @@ export const availabilityTextsEn: AvailabilityTexts = {
     noteTooLong: (max) => `The note is too long: shorten it to ${max} characters or fewer.`,
     submit: 'Send my availability',
   },
-};
+} satisfies AvailabilityTexts;

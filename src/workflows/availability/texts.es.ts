@@ -1,6 +1,6 @@
 import type { AvailabilityTexts } from './texts';
 
-export const availabilityTextsEs: AvailabilityTexts = {
+export default {
   stepTitles: {
     start: '¿Cuándo puedes empezar?',
     shifts: '¿Qué turnos puedes hacer?',
@@ -52,4 +52,4 @@ export const availabilityTextsEs: AvailabilityTexts = {
     noteTooLong: (max) => `La nota es demasiado larga: acórtala a ${max} caracteres o menos.`,
     submit: 'Enviar mi disponibilidad',
   },
-};
+} satisfies AvailabilityTexts;

@@ -1,6 +1,6 @@
 import type { BackgroundCheckTexts } from './texts';
 
-export const backgroundCheckTextsEn: BackgroundCheckTexts = {
+export default {
   stepTitles: {
     consent: 'Consent to a background check',
     check: 'Your background check is under way',
@@ -20,4 +20,4 @@ export const backgroundCheckTextsEn: BackgroundCheckTexts = {
     mayClose: 'You may close this page: the task moves on by itself when the check is done, and you will find it there.',
     watching: 'This page updates by itself while it stays open.',
   },
-};
+} satisfies BackgroundCheckTexts;

@@ -1,6 +1,6 @@
 import type { BackgroundCheckTexts } from './texts';
 
-export const backgroundCheckTextsEs: BackgroundCheckTexts = {
+export default {
   stepTitles: {
     consent: 'Consentimiento para una verificación de antecedentes',
     check: 'Estamos verificando tus antecedentes',
@@ -20,4 +20,4 @@ export const backgroundCheckTextsEs: BackgroundCheckTexts = {
     mayClose: 'Puedes cerrar esta página: la tarea avanza sola cuando termine la verificación y la encontrarás ahí.',
     watching: 'Esta página se actualiza sola mientras siga abierta.',
   },
-};
+} satisfies BackgroundCheckTexts;

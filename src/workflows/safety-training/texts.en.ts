@@ -1,6 +1,6 @@
 import type { SafetyTrainingTexts } from './texts';
 
-export const safetyTrainingTextsEn: SafetyTrainingTexts = {
+export default {
   stepTitles: {
     welcome: 'Workplace safety training',
     policy: 'Read the safety policy',
@@ -83,4 +83,4 @@ export const safetyTrainingTextsEn: SafetyTrainingTexts = {
     mustConfirm: 'Tick the box to confirm.',
     submit: 'Sign and finish',
   },
-};
+} satisfies SafetyTrainingTexts;

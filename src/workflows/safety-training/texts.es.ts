@@ -1,6 +1,6 @@
 import type { SafetyTrainingTexts } from './texts';
 
-export const safetyTrainingTextsEs: SafetyTrainingTexts = {
+export default {
   stepTitles: {
     welcome: 'Formación en seguridad laboral',
     policy: 'Lee la política de seguridad',
@@ -90,4 +90,4 @@ export const safetyTrainingTextsEs: SafetyTrainingTexts = {
     mustConfirm: 'Marca la casilla para confirmar.',
     submit: 'Firmar y terminar',
   },
-};
+} satisfies SafetyTrainingTexts;

@@ -1,6 +1,6 @@
 import type { Locale } from '@partner-task-kit/page/screens';
 
-/** The appointment's own texts (appointment-step.tsx, booked-appointment.tsx), beside the workflow's texts.*.ts, in each language. */
+/** The appointment's own texts (steps/appointment.tsx, booked-appointment.tsx), beside the workflow's texts.*.ts, in each language. */
 export interface AppointmentTexts {
   intro: string;
   loading: string;

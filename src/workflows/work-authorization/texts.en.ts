@@ -1,6 +1,6 @@
 import type { WorkAuthorizationTexts } from './texts';
 
-export const workAuthorizationTextsEn: WorkAuthorizationTexts = {
+export default {
   stepTitles: {
     citizenship: 'Are you a citizen?',
     'national-id': 'Your national ID number',
@@ -63,4 +63,4 @@ export const workAuthorizationTextsEn: WorkAuthorizationTexts = {
     body: 'Your documents were checked and you may work in the roles you applied for.',
     next: 'You can go back to your task list in the portal.',
   },
-};
+} satisfies WorkAuthorizationTexts;

@@ -1,6 +1,6 @@
 import type { WorkAuthorizationTexts } from './texts';
 
-export const workAuthorizationTextsEs: WorkAuthorizationTexts = {
+export default {
   stepTitles: {
     citizenship: '¿Es usted ciudadano?',
     'national-id': 'Su número de documento nacional',
@@ -63,4 +63,4 @@ export const workAuthorizationTextsEs: WorkAuthorizationTexts = {
     body: 'Hemos comprobado sus documentos y puede trabajar en los puestos que solicitó.',
     next: 'Puede volver a su lista de tareas en el portal.',
   },
-};
+} satisfies WorkAuthorizationTexts;

@@ -8,8 +8,8 @@ import { shellTextsEn } from '../ui/i18n/shell-texts.en.ts';
 import { shellTextsEs } from '../ui/i18n/shell-texts.es.ts';
 import type { ShellTexts } from '../ui/i18n/shell-texts.ts';
 import { withOverrides, type ShellTextOverrides } from '../ui/i18n/shell-text-overrides.ts';
-import { type WorkflowCatalog, longestPathOf } from '@partner-task-kit/workflow';
-import { preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from '../workflows/workflow-views.tsx';
+import { type WorkflowDefinition, longestPathOf } from '@partner-task-kit/workflow';
+import { loadScreens, preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from '../workflows/workflow-views.tsx';
 import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen.tsx';
 import { taskScreen } from './task-screen.tsx';
 
@@ -39,10 +39,8 @@ const noContext: TaskContext = {
  * @internal
  */
 export interface FirstScreensToPrerender {
-  /** The app's workflows (its registry, packages/workflow/src/workflow-catalog.ts). */
-  catalog: WorkflowCatalog;
-  /** The ids of those whose first step goes into the HTML: each is rendered, in each language. */
-  prerendered: readonly string[];
+  /** The app's workflows (its folders, docs/architecture.md#a-workflow-is-a-folder): each first step is rendered, in each language. */
+  workflows: readonly WorkflowDefinition[];
   /** The app's table of its workflows' screens, which the page is handed too (packages/page/src/task/mount-task-page.ts). */
   screens: LoadWorkflowScreensTable;
   /** The built file of a workflow's screens, which #root names for the page to import. */
@@ -52,14 +50,13 @@ export interface FirstScreensToPrerender {
 }
 
 /**
- * Build time (packages/vite-plugin): the first step of each prerendered workflow in each language, as the task page
+ * Build time (packages/vite-plugin): the first step of each workflow in each language, as the task page
  * renders it for a new task before its session has answered (task-session.tsx): the step itself, its screens fetched
  * first.
  * @internal
  */
 export async function prerenderFirstScreens({
-  catalog,
-  prerendered,
+  workflows,
   screens: screensTable,
   screensFile,
   shellTexts,
@@ -68,10 +65,8 @@ export async function prerenderFirstScreens({
   const textsOf = (locale: Locale): ShellTexts => withOverrides(locale === 'es' ? shellTextsEs : shellTextsEn, shellTexts?.[locale]);
   setWorkflowScreensTable(screensTable);
   const screens: PrerenderedFirstScreen[] = [];
-  for (const id of prerendered) {
-    const definition = catalog.find(id)?.definition;
-    if (!definition)
-      throw new Error(`the first screen of ${id} is to be prerendered, but the app's workflow registry has no such workflow`);
+  for (const definition of workflows) {
+    const { id } = definition;
     const workflow = {
       id,
       estimatedMinutes: definition.estimatedMinutes,
@@ -94,9 +89,16 @@ export async function prerenderFirstScreens({
 }
 
 async function render(firstScreen: FirstScreen, texts: ShellTexts): Promise<string> {
-  // In before rendering, as the page has them before hydrating (packages/page/src/app-root.tsx): the step is then rendered with no
-  // Suspense boundary around it (packages/page/src/workflows/lazy-screen.tsx), in the HTML as in the page, so the two match.
-  await preloadWorkflowViews(firstScreen.workflow.id);
+  // In before rendering, with the first step's own chunk, as the page has them before hydrating (packages/page/src/app-root.tsx):
+  // the step is then rendered with no Suspense boundary around it (packages/page/src/workflows/lazy-screen.tsx), in the
+  // HTML as in the page, so the two match.
+  const { id } = firstScreen.workflow;
+  const step = firstScreen.workflow.steps[0]?.id;
+  // Fetched first for their own error, which stops the build: preloadWorkflowViews says only whether they came.
+  const screens = await loadScreens(id);
+  await Promise.all([step === undefined ? undefined : screens.loadStep?.(step), ...locales.map((locale) => screens.loadTexts?.(locale))]);
+  if (!(await preloadWorkflowViews(id, undefined, step)))
+    throw new Error(`the screens of ${id} could not be loaded to prerender its first step`);
   const { prelude } = await prerender(
     <QueryClientProvider client={new QueryClient()}>
       <LocaleProvider locale={firstScreen.locale} texts={texts}>

@@ -1,5 +1,4 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
-import type { Locale } from '../ui/i18n/locale.ts';
 import { useShellTexts } from '../ui/i18n/locale-context.tsx';
 
 export type ScreenModule<Props> = { default: ComponentType<Props> };
@@ -50,36 +49,4 @@ export function lazyScreen<Props extends object>(load: () => Promise<ScreenModul
 
 function LoadingScreen() {
   return <p role="status">{useShellTexts().loadingStep}</p>;
-}
-
-export interface WorkflowTexts<Texts> {
-  /** Fetches the texts of `locale`, once (again after a failure). */
-  load(locale: Locale): Promise<unknown>;
-  /** The texts of `locale`: registry.views.ts has the page's language's in before the screens count as loaded. */
-  get(locale: Locale): Texts;
-}
-
-/**
- * A workflow's texts, one chunk per language, so a page carries only its own language's: a link's page preloads the
- * texts of the language it was prerendered in, beside the workflow's screens (docs/development.md#benchmarks, the
- * first screen's JavaScript). The screens read them synchronously, as they render.
- */
-export function workflowTexts<Texts>(loaders: Record<Locale, () => Promise<Texts>>): WorkflowTexts<Texts> {
-  const loaded: Partial<Record<Locale, Texts>> = {};
-  const loading: Partial<Record<Locale, Promise<unknown>>> = {};
-  return {
-    load: (locale) =>
-      (loading[locale] ??= loaders[locale]().then(
-        (texts) => (loaded[locale] = texts),
-        (error: unknown) => {
-          delete loading[locale];
-          throw error;
-        },
-      )),
-    get: (locale) => {
-      const texts = loaded[locale];
-      if (texts === undefined) throw new Error(`the ${locale} texts of this workflow were not loaded before its screens`);
-      return texts;
-    },
-  };
 }

@@ -25,6 +25,12 @@ export interface StepViewProps {
   onSubmit(data: unknown): void;
 }
 
+/**
+ * What a step's screen gets, a workflow's `steps/<step-id>.tsx` (docs/architecture.md#a-workflow-is-a-folder): the
+ * step runner's props and the workflow's texts in the page's language, `undefined` for a workflow that has none.
+ */
+export type StepScreenProps<Texts = undefined> = StepViewProps & { texts: Texts };
+
 /** A field of a step's data the server refused, as its 400 names it (`data.expiryDate`), and the server's message. */
 export interface StepRefusal {
   field: string;
@@ -42,15 +48,20 @@ export interface EndScreenProps {
 }
 
 /**
- * What a workflow's step switch exports as `screens`, under that one name in every workflow: registry.views.ts loads it
- * by the workflow's id, and a link's prerendered first page by the file its HTML names
- * (packages/page/src/workflows/workflow-views.tsx).
+ * A workflow's screens as the page loads them, exported as `screens` by the module the page's build writes for each
+ * workflow folder (folderScreens in folder-screens.tsx): the app's table of screens loads it by the workflow's id, and a
+ * link's prerendered first page by the file its HTML names (packages/page/src/workflows/workflow-views.tsx).
  */
 export interface WorkflowScreens {
-  /** The step switch: the screen of each step id. */
+  /** The screen of each step id. */
   view: ComponentType<StepViewProps>;
-  /** Fetches the texts of one language when they come one chunk per language (workflowTexts in lazy-screen.tsx). */
+  /** Fetches the texts of one language when they come one chunk per language. */
   loadTexts?: (locale: Locale) => Promise<unknown>;
+  /**
+   * Fetches the code of one step's screen when each step is a chunk of its own: the page fetches the first step's
+   * before it hydrates that step's prerendered markup, so the step renders with no Suspense boundary.
+   */
+  loadStep?: (stepId: string) => Promise<unknown>;
   /** The workflow's own screen once the task is completed; absent: the shell's (packages/page/src/task/done-screen.tsx). */
   done?: ComponentType<EndScreenProps>;
   /** The workflow's own screen once the attempt failed; absent: the shell's (packages/page/src/task/failed-screen.tsx). */

@@ -19,7 +19,10 @@ export function pageLocales(): readonly Locale[] {
  */
 const namedFiles = new Map<string, string>();
 
-/** How each workflow's screens load, by workflow id: the app's table of them (its registry of screens). */
+/**
+ * How each workflow's screens load, by workflow id: the app's table of them, which the page's build writes from the
+ * workflow folders (`virtual:partner-task-kit/screens`, docs/architecture.md#a-workflow-is-a-folder).
+ */
 export interface WorkflowScreensTable {
   readonly screenLoaders: Readonly<Record<string, () => Promise<{ screens: WorkflowScreens }>>>;
 }
@@ -85,11 +88,13 @@ export function WorkflowStepView(props: StepViewProps) {
  * only once /api/session had answered, one more round trip before the first step could paint). The link's `workflow`
  * variable names the likely one (a task opened before keeps its stored workflow, which the lazy component then
  * fetches); without it every workflow of the app's table of screens is fetched, since which one is the default is known
- * only to the app's workflow registry, whose definitions stay out of the page's JavaScript. `file` is where the page's
- * HTML says that workflow's screens are (a prerendered first page names its own). Settles when they are in, true, or
- * failed, false (the lazy component asks again, and its failure is shown where it renders).
+ * only to the server (the app's server/main.ts names it), and the definitions stay out of the page's JavaScript. `file` is where the page's
+ * HTML says that workflow's screens are (a prerendered first page names its own), `step` the step whose screen is fetched
+ * with them (the prerendered one: hydrated with its code in, it renders with no Suspense boundary, as in the HTML).
+ * Settles when they are in, true, or failed, false (the lazy component asks again, and its failure is shown where it
+ * renders).
  */
-export async function preloadWorkflowViews(requested: string | undefined, file?: string): Promise<boolean> {
+export async function preloadWorkflowViews(requested: string | undefined, file?: string, step?: string): Promise<boolean> {
   if (requested !== undefined && file !== undefined) namedFiles.set(requested, file);
   let ids: readonly string[];
   try {
@@ -101,6 +106,8 @@ export async function preloadWorkflowViews(requested: string | undefined, file?:
     ids.map((id) =>
       screensOf(id)
         .fetch()
+        // Loaded again, at once: the module of screens is in, and a module is loaded once.
+        .then(async () => step && (await loadScreens(id)).loadStep?.(step))
         .then(
           () => true,
           () => false,
