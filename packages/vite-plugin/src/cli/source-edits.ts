@@ -90,7 +90,7 @@ export function defaultWorkflowOf(file: string, code: string): { id: string; edi
 }
 
 /** The name an import or export specifier names (`x` of `{ x }`, `'x'` of `{ 'x' as y }`). */
-export function exportName(name: ESTree.ModuleExportName): string {
+function exportName(name: ESTree.ModuleExportName): string {
   return name.type === 'Literal' ? name.value : name.name;
 }
 

@@ -6,9 +6,9 @@ import { applyEdits, importsOf, nodesOfType, optionsOfCall, parseModule, propert
  * on the syntax of what the kit's template wrote, the rest of the file as the partner left it. A file in another
  * shape is refused with SourceShapeError, naming it, for the partner to edit.
  */
-export const screensModule = 'virtual:partner-task-kit/screens';
-export const workflowsModule = 'virtual:partner-task-kit/workflows';
-export const registerHook = '@partner-task-kit/vite-plugin/register';
+const screensModule = 'virtual:partner-task-kit/screens';
+const workflowsModule = 'virtual:partner-task-kit/workflows';
+const registerHook = '@partner-task-kit/vite-plugin/register';
 export const clientTypes = '@partner-task-kit/vite-plugin/client';
 
 const isRegistry = (specifier: string, name: string) => new RegExp(`(^|/)${name.replace('.', '\\.')}(\\.[jt]sx?)?$`).test(specifier);
