@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { registriesWithOnly } from '../../vite-plugin/src/cli/registry-edits.ts';
+import { locales } from '../../page/src/ui/i18n/locale.ts';
+import { defaultWorkflowOf } from '../../vite-plugin/src/cli/source-edits.ts';
+import { scanWorkflowFolders } from '../../vite-plugin/src/workflow-folders.ts';
 
 /**
  * The scaffolder's template, written at its build (`npm run build`, and `prepack` before `npm pack` or a publish) from
@@ -8,10 +10,12 @@ import { registriesWithOnly } from '../../vite-plugin/src/cli/registry-edits.ts'
  *
  *   template/app/          the files every app has: the root app's entries, guide and build config, with the app-only
  *                          files of template-base/ (package.json, tsconfig.json, eslint and vitest configs, README)
- *   template/workflows/<id>/  each example's folder, as it is
+ *   template/workflows/<id>/  each example's folder, as it is: the folder is the whole workflow
+ *                          (docs/architecture.md#a-workflow-is-a-folder), so an app holds the examples it copies
  *   template/tests/<id>/   the tests of tests/app/ that import that example's folder
- *   template/registries/all/, template/registries/<id>/   the three registries, with every example or that one alone
- *   template/examples.json the examples' ids, in the registry's order: the first is the default
+ *   template/server/all/main.ts, template/server/<id>/main.ts   the app's server/main.ts naming the root's default
+ *                          workflow, or that example, the only one of its app
+ *   template/examples.json the examples' ids, the root's default first, then by id
  *
  * A build step, so it reads the repository by path; nothing of it runs in the scaffolder (src/cli.ts). An argument
  * writes the template into that folder instead (the kit's doc-links test reads an app made from it).
@@ -22,7 +26,7 @@ const template = process.argv[2] === undefined ? join(packageDir, 'template') : 
 const workflowsDir = join(root, 'src/workflows');
 
 /** Copied, their docs/ citations led online: the app's side of docs/architecture.md#what-the-app-hands-the-engine. */
-const appFiles = ['src/main.tsx', 'src/theme.css', 'src/shell-texts.ts', 'server/main.ts', 'server/app-migrations.ts', 'index.html'];
+const appFiles = ['src/main.tsx', 'src/theme.css', 'src/shell-texts.ts', 'server/app-migrations.ts', 'index.html'];
 
 const { repository } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { repository: { url: string } };
 /** The kit's repository on the web, where an app, which has no docs/ of its own, reads the pages its files cite. */
@@ -99,17 +103,14 @@ function appPackageJson(): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-const registrySources = {
-  registry: read('src/workflows/registry.ts'),
-  views: read('src/workflows/registry.views.ts'),
-  server: read('src/workflows/registry.server.ts'),
-};
-const examples = /const workflowIds = \[([^\]]*)\] as const;/
-  .exec(registrySources.registry)?.[1]
-  ?.split(',')
-  .map((entry) => entry.trim().replace(/^'|'$/g, ''))
-  .filter(Boolean);
-if (!examples || examples.length === 0) throw new Error('src/workflows/registry.ts lists no workflowIds');
+// The examples are the app's workflow folders, found as the page's build and the server find them.
+const folders = scanWorkflowFolders(root, locales).map((folder) => folder.id);
+const serverMain = read('server/main.ts');
+const rootDefault = defaultWorkflowOf('server/main.ts', serverMain);
+if (rootDefault === undefined && folders.length > 1) throw new Error('server/main.ts names no defaultWorkflow for runKit');
+const defaultExample = rootDefault?.id ?? folders[0]!;
+if (!folders.includes(defaultExample)) throw new Error(`server/main.ts: the default workflow "${defaultExample}" has no folder`);
+const examples = [defaultExample, ...folders.filter((id) => id !== defaultExample)];
 
 rmSync(template, { recursive: true, force: true });
 copyFolder(join(packageDir, 'template-base'), join(template, 'app'));
@@ -118,20 +119,20 @@ for (const file of appFiles) write(join(template, 'app', file), read(file));
 write(join(template, 'app/vite.config.ts'), viteConfig());
 write(join(template, 'app/src/workflows/README.md'), read('src/workflows/README.md'));
 write(join(template, 'examples.json'), `${JSON.stringify(examples)}\n`);
+write(join(template, 'server/all/main.ts'), serverMain);
+// Code the workflows share (a folder named with a leading _) goes with every app: an example may import it.
+for (const entry of readdirSync(workflowsDir, { withFileTypes: true })) {
+  if (entry.isDirectory() && entry.name.startsWith('_'))
+    copyFolder(join(workflowsDir, entry.name), join(template, 'app/src/workflows', entry.name));
+}
 
 const testFiles = readdirSync(join(root, 'tests/app')).filter((file) => file.endsWith('.ts'));
-const registryFile = { registry: 'registry.ts', views: 'registry.views.ts', server: 'registry.server.ts' } as const;
 for (const id of examples) {
   copyFolder(join(workflowsDir, id), join(template, 'workflows', id));
   for (const file of testFiles.filter((name) => read(`tests/app/${name}`).includes(`src/workflows/${id}/`))) {
     write(join(template, 'tests', id, file), read(`tests/app/${file}`));
   }
-  const only = registriesWithOnly(id, registrySources);
-  for (const key of Object.keys(registryFile) as (keyof typeof registryFile)[]) {
-    write(join(template, 'registries', id, registryFile[key]), only[key]);
-  }
-}
-for (const key of Object.keys(registryFile) as (keyof typeof registryFile)[]) {
-  write(join(template, 'registries/all', registryFile[key]), registrySources[key]);
+  // The example alone is its app's default: a server naming a workflow the app does not hold refuses to start.
+  write(join(template, 'server', id, 'main.ts'), rootDefault === undefined ? serverMain : rootDefault.edit(id));
 }
 process.stdout.write(`create-partner-task-kit: template/ written from the app, with ${examples.join(', ')}\n`);

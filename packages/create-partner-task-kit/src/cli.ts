@@ -81,15 +81,17 @@ function main(): void {
     throw new RefusedError(`${target} is not empty: choose a new folder, so nothing of yours is overwritten.`);
   }
   const chosen = chosenExamples(examples, values);
-  const registries = chosen.length === 1 ? chosen[0]! : 'all';
+  // The server names the default workflow: the root's among every example, or the one example the app holds.
+  const serverMain = chosen.length === 1 ? chosen[0]! : 'all';
 
   cpSync(join(templateDir, 'app'), target, { recursive: true });
   for (const id of chosen) {
+    // The folder is the whole workflow: nothing lists it (docs/architecture.md#a-workflow-is-a-folder).
     cpSync(join(templateDir, 'workflows', id), join(target, 'src/workflows', id), { recursive: true });
     const tests = join(templateDir, 'tests', id);
     if (existsSync(tests)) cpSync(tests, join(target, 'tests/app'), { recursive: true });
   }
-  cpSync(join(templateDir, 'registries', registries), join(target, 'src/workflows'), { recursive: true });
+  cpSync(join(templateDir, 'server', serverMain, 'main.ts'), join(target, 'server/main.ts'));
   // npm leaves every .gitignore out of a package, so the template holds it under another name.
   renameSync(join(target, 'gitignore'), join(target, '.gitignore'));
   writeFileSync(join(target, 'package.json'), `${JSON.stringify(appPackageJson(packageName(target)), null, 2)}\n`);

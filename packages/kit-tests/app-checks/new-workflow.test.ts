@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyProject, runIn, type Outcome } from '../helpers/project-copy';
 
@@ -28,7 +28,6 @@ const kitBin = (copy: string) => {
 const kit = (args: readonly string[]) => run(process.execPath, [kitBin(copy), ...args]);
 const newWorkflow = (id: string) => kit(['new-workflow', id]);
 
-const registryFiles = ['src/workflows/registry.ts', 'src/workflows/registry.views.ts', 'src/workflows/registry.server.ts'];
 const createdFiles = [
   'src/workflows/sample-form',
   'tests/app/sample-form-workflow.test.ts',
@@ -36,8 +35,24 @@ const createdFiles = [
   'tests/app/sample-branch-workflow.test.ts',
 ];
 
+/** The app's files and their text: src/, server/, tests/ and its configuration at the root. */
+function appFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const folder of ['src', 'server', 'tests']) {
+    for (const file of readdirSync(join(copy, folder), { recursive: true, withFileTypes: true })) {
+      if (file.isFile())
+        files.set(relative(copy, join(file.parentPath, file.name)), readFileSync(join(file.parentPath, file.name), 'utf8'));
+    }
+  }
+  for (const file of readdirSync(copy).filter((name) => /^(package\.json|tsconfig.*\.json|vite\.config\.ts)$/.test(name)))
+    files.set(file, read(file));
+  return files;
+}
+let before: Map<string, string>;
+
 beforeAll(async () => {
   copy = await copyProject();
+  before = appFiles();
   made = await newWorkflow('sample-form');
   branched = await kit(['new-workflow', 'sample-branch', '--branch']);
 }, 120_000);
@@ -52,31 +67,35 @@ describe('npm run new-workflow -- sample-form', () => {
     expect(template.scripts).toMatchObject({ dev: 'partner-task-kit dev', 'new-workflow': 'partner-task-kit new-workflow' });
   });
 
-  it('creates a workflow of one step with its texts and unit test, registered in the three registries', () => {
+  it('creates a folder of one step with its texts, and its unit test, and changes no other file', async () => {
     expect(made.output).toContain('Created the workflow "sample-form"');
     expect(made.code).toBe(0);
-    expect(readdirSync(join(copy, 'src/workflows/sample-form')).sort()).toEqual([
-      'contact-step.tsx',
+    expect(readdirSync(join(copy, 'src/workflows/sample-form'), { recursive: true }).sort()).toEqual([
       'definition.ts',
-      'sample-form-step.tsx',
+      'steps',
+      'steps/contact.tsx',
       'texts.en.ts',
       'texts.es.ts',
       'texts.ts',
     ]);
-    for (const file of registryFiles) expect(read(file)).toContain("'sample-form'");
-    // The page's registry still takes only a type from registry.ts: the definitions stay out of its initial bundle.
-    expect(read('src/workflows/registry.views.ts')).toContain("import type { WorkflowId } from './registry';");
+    expect(read('src/workflows/sample-form/definition.ts')).toContain('export default sampleFormWorkflow;');
+    expect(read('src/workflows/sample-form/steps/contact.tsx')).toContain('export default function Contact(');
+    // The two workflows' folders and tests alone: nothing lists a workflow anywhere else.
+    const after = appFiles();
+    const changed = [...after.keys()].filter((file) => after.get(file) !== before.get(file));
+    expect(changed.filter((file) => !createdFiles.some((created) => file.startsWith(created)))).toEqual([]);
+    expect(changed.length).toBeGreaterThan(0);
   });
 
   it('with --branch, creates a workflow whose first answer picks the next step, a screen per step', () => {
     expect(branched.output).toContain('Created the workflow "sample-branch"');
     expect(branched.code).toBe(0);
-    expect(readdirSync(join(copy, 'src/workflows/sample-branch')).sort()).toEqual([
-      'channel-step.tsx',
-      'contact-step.tsx',
+    expect(readdirSync(join(copy, 'src/workflows/sample-branch'), { recursive: true }).sort()).toEqual([
       'definition.ts',
-      'email-step.tsx',
-      'sample-branch-step.tsx',
+      'steps',
+      'steps/channel.tsx',
+      'steps/contact.tsx',
+      'steps/email.tsx',
       'texts.en.ts',
       'texts.es.ts',
       'texts.ts',
@@ -84,11 +103,10 @@ describe('npm run new-workflow -- sample-form', () => {
     const definition = read('src/workflows/sample-branch/definition.ts');
     expect(definition).toContain('stepsOf(');
     expect(definition).toContain("next: { contact: (answers) => answers['channel']?.channel === 'phone', email: () => true }");
-    for (const file of registryFiles) expect(read(file)).toContain("'sample-branch'");
   });
 
   it('refuses an id that is not kebab-case or is taken, saying why, and writes nothing', async () => {
-    const before = registryFiles.map(read);
+    const before = readdirSync(join(copy, 'src/workflows')).sort();
     const badName = await newWorkflow('Sample_Form');
     expect(badName.output).toContain('"Sample_Form" is not a workflow id: use kebab-case');
     expect(badName.code).toBe(1);
@@ -101,7 +119,7 @@ describe('npm run new-workflow -- sample-form', () => {
     const elsewhere = await runIn(join(copy, 'docs'), process.execPath, [kitBin(copy), 'new-workflow', 'sample-other']);
     expect(elsewhere.output).toContain("run it in the app's folder");
     expect(elsewhere.code).toBe(1);
-    expect(registryFiles.map(read)).toEqual(before);
+    expect(readdirSync(join(copy, 'src/workflows')).sort()).toEqual(before);
     expect(existsSync(join(copy, 'src/workflows/Sample_Form'))).toBe(false);
   }, 60_000);
 
@@ -112,7 +130,7 @@ describe('npm run new-workflow -- sample-form', () => {
   }, 160_000);
 
   it('leaves files that pass eslint and prettier, and nothing unused for knip', async () => {
-    const files = [...createdFiles, ...registryFiles];
+    const files = createdFiles;
     const linted = await run(bin('eslint'), ['--max-warnings', '0', ...files]);
     expect(linted.output).toBe('');
     const formatted = await run(bin('prettier'), ['--check', ...files]);
@@ -129,21 +147,32 @@ describe('npm run new-workflow -- sample-form', () => {
     expect(tested.code).toBe(0);
   }, 60_000);
 
-  it('is offered by the preview, after the examples, with its own title and estimate for a new assignment', async () => {
-    // What GET /api/preview lists (packages/server/src/task-api/preview-routes.ts maps listWorkflows) and the launch form's defaults.
+  it('is found by its folder, in the order of the ids, with its own title and estimate for a new assignment', async () => {
+    // The folders as the build and the server read them (docs/architecture.md#a-workflow-is-a-folder), and the
+    // preview's launch form's defaults for one of them.
     const script = `
-      const { listWorkflows } = await import('./src/workflows/registry.ts');
+      const { pathToFileURL } = await import('node:url');
+      const { tsImport } = await import('tsx/esm/api');
+      const { loadWorkflowFolders } = await import('./packages/vite-plugin/src/workflow-folders.ts');
       const { workflowDefaults } = await import('./packages/dev/src/preview/assignment-defaults.ts');
-      const workflows = listWorkflows().map((w) => ({ id: w.id, title: w.title, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
+      const { definitions } = await loadWorkflowFolders(process.cwd(), ['en', 'es'], (file) => tsImport(pathToFileURL(file).href, import.meta.url));
+      const workflows = [...definitions.values()].map((w) => ({ id: w.id, title: w.title, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
       const defaults = workflowDefaults({ workflows, defaultWorkflow: 'safety-training' }, 'sample-form');
       console.log(JSON.stringify({ workflows, defaults }));`;
     const listed = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], 30_000);
     expect(listed.code, listed.output).toBe(0);
     const { workflows, defaults } = JSON.parse(listed.output) as { workflows: { id: string }[]; defaults: unknown };
-    expect(workflows.map((workflow) => workflow.id).slice(0, 2)).toEqual(['safety-training', 'availability']);
-    expect(workflows.slice(-2)).toEqual([
-      { id: 'sample-form', title: 'Sample form', steps: 1, estimatedMinutes: 2 },
+    expect(workflows.map((workflow) => workflow.id)).toEqual([
+      'availability',
+      'background-check',
+      'safety-training',
+      'sample-branch',
+      'sample-form',
+      'work-authorization',
+    ]);
+    expect(workflows.filter((workflow) => workflow.id.startsWith('sample-'))).toEqual([
       { id: 'sample-branch', title: 'Sample branch', steps: 3, estimatedMinutes: 2 },
+      { id: 'sample-form', title: 'Sample form', steps: 1, estimatedMinutes: 2 },
     ]);
     expect(defaults).toEqual({ title: 'Sample form', estimatedCompletionTime: '2 minutes' });
   }, 60_000);

@@ -10,8 +10,12 @@ const commands: Record<string, { summary: string; run: (args: readonly string[])
     run: async (args) => (await import('./cli/dev.ts')).dev(args),
   },
   'new-workflow': {
-    summary: 'new-workflow <id> [--branch]     a new workflow in src/workflows/<id>/, registered, with its test in tests/app/',
+    summary: 'new-workflow <id> [--branch]     a new workflow, the folder src/workflows/<id>/, with its test in tests/app/',
     run: async (args) => (await import('./cli/new-workflow.ts')).newWorkflow(args),
+  },
+  'upgrade-folders': {
+    summary: 'upgrade-folders                  an app whose registries list its workflows moved to a folder each',
+    run: async () => (await import('./cli/upgrade-folders.ts')).upgradeFolders(),
   },
   upgrade: {
     summary: 'upgrade <version> | --from <dir> every kit package to one version in one npm install, and what to read next',
