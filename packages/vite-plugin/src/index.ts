@@ -533,3 +533,6 @@ function shellChunk(): Plugin {
     },
   };
 }
+
+// What an app's vitest.config.ts adds for tests that import the server's workflows.
+export { serverWorkflowsModule } from './workflows-plugin.ts';
