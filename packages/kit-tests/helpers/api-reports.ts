@@ -23,18 +23,19 @@ export interface EntryReport {
 
 interface Manifest {
   name: string;
-  exports: Record<string, string | { types: string; default: string }>;
+  exports: Record<string, string | { types: string; default?: string }>;
 }
 
 /**
- * Every entry that gets a report: each key of "exports" but ./package.json.
+ * Every entry that gets a report: each key of "exports" but ./package.json and the types-only ones (a script of
+ * declarations for the app's tsconfig `types`, such as @partner-task-kit/vite-plugin/client), which export nothing.
  */
 export function entryReports(): EntryReport[] {
   return packageNames.flatMap((folder) => {
     const packageDir = path.join(root, 'packages', folder);
     const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Manifest;
     return Object.entries(manifest.exports)
-      .filter(([key]) => key !== './package.json')
+      .filter(([key, target]) => key !== './package.json' && !(typeof target === 'object' && target.default === undefined))
       .map(([key, target]) => {
         if (typeof target === 'string') throw new Error(`${manifest.name} exports ${key} without types`);
         const reportName = key === '.' ? folder : `${folder}-${key.slice(2).replaceAll('/', '-')}`;

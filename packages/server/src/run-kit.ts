@@ -21,24 +21,24 @@ const commands: Record<string, () => Promise<Command>> = {
  * runs that command (`npm run tenants -- list` is `main.ts tenants list`), each with the app's workflows and migrations. One entry,
  * so the built server (build/server/main.mjs) carries the commands too and an operator runs them in the container.
  */
-export async function runKit(argv: readonly string[], app: KitApp): Promise<void> {
+export async function runKit(argv: readonly string[], kit: KitApp): Promise<void> {
   // Before anything runs, for a command too: an app whose flags this version does not know was written for another.
-  const future = resolveFutureFlags(app.future);
+  const future = resolveFutureFlags(kit.future);
   // And its workflows: a folder whose definition has another id, or several workflows and no default, is a mistake in
   // the app that every command and the server would otherwise meet later, in a worker's task.
   let workflows: WorkflowCatalog;
   try {
-    workflows = checkedWorkflows(app);
+    workflows = checkedWorkflows(kit);
   } catch (error) {
     if (!(error instanceof WorkflowCatalogError)) throw error;
     process.stderr.write(`Stopped before starting: ${error.message}\n`);
     process.exitCode = 1;
     return;
   }
-  const { migrations, pageDirectory, extendApp } = app;
-  const kit: CheckedKitApp = {
+  const { migrations, pageDirectory, extendApp } = kit;
+  const checked: CheckedKitApp = {
     workflows,
-    ...(app.future === undefined ? {} : { future: app.future }),
+    ...(kit.future === undefined ? {} : { future: kit.future }),
     ...(migrations === undefined ? {} : { migrations }),
     ...(pageDirectory === undefined ? {} : { pageDirectory }),
     ...(extendApp === undefined ? {} : { extendApp }),
@@ -54,7 +54,7 @@ export async function runKit(argv: readonly string[], app: KitApp): Promise<void
       return;
     }
     if (kitVersions.kind === 'bypassed') process.stderr.write(`${kitVersions.warning}\n`);
-    return (await import('./serve.ts')).serve(kit, future);
+    return (await import('./serve.ts')).serve(checked, future);
   }
   const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!load) {
@@ -62,7 +62,7 @@ export async function runKit(argv: readonly string[], app: KitApp): Promise<void
     process.exitCode = 2;
     return;
   }
-  process.exitCode = await (await load())(commandArgs, kit);
+  process.exitCode = await (await load())(commandArgs, checked);
 }
 
 /** The app's workflows as a catalog: the folders' list checked (docs/architecture.md#how-the-server-finds-them), or the catalog it built. */

@@ -16,7 +16,7 @@ export const WORKFLOWS_MODULE = 'virtual:partner-task-kit/workflows';
  * specifier the module imports it by: the path itself for a bundler, a file: URL for Node's loader (which reads a
  * Windows path's drive as a URL scheme).
  */
-export function workflowsModuleSource(
+function workflowsModuleSource(
   root: string,
   folders: readonly WorkflowFolder[],
   importOf: (file: string) => string = (file) => file,

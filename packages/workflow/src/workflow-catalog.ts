@@ -67,8 +67,9 @@ export function workflowCatalog(definitions: readonly WorkflowDefinition[], opti
  * `virtual:partner-task-kit/workflows`.
  */
 export interface FolderWorkflow {
+  /** The default export of its definition.ts. */
   definition: WorkflowDefinition;
-  /** Absent for a workflow with no definition.server.ts. */
+  /** The default export of its definition.server.ts; absent for a workflow without one. */
   server?: WorkflowServerModule | undefined;
   /** The workflow's folder from the app's root, `src/workflows/<id>/`: its name is the workflow's id. */
   folder: string;
