@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+// By its source, not the package's name, which resolves to its dist/: a test runs without `npm run build:packages`.
+import { serverWorkflowsModule } from './packages/vite-plugin/src/workflows-plugin.ts';
 
 // .ci/run sets TEST_REPORT_DIR so the CI can sum every test that ran into one line.
 const reportDir = process.env.TEST_REPORT_DIR;
@@ -7,6 +9,8 @@ const reportDir = process.env.TEST_REPORT_DIR;
 export default defineConfig({
   // The engine's packages resolve to their sources (tsconfig.base.json's paths), as in vite.config.ts.
   resolve: { tsconfigPaths: true },
+  // `virtual:partner-task-kit/workflows`, the app's workflows as its server receives them, for the tests that check them.
+  plugins: [serverWorkflowsModule()],
   test: {
     include: [
       'packages/kit-tests/unit/**/*.test.ts',

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { stepSavedUpdate, completedUpdate, startedUpdate } from '@partner-task-kit/server';
 import { labelLength, partnerTaskUpdateSchema, PARTNER_LABEL_MAX } from '@partner-task-kit/workflow/contract';
@@ -12,6 +10,12 @@ import {
   startDateProblem,
   startDateRange,
 } from '../../src/workflows/availability/definition.start-date';
+import workflows from 'virtual:partner-task-kit/workflows';
+
+/** A workflow as the server receives it from its folder (server/main.ts). */
+const folderOf = (id: string) => workflows.find((workflow) => workflow.definition.id === id);
+/** Every workflow of the app, whatever else it holds beside this example. */
+const ids = workflows.map((workflow) => workflow.definition.id);
 
 const NOW = Date.parse('2026-03-01T09:00:00.000Z');
 const startData = startDataSchemaAt(() => NOW);
@@ -162,7 +166,16 @@ describe('the availability workflow as a folder', () => {
     expect(definition).toBe(availability);
     expect(availability.id).toBe('availability');
     expect(availability.steps.some((step) => step.grading)).toBe(false);
-    expect(existsSync(fileURLToPath(new URL('../../src/workflows/availability/definition.server.ts', import.meta.url)))).toBe(false);
+    expect(folderOf('availability')?.server).toBeUndefined();
+  });
+
+  it.each(ids)('finds %s by its id, once, with a grader on the server for each of its graded steps', (id) => {
+    expect(ids.filter((other) => other === id)).toHaveLength(1);
+    const definition = folderOf(id)?.definition;
+    expect(definition?.id).toBe(id);
+    for (const step of definition?.steps.filter((each) => each.grading) ?? []) {
+      expect(folderOf(id)?.server?.graders[step.id], `grader of ${id}/${step.id}`).toBeTypeOf('function');
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import serverHalf, { answerRationales, safetyTrainingServer } from '../../src/wo
 import SafetyTrainingFailed from '../../src/workflows/safety-training/failed';
 import textsEn from '../../src/workflows/safety-training/texts.en';
 import textsEs from '../../src/workflows/safety-training/texts.es';
+import workflows from 'virtual:partner-task-kit/workflows';
 
 const rightAnswers = { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' } as const;
 const gradeQuiz = safetyTrainingServer.graders.quiz!;
@@ -63,6 +64,8 @@ describe('the safety training: the quiz, graded on the server', () => {
     expect(safetyTraining.id).toBe('safety-training');
     expect(serverHalf).toBe(safetyTrainingServer);
     expect(serverHalf.graders.quiz).toBeTypeOf('function');
+    // As the server receives it (server/main.ts).
+    expect(workflows.find((workflow) => workflow.definition.id === 'safety-training')?.server).toBe(safetyTrainingServer);
   });
 });
 

@@ -8,7 +8,7 @@ import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
 import { openStore } from '@partner-task-kit/server/store/store';
 import { copyProject } from '../helpers/project-copy';
-import { runNodeScript } from '../helpers/run-command';
+import { appServerFlags, runAppServerEntry } from '../helpers/run-command';
 import { launchServer, platformEnv } from '../helpers/server-process';
 
 /** A partner's checkout with one migration of its own: this project, its server/app-migrations.ts filled in. */
@@ -46,8 +46,8 @@ afterAll(async () => {
 /** The app's entry, as `npm run migrate` and `npm run doctor` run it. */
 const entry = (project: string) => join(project, 'server', 'main.ts');
 const migrate = (project: string, file: string, ...args: string[]) =>
-  runNodeScript(entry(project), { DATABASE_URL: file }, 30_000, ['migrate', ...args]);
-const doctor = (project: string, file: string) => runNodeScript(entry(project), { DATABASE_URL: file }, 30_000, ['doctor']);
+  runAppServerEntry(entry(project), { DATABASE_URL: file }, 30_000, ['migrate', ...args]);
+const doctor = (project: string, file: string) => runAppServerEntry(entry(project), { DATABASE_URL: file }, 30_000, ['doctor']);
 const appRecord = (file: string) => {
   const sqlite = new Database(file, { readonly: true });
   try {
@@ -108,7 +108,7 @@ describe("an app's own migration through the app's entries", () => {
   it("the app's server applies it at its start, and a server without it then refuses to start, naming the app", async () => {
     const file = join(directory, 'served.db');
     const env = platformEnv(emulator!.url, { DATABASE_URL: file });
-    const served = await launchServer(env, [process.execPath, '--import', 'tsx', entry(partner)]);
+    const served = await launchServer(env, [process.execPath, ...appServerFlags, entry(partner)]);
     try {
       await served.healthy(60_000);
     } finally {
@@ -117,7 +117,7 @@ describe("an app's own migration through the app's entries", () => {
     expect(appRecord(file)).toEqual([{ name: '0001_loyalty_points' }]);
 
     // This repository's app, whose server/main.ts hands over no migration of its own.
-    const older = await launchServer(env, [process.execPath, '--import', 'tsx', entry(thisProject)]);
+    const older = await launchServer(env, [process.execPath, ...appServerFlags, entry(thisProject)]);
     const exited = new Promise<number | null>((resolve) => {
       if (older.child.exitCode !== null) resolve(older.child.exitCode);
       else older.child.once('exit', (exitCode) => resolve(exitCode));

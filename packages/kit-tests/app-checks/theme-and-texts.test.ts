@@ -8,7 +8,8 @@ import { startServer, type RunningServer } from '@partner-task-kit/server/server
 import { buildPage } from '../helpers/page-build';
 import { copyProject } from '../helpers/project-copy';
 import { newContext } from '../helpers/task-app';
-import { serverWorkflows } from '../../../src/workflows/registry.server';
+import workflows from 'virtual:partner-task-kit/workflows';
+import { folderCatalog } from '@partner-task-kit/workflow';
 
 /** A theme of the app's own, as a partner writes it in src/theme.css: not the kit's blue. */
 const theme = ':root {\n  --primary: #6a1b9a;\n  --primary-dark: #4a148c;\n}\n';
@@ -37,7 +38,7 @@ describe("the app's theme and shell texts, on a first screen prerendered by the 
     await buildPage({ root: copy, outDir });
     const parsed = parseConfig({ DATABASE_URL: join(data, 'store.db'), PORT: '0', LOG_LEVEL: 'silent' });
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    server = await startServer(parsed.config, { workflows: serverWorkflows, pageDirectory: outDir });
+    server = await startServer(parsed.config, { workflows: folderCatalog(workflows, 'safety-training'), pageDirectory: outDir });
     browser = await chromium.launch(existsSync(systemChromium) ? { executablePath: systemChromium, args: ['--no-sandbox'] } : {});
   }, 300_000);
   afterAll(async () => {

@@ -23,17 +23,18 @@ export function npmEnvironment(): Record<string, string> {
  * `npm run dev` as a developer runs it, with PORT and files of its own (in `directory`), until it prints the address to
  * open and its server answers through it. In this repository as in an app made by create-partner-task-kit, the script
  * runs the kit's bin, `partner-task-kit dev` (compiled, packages/vite-plugin/dist/bin.js), in the app's folder: here
- * the repository's root, whose app it starts. The child is added to `children` at once, so a failed start is still stopped.
+ * the repository's root, whose app it starts (or `cwd`, a copy of it). The child is added to `children` at once, so a failed start is still stopped.
  */
 export async function startDev(
   directory: string,
   name: string,
   children: ChildProcess[],
-  options: { port?: number; args?: string[]; env?: Record<string, string> } = {},
+  options: { port?: number; args?: string[]; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<DevProcess> {
   const port = options.port ?? (await freePort());
   const args = options.args === undefined ? [] : ['--', ...options.args];
   const child = spawn('npm', ['run', 'dev', ...args], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: {
       ...npmEnvironment(),
       PORT: String(port),

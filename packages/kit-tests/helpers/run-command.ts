@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 
 export interface CommandResult {
   code: number | null;
@@ -15,6 +16,22 @@ export function runNodeScript(
   input?: string,
 ): Promise<CommandResult> {
   return runCommand(process.execPath, ['--import', 'tsx', script, ...args], { PATH: process.env.PATH ?? '', ...env }, timeoutMs, input);
+}
+
+/**
+ * Node's flags for an app's server entry as its package.json runs it (`npm run migrate`): tsx, and the kit's hooks
+ * that give it `virtual:partner-task-kit/workflows` from the folders of the app the entry is in.
+ */
+export const appServerFlags = ['--import', 'tsx', '--import', join(import.meta.dirname, '../../vite-plugin/src/register.ts')] as const;
+
+/** An app's server entry (its server/main.ts) run with a command, as its package.json scripts run it. */
+export function runAppServerEntry(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  args: string[] = [],
+): Promise<CommandResult> {
+  return runCommand(process.execPath, [...appServerFlags, entry, ...args], { PATH: process.env.PATH ?? '', ...env }, timeoutMs);
 }
 
 /** A command of the engine's entry (packages/server/src/run-kit.ts), `tenants` say, run as an app runs it, on the fixture workflows. */

@@ -54,7 +54,8 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${port}/hooks`, bodies, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-const serverEntry = ['--import', 'tsx', 'server/main.ts'];
+/** The app's server entry as its package.json scripts run it (`npm run migrate`). */
+const serverEntry = ['--import', '@partner-task-kit/vite-plugin/register', 'server/main.ts'];
 
 /** What the mix is refused with, everywhere: the lines that name each copy in question, and the fix. */
 function expectNamed(output: string, copies: readonly RegExp[]): void {

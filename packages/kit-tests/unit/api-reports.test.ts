@@ -26,6 +26,7 @@ describe('the API reports', () => {
       '@partner-task-kit/server/internal',
       '@partner-task-kit/testing',
       '@partner-task-kit/vite-plugin',
+      '@partner-task-kit/vite-plugin/register',
       '@partner-task-kit/dev',
       '@partner-task-kit/dev/preview',
     ]);

@@ -27,7 +27,7 @@ describe("the template's lint", () => {
         message: expect.stringContaining(
           'Import the kit through its public entries: @partner-task-kit/workflow, @partner-task-kit/workflow/contract, ' +
             '@partner-task-kit/page, @partner-task-kit/page/screens, @partner-task-kit/server, @partner-task-kit/testing, ' +
-            '@partner-task-kit/vite-plugin.',
+            '@partner-task-kit/vite-plugin, @partner-task-kit/vite-plugin/client, @partner-task-kit/vite-plugin/register.',
         ),
       },
     ]);

@@ -2,7 +2,7 @@ import { loadConfigOrExit } from './config.ts';
 import type { FutureFlags } from './future-flags.ts';
 import { createLogger, logDestination } from './logger.ts';
 import { startServer } from './server.ts';
-import type { KitApp } from './kit-app.ts';
+import type { CheckedKitApp } from './kit-app.ts';
 import { describeStartFailure } from './start-failure.ts';
 import { STOP_SIGNALS, stopOnSignals } from './stop-on-signals.ts';
 
@@ -10,7 +10,7 @@ import { STOP_SIGNALS, stopOnSignals } from './stop-on-signals.ts';
  * Runs the server: the only module that reads the environment at start and handles signals. `future` is the app's
  * flags as runKit resolved them.
  */
-export async function serve(kit: KitApp, future: FutureFlags): Promise<void> {
+export async function serve(kit: CheckedKitApp, future: FutureFlags): Promise<void> {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel, await logDestination(config.logFormat, process.stdout.isTTY === true));
   for (const warning of config.warnings) log.warn(warning);

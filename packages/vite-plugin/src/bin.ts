@@ -5,6 +5,14 @@
  * node_modules/.bin, unlikely to clash with another package's, and room for the next command without a new name.
  */
 const commands: Record<string, { summary: string; run: (args: readonly string[]) => Promise<void> }> = {
+  check: {
+    summary: "check                            the workflows' folders against the convention, each definition loaded",
+    run: async (args) => (await import('./cli/check.ts')).check(args),
+  },
+  'build-server': {
+    summary: 'build-server                     server/main.ts bundled into build/server/main.mjs, its workflows inside',
+    run: async (args) => (await import('./cli/build-server.ts')).buildServer(args),
+  },
   dev: {
     summary: 'dev [--reset-emulator]           the page with hot reload on PORT (8787), the server behind it restarted on change',
     run: async (args) => (await import('./cli/dev.ts')).dev(args),

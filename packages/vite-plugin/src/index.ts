@@ -74,3 +74,6 @@ function shellTextsOption(option: string | undefined): { plugin: Plugin; module(
     module: () => module,
   };
 }
+
+// What an app's vitest.config.ts adds for tests that import the server's workflows.
+export { serverWorkflowsModule } from './workflows-plugin.ts';

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { normalizePath } from 'vite';
+import { join, posix, relative, sep } from 'node:path';
 
 /**
  * The app's workflows, found by their folders (docs/architecture.md#a-workflow-is-a-folder): each folder under
@@ -43,6 +42,14 @@ export class WorkflowFolderError extends Error {
   }
 }
 
+/**
+ * A path with forward slashes, as Vite's normalizePath gives it: written out here because the server's commands scan
+ * the folders too (workflows-module.ts), and they should not load Vite for it.
+ */
+function normalizePath(path: string): string {
+  return posix.normalize(sep === '\\' ? path.replaceAll('\\', '/') : path);
+}
+
 /** What the screens of a step may be written in: the folder's TypeScript, or JavaScript in an app without it. */
 const screenExtensions = ['.tsx', '.ts', '.jsx', '.js'] as const;
 const moduleExtensions = ['.ts', '.js'] as const;
@@ -63,9 +70,10 @@ function stripExtension(name: string, extensions: readonly string[]): string | u
 /**
  * The workflow folders under `root`'s `src/workflows/`, in the order of their ids (the preview portal offers them so),
  * checked for what their files alone tell: a definition, a name that is an id, screens and texts named as the
- * convention names them. What needs the definition loaded (its id, its steps) is checkWorkflowDefinitions'.
+ * convention names them. What needs the definition loaded (its id, its steps) is checkWorkflowDefinitions'. The texts
+ * are checked against `locales`, the languages the page speaks; undefined, not at all (the server, which has no texts).
  */
-export function scanWorkflowFolders(root: string, locales: readonly string[]): WorkflowFolder[] {
+export function scanWorkflowFolders(root: string, locales: readonly string[] | undefined): WorkflowFolder[] {
   const directory = join(root, WORKFLOWS_DIRECTORY);
   const shown = (file: string) => normalizePath(relative(root, file));
   if (!existsSync(directory)) throw new WorkflowFolderError([`${WORKFLOWS_DIRECTORY}/ does not exist: each workflow is a folder in it`]);
@@ -101,10 +109,11 @@ export function scanWorkflowFolders(root: string, locales: readonly string[]): W
       const match = /^texts\.([a-z]{2,3}(?:-[a-z0-9]+)?)\.(?:ts|js)$/i.exec(name);
       if (!match) continue;
       const locale = match[1]!;
-      if (!locales.includes(locale)) problems.push(`${shown(join(folder, name))}: the page speaks ${locales.join(', ')}, not ${locale}`);
+      if (locales !== undefined && !locales.includes(locale))
+        problems.push(`${shown(join(folder, name))}: the page speaks ${locales.join(', ')}, not ${locale}`);
       else texts.set(locale, normalizePath(join(folder, name)));
     }
-    if (texts.size > 0) {
+    if (texts.size > 0 && locales !== undefined) {
       for (const locale of locales)
         if (!texts.has(locale))
           problems.push(`${shown(folder)}/texts.${locale}.ts is missing: a workflow with texts has them in every language the page speaks`);

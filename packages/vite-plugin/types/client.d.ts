@@ -4,3 +4,4 @@
 // an `import` would turn into a module of its own that declares none.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./virtual-screens.d.ts" />
+/// <reference path="./virtual-workflows.d.ts" />

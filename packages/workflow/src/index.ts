@@ -2,7 +2,14 @@
 // fields, its path, its checks, its offers, and the catalog the app hands the engine. The contract between page and
 // server is @partner-task-kit/workflow/contract (docs/public-api.md).
 export * from './workflow-definition.ts';
-export { workflowCatalog, type WorkflowCatalog, type WorkflowCatalogOptions } from './workflow-catalog.ts';
+export {
+  folderCatalog,
+  workflowCatalog,
+  WorkflowCatalogError,
+  type FolderWorkflow,
+  type WorkflowCatalog,
+  type WorkflowCatalogOptions,
+} from './workflow-catalog.ts';
 export * from './workflow-path.ts';
 export { sensitive, sensitivePaths, maskValue } from './sensitive.ts';
 export * from './file-field.ts';

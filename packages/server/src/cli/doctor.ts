@@ -18,14 +18,14 @@ import {
 } from './doctor-checks.ts';
 import { checkUploadStore } from './doctor-upload-store.ts';
 import { checkKitVersionsForDoctor } from './doctor-kit-versions.ts';
-import type { KitApp } from '../kit-app.ts';
+import type { CheckedKitApp } from '../kit-app.ts';
 
 /**
  * `npm run doctor`: checks the kit's installed versions, the configuration, the database (reachable, migrations current, writable) and the upload store, obtains a token, lists workers, and says what to do about each failure;
  * in tenant mode it does so for every tenant's credential and names the failing ones. In emulator mode it starts a
  * private emulator, so it passes without the server running.
  */
-export async function doctorCommand(_argv: string[], kit: KitApp): Promise<number> {
+export async function doctorCommand(_argv: string[], kit: CheckedKitApp): Promise<number> {
   let config = loadConfigOrExit();
   const emulator = config.emulatorMode ? await privateEmulator() : undefined;
   if (emulator === null) return 1;

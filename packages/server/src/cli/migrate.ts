@@ -12,7 +12,7 @@ import {
 } from '../store/schema-migration.ts';
 import { storeMigrations } from '../store/migrations.ts';
 import { openUnmigrated, type Store } from '../store/store.ts';
-import type { KitApp } from '../kit-app.ts';
+import type { CheckedKitApp } from '../kit-app.ts';
 
 const usage = `Usage: npm run migrate [-- --check]
   (none)    applies the pending migrations to the database of DATABASE_URL, the engine's then the app's, naming each one
@@ -20,7 +20,7 @@ const usage = `Usage: npm run migrate [-- --check]
 The server also applies them when it starts; this runs them as a step of its own (a release job, an init container).`;
 
 /** `npm run migrate`: the schema brought up to date, or checked, apart from starting a server (docs/operations.md#migrations). */
-export async function migrateCommand(argv: string[], kit: KitApp): Promise<number> {
+export async function migrateCommand(argv: string[], kit: CheckedKitApp): Promise<number> {
   let check: boolean;
   try {
     const { values } = parseArgs({ args: argv, strict: true, options: { check: { type: 'boolean' }, help: { type: 'boolean' } } });

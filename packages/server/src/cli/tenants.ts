@@ -15,7 +15,7 @@ import {
   rotateTenant,
   setFlowWorkflow,
 } from '../store/tenants.repository.ts';
-import type { KitApp } from '../kit-app.ts';
+import type { CheckedKitApp } from '../kit-app.ts';
 import { companyKey, metricsLabelOf } from '../tenants/company-credentials.ts';
 import { sealSecret } from '../tenants/secret-sealing.ts';
 import { createWorkforceClient } from '../upstream/workforce-client.ts';
@@ -40,7 +40,7 @@ const companySchema = z.uuid();
 const commands = ['add', 'rotate', 'remove', 'list', 'pending', 'map-flow', 'unmap-flow', 'flows', 'webhook', 'webhooks'];
 
 /** `npm run tenants`: the client companies this deployment acts for, each with its own credential (docs/platform.md#authentication). */
-export async function tenantsCommand(argv: string[], kit: KitApp): Promise<number> {
+export async function tenantsCommand(argv: string[], kit: CheckedKitApp): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -7,7 +7,11 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { parseConfig, readEnvironment } from '@partner-task-kit/server/internal';
+import { WORKFLOWS_DIRECTORY } from '../workflow-folders.ts';
 import { planDevServers } from './dev-environment.ts';
+
+/** This package's register module (register.ts), by its URL: the app's folder need not resolve the package's name. */
+const registerModule = new URL(`../register.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 
 /**
  * `partner-task-kit dev [--reset-emulator]`, the app's `npm run dev`, run in the app's folder (the working directory):
@@ -43,7 +47,11 @@ export async function dev(args: readonly string[]): Promise<void> {
   }
 
   const serverUrl = `http://127.0.0.1:${plan.serverEnvironment.PORT}`;
-  const server = spawn(process.execPath, [tsxCli(root), 'watch', '--clear-screen=false', 'server/main.ts'], {
+  // The server entry as the app's commands run it (register.ts: `virtual:partner-task-kit/workflows`), restarted when a
+  // file it imports changes and when a file or folder comes or goes in src/workflows/: a workflow added as a folder is
+  // served at once (docs/architecture.md#how-the-server-finds-them).
+  const watch = ['watch', '--clear-screen=false', '--include', `${WORKFLOWS_DIRECTORY}/**`, '--import', registerModule];
+  const server = spawn(process.execPath, [tsxCli(root), ...watch, 'server/main.ts'], {
     cwd: root,
     // Standard output through this process, which takes out the server's own preview address (see below).
     // Standard input is a pipe fed from ours: tsx watch reruns the server on the Return key, and its process group,
