@@ -59,9 +59,13 @@ describe("the app's lint walls", () => {
   });
 
   it("lets the app's tests and the checks of this repository's app name the app", async () => {
-    expect(await lintAs('tests/app/probe.ts', "import '../../src/workflows/registry';\n")).toEqual([]);
+    expect(await lintAs('tests/app/probe.ts', "import '../../src/workflows/availability/definition';\n")).toEqual([]);
     // The checks of this repository's app may name it: its build's budgets, its examples in the browser.
-    expect(await lintAs('packages/kit-tests/app-checks/probe.ts', "import '../../../src/workflows/registry';\n")).toEqual([]);
-    expect(await lintAs('packages/kit-tests/e2e/app/probe.ts', "import '../../../../src/workflows/registry';\n")).toEqual([]);
+    expect(await lintAs('packages/kit-tests/app-checks/probe.ts', "import '../../../src/workflows/availability/definition';\n")).toEqual(
+      [],
+    );
+    expect(await lintAs('packages/kit-tests/e2e/app/probe.ts', "import '../../../../src/workflows/availability/definition';\n")).toEqual(
+      [],
+    );
   });
 });

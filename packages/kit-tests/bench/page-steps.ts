@@ -22,7 +22,7 @@ export interface WorkflowWalk {
 const DONE = 'All done';
 const DAY_MS = 86_400_000;
 
-/** Every workflow of src/workflows/registry.ts, the default one first, in English, with answers the server accepts. */
+/** Every workflow of src/workflows/ (a folder each), the default one first, in English, with answers the server accepts. */
 export const workflowWalks: WorkflowWalk[] = [
   {
     id: 'safety-training',

@@ -2,6 +2,6 @@
 // folders (docs/architecture.md#a-workflow-is-a-folder), for the app's tsconfig `types`, beside `vite/client`. Types
 // only: the modules themselves exist in the app's build alone. Each file it references declares ambient modules, which
 // an `import` would turn into a module of its own that declares none.
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/* eslint-disable @typescript-eslint/triple-slash-reference -- a script of declarations names its parts so, as vite/client does */
 /// <reference path="./virtual-screens.d.ts" />
 /// <reference path="./virtual-workflows.d.ts" />

@@ -14,7 +14,7 @@ export const previewConfigSchema = z.object({
    * The workflows this server offers, for the launch form's choice: a link names one with the designer variable
    * `workflow=<id>` (docs/platform.md#partner-task-configuration); without it a new task runs `defaultWorkflow`. The
    * title is the definition's, the launch form's default for a new assignment: the server has every definition, and
-   * the page takes none (src/workflows/registry.views.ts).
+   * the page takes none (docs/architecture.md#a-workflow-is-a-folder).
    */
   workflows: z.array(z.object({ id: z.string(), title: z.string(), steps: z.number(), estimatedMinutes: z.number() })),
   defaultWorkflow: z.string(),
