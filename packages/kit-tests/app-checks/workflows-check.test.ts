@@ -88,6 +88,11 @@ describe('partner-task-kit check', () => {
       'src/workflows/greeting/definition.server.ts: its default export is no server module',
     ],
     [
+      'a definition that does not load',
+      () => write('src/workflows/greeting/definition.ts', 'export default {\n'),
+      'src/workflows/greeting/definition.ts: it does not load: ',
+    ],
+    [
       'a folder with no definition',
       () => write('src/workflows/farewell/steps/bye.tsx', screen),
       'src/workflows/farewell/: no definition.ts',

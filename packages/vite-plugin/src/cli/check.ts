@@ -19,7 +19,13 @@ export async function check(args: readonly string[]): Promise<void> {
   }
   const root = process.cwd();
   const tsx = register({ namespace: `partner-task-kit-check-${randomUUID()}` });
-  const load = (file: string): Promise<unknown> => tsx.import(pathToFileURL(file).href, import.meta.url);
+  // A module that does not load (a syntax error, an import of nothing) is named with its error's first line: the type
+  // check after this one says the rest, where a stack trace through tsx would say nothing of use.
+  const load = (file: string): Promise<unknown> =>
+    tsx.import(pathToFileURL(file).href, import.meta.url).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new WorkflowFolderError([`${relative(root, file).replaceAll('\\', '/')}: it does not load: ${reason}`]);
+    });
   try {
     const { locales } = (await load(pageLocalesModule(root))) as { locales: readonly string[] };
     const loaded = await loadWorkflowFolders(root, locales, load);
