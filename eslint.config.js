@@ -31,12 +31,12 @@ const requestHandlers = ['http', 'page', 'session', 'task-api', 'task-progress',
 );
 
 /**
- * The app's files compiled into both its page and its server: its registries and its workflow definitions (steps,
+ * The app's files compiled into both its page and its server: its workflow definitions (steps,
  * schemas, grading, labels; `.server.ts` for what only the server may hold; `definition.<part>.ts` for a part of a
- * definition the first screen imports without the rest). Screens, their texts and registry.views.ts are page code.
+ * definition the first screen imports without the rest). Screens (steps/, done, failed) and their texts are page code.
  * tsconfig.server.json lists the same files: keep the two in step.
  */
-const appIsomorphicFiles = ['src/workflows/{registry,registry.server}.ts', 'src/workflows/*/definition{,.*}.ts'];
+const appIsomorphicFiles = ['src/workflows/*/definition{,.*}.ts'];
 /** `except` of import-x/no-restricted-paths must be globs when `from` is one, and they match absolute paths. */
 const absolute = (glob) => path.join(root, glob);
 
@@ -60,7 +60,7 @@ const wallZones = [
     from: [`${P}/**`, 'src/**'],
     except: appIsomorphicFiles.map(absolute),
     message:
-      'The server imports nothing of the page (@partner-task-kit/page, and of the app only its registries and workflow ' +
+      'The server imports nothing of the page (@partner-task-kit/page, and of the app only its workflow ' +
       'definitions, which server/main.ts hands in): the rest is React screens, texts and browser code. What both ' +
       'sides need belongs in @partner-task-kit/workflow.',
   },
@@ -76,7 +76,7 @@ const wallZones = [
     from: ['src/**', `${P}/**`],
     except: appIsomorphicFiles.map(absolute),
     message:
-      "The app's registries and workflow definitions are compiled into both the page and the server, so they import only " +
+      "The app's workflow definitions are compiled into both the page and the server, so they import only " +
       'each other and @partner-task-kit/workflow: anything else they pulled in would reach the server through them.',
   },
   {
