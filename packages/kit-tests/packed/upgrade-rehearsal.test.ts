@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -137,6 +137,36 @@ describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.
       expect(upgrade.output).toContain(`${previous.version} -> ${current}`);
       if (current !== previous.version) expect(upgrade.output).toContain(`# @partner-task-kit/testing\n## ${current}`);
       expect(upgrade.output).toContain('npm run migrate -- --check');
+
+      // The move from the registries to folders (docs/upgrading.md#a-workflow-is-a-folder): the installed release's
+      // command does the mechanical part, then names what is left. Left here is the example's test, which looked the
+      // workflow up in the registries: the partner's edit, made here, takes it from the workflows as the server gets
+      // them, which the new template's vitest config serves.
+      const moved = await runIn(
+        appDir,
+        join(appDir, 'node_modules/.bin/partner-task-kit'),
+        ['upgrade-folders'],
+        minutes(3),
+        installEnvironment,
+      );
+      expect(existsSync(join(appDir, 'src/workflows/registry.ts')), moved.output).toBe(false);
+      expect(existsSync(join(appDir, 'src/workflows/safety-training/steps/quiz.tsx')), moved.output).toBe(true);
+      const exampleTest = join(appDir, 'tests/app/safety-training-workflow.test.ts');
+      expect(moved.output).toContain('tests/app/safety-training-workflow.test.ts');
+      const lookUp = (what: string) => `workflows.find((workflow) => workflow.definition.id === 'safety-training')?.${what}`;
+      writeFileSync(
+        exampleTest,
+        readFileSync(exampleTest, 'utf8')
+          .replace(
+            "import { findWorkflow } from '../../src/workflows/registry';\n",
+            "import workflows from 'virtual:partner-task-kit/workflows';\n",
+          )
+          .replace("import { serverWorkflows } from '../../src/workflows/registry.server';\n", '')
+          .replace("findWorkflow('safety-training')?.definition", lookUp('definition'))
+          .replace("serverWorkflows.find('safety-training')?.server", lookUp('server')),
+      );
+      copyFileSync(join(repoRoot, 'packages/create-partner-task-kit/template-base/vitest.config.ts'), join(appDir, 'vitest.config.ts'));
+      expectSuccess(await runIn(appDir, 'npm', ['run', 'typecheck'], minutes(3)), "the moved app's type check");
       writeAppMigrations(appDir, `${firstMigration}${secondMigration}`);
       expectSuccess(await runIn(appDir, 'npm', ['test'], minutes(5)), "the upgraded app's npm test");
 

@@ -81,7 +81,7 @@ export function defaultWorkflowOf(file: string, code: string): { id: string; edi
   if (property === undefined) return undefined;
   const value = property.value as AnyNode;
   if (value.type !== 'Literal' || typeof (value as ESTree.StringLiteral).value !== 'string') {
-    throw new SourceShapeError(`${file}: defaultWorkflow is not written as a string, such as 'safety-training'`);
+    throw new SourceShapeError(`${file}: defaultWorkflow is not written as a string, such as 'contact-details'`);
   }
   return {
     id: (value as ESTree.StringLiteral).value,
