@@ -84,9 +84,7 @@ describe('an app made by the packed scaffolder and installed from the packed pac
       expectSuccess(reinstall, 'npm ci in the moved app');
       expectKitFromTarballs(appDir);
       expect(installedVersion(appDir, '@partner-task-kit/testing')).toBe(version);
-      expect(readdirSync(join(appDir, 'src/workflows')).sort()).toEqual(
-        ['README.md', 'registry.server.ts', 'registry.ts', 'registry.views.ts', 'safety-training'].sort(),
-      );
+      expect(readdirSync(join(appDir, 'src/workflows')).sort()).toEqual(['README.md', 'safety-training']);
       // The kit's commands as the app runs them: a new workflow its npm test then covers, and the dev server.
       expectSuccess(await runIn(appDir, 'npm', ['run', 'new-workflow', '--', 'sample-form'], minutes(1)), 'npm run new-workflow');
       expect(existsSync(join(appDir, 'src/workflows/sample-form'))).toBe(true);

@@ -121,7 +121,13 @@ export function installedVersion(appDir: string, packageName: string): string {
  * The browser specs that complete a task of each of `workflows` against the app's `npm start`, on a fresh port, with
  * the SQLite file `database`; their results in `outputDir`.
  */
-function completeTasks(appDir: string, workflows: readonly string[], database: string, outputDir: string): Promise<Outcome> {
+function completeTasks(
+  appDir: string,
+  workflows: readonly string[],
+  database: string,
+  outputDir: string,
+  environment: Record<string, string> = {},
+): Promise<Outcome> {
   const chosen = workflows.map((id) => completions[id]!);
   const grep = chosen.map(({ title }) => title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   return runIn(
@@ -137,15 +143,19 @@ function completeTasks(appDir: string, workflows: readonly string[], database: s
       ...chosen.map(({ spec }) => spec),
     ],
     minutes(6),
-    { PACKED_APP_DIR: appDir, PACKED_OUTPUT_DIR: outputDir, E2E_DATABASE: database },
+    { ...environment, PACKED_APP_DIR: appDir, PACKED_OUTPUT_DIR: outputDir, E2E_DATABASE: database },
   );
 }
 
-/** completeTasks with the results beside the app, and its database too unless `database` names one. */
+/**
+ * completeTasks with the results beside the app, and its database too unless `database` names one; `environment` for
+ * the specs (PACKED_WORKFLOW_ID: the id of a copy of the availability example that its spec launches instead).
+ */
 export function completeTasksBeside(
   appDir: string,
   workflows: readonly string[],
   database = join(appDir, '..', `${basename(appDir)}.db`),
+  environment: Record<string, string> = {},
 ): Promise<Outcome> {
-  return completeTasks(appDir, workflows, database, join(appDir, '..', `${basename(appDir)}-results`));
+  return completeTasks(appDir, workflows, database, join(appDir, '..', `${basename(appDir)}-results`), environment);
 }

@@ -15,6 +15,8 @@ if (!appServer || !appProject) throw new Error("playwright.config.ts has no serv
 
 export default defineConfig({
   ...base,
+  // The id of a copy of the availability example that its spec launches in its place (workflow-folder-copy.test.ts).
+  metadata: { ...base.metadata, availabilityWorkflow: process.env.PACKED_WORKFLOW_ID },
   testDir: '../e2e',
   // Its report is packed-app.test.ts's, not the browser stage's playwright.json.
   reporter: [['list']],

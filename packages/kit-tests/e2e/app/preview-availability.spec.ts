@@ -3,6 +3,11 @@ import { localDay } from '../../../../src/workflows/availability/definition.star
 import { expect, test } from '../preview-fixtures';
 
 const DAY_MS = 86_400_000;
+/**
+ * The workflow launched: the example, or a copy of its folder under another id, which an app made by the packed
+ * scaffolder runs in its place (packages/kit-tests/packed/workflow-folder-copy.test.ts, through the packed config).
+ */
+const launched = () => (test.info().config.metadata as { availabilityWorkflow?: string }).availabilityWorkflow ?? 'availability';
 /** Days on the browser's calendar: it runs on this machine, in its time zone. */
 const day = (offset: number) => localDay(new Date(Date.now() + offset * DAY_MS));
 
@@ -20,13 +25,14 @@ test.describe('on a 375 × 667 phone', () => {
     preview,
     page,
   }) => {
+    const workflowId = launched();
     await preview.open();
-    await page.getByLabel('Workflow').selectOption('availability');
+    await page.getByLabel('Workflow').selectOption(workflowId);
     // The choice is the flow designer's variable on the iframe URL (docs/platform.md#partner-task-configuration): the URL shown is the URL launched.
-    await expect(page.getByLabel('Iframe URL')).toHaveValue(/\/\?workflow=availability$/);
+    await expect(page.getByLabel('Iframe URL')).toHaveValue(new RegExp(`/\\?workflow=${workflowId}$`));
     await preview.checkAccessibility('task list with a workflow chosen');
     await preview.assign({ title: 'Availability and preferences' });
-    expect(new URL((await preview.iframe.getAttribute('src'))!).searchParams.get('workflow')).toBe('availability');
+    expect(new URL((await preview.iframe.getAttribute('src'))!).searchParams.get('workflow')).toBe(workflowId);
     const { frame } = preview;
 
     // Step 1: a date is required, and may not be in the past; focus goes to the field in error.
