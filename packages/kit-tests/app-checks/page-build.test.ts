@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -228,17 +228,40 @@ describe('the page build, which finds the app’s workflows by their folders (pa
     );
   }, 120_000);
 
-  it('stops on a step with no screen, naming the definition and the file to add', async () => {
-    const copy = await copyProject();
-    try {
-      rmSync(join(copy, 'src/workflows/background-check/steps/check.tsx'));
-      await expect(buildWith({}, copy)).rejects.toThrow(
+  // docs/architecture.md#a-workflow-is-a-folder: a folder off the convention stops the build, naming the file to change.
+  it.each([
+    {
+      mistake: 'a step with no screen',
+      make: (copy: string) => rmSync(join(copy, 'src/workflows/background-check/steps/check.tsx')),
+      message:
         'src/workflows/background-check/definition.ts: step "check" has no screen: add src/workflows/background-check/steps/check.tsx',
-      );
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
-  }, 120_000);
+    },
+    {
+      mistake: 'a screen of no step',
+      make: (copy: string) =>
+        cpSync(join(copy, 'src/workflows/background-check/steps/check.tsx'), join(copy, 'src/workflows/background-check/steps/review.tsx')),
+      message: 'src/workflows/background-check/steps/review.tsx: src/workflows/background-check/definition.ts has no step "review"',
+    },
+    {
+      mistake: 'a duplicate id',
+      make: (copy: string) =>
+        cpSync(join(copy, 'src/workflows/availability'), join(copy, 'src/workflows/availability-copy'), { recursive: true }),
+      message:
+        'src/workflows/availability-copy/definition.ts: id "availability" is already the id of src/workflows/availability/definition.ts',
+    },
+  ])(
+    'stops on $mistake, naming the file',
+    async ({ make, message }) => {
+      const copy = await copyProject();
+      try {
+        make(copy);
+        await expect(buildWith({}, copy)).rejects.toThrow(message);
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
 
 /**
