@@ -35,7 +35,7 @@ test('the first step comes in the HTML and the app hydrates it: the same nodes, 
   // step's boundary would get that answer before it had hydrated, and React would render it anew. Held until the
   // answer has come, then a while more: a fixed delay alone would not be "after" on a machine slow to answer.
   const sessionAnswered = page.waitForResponse('**/api/session');
-  await page.route('**/assets/safety-training-step-*.js', async (route) => {
+  await page.route('**/assets/safety-training-*.js', async (route) => {
     await sessionAnswered;
     await new Promise((resolve) => setTimeout(resolve, 500));
     await route.continue();
