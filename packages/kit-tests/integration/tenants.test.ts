@@ -219,11 +219,14 @@ describe('tenant mode', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
-    await expect.poll(() => opened.length).toBeGreaterThan(10);
+    // expect.poll gives up after 1 s by default: on a busy machine ten sessions may take longer to open.
+    await expect.poll(() => opened.length, { timeout: 20_000 }).toBeGreaterThan(10);
     // The old key is revoked before the server hears of the new one: its token answers 401 (docs/platform.md#token), the token
     // endpoint refuses it, and the updates written meanwhile wait for the rotation.
     await control(emulator.url).revokeCredential(companyA.key);
-    await expect.poll(async () => (await control(emulator.url).requests()).some((request) => request.status === 401)).toBe(true);
+    await expect
+      .poll(async () => (await control(emulator.url).requests()).some((request) => request.status === 401), { timeout: 20_000 })
+      .toBe(true);
     const rotatedAt = Date.now();
     await tenants(['rotate', '--company', companyA.company, '--key', companyA2.key], `${companyA2.secret}\n`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
