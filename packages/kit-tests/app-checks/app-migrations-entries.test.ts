@@ -44,10 +44,10 @@ afterAll(async () => {
 });
 
 /** The app's entry, as `npm run migrate` and `npm run doctor` run it. */
-const entry = (project: string) => join(project, 'server', 'main.ts');
-const migrate = (project: string, file: string, ...args: string[]) =>
-  runAppServerEntry(entry(project), { DATABASE_URL: file }, 30_000, ['migrate', ...args]);
-const doctor = (project: string, file: string) => runAppServerEntry(entry(project), { DATABASE_URL: file }, 30_000, ['doctor']);
+const serverEntryOf = (project: string) => join(project, 'server', 'main.ts');
+const migrateProject = (project: string, file: string, ...args: string[]) =>
+  runAppServerEntry(serverEntryOf(project), { DATABASE_URL: file }, 30_000, ['migrate', ...args]);
+const doctorOf = (project: string, file: string) => runAppServerEntry(serverEntryOf(project), { DATABASE_URL: file }, 30_000, ['doctor']);
 const appRecord = (file: string) => {
   const sqlite = new Database(file, { readonly: true });
   try {
@@ -60,7 +60,7 @@ const appRecord = (file: string) => {
 describe("an app's own migration through the app's entries", () => {
   it("npm run doctor and npm run migrate name it as the app's: pending, applied, then current", async () => {
     // Before the file exists the check lists every migration, the engine's and then the app's, and creates nothing.
-    const unborn = await migrate(partner, join(directory, 'not-yet.db'), '--check');
+    const unborn = await migrateProject(partner, join(directory, 'not-yet.db'), '--check');
     expect(unborn.code).toBe(1);
     const engine = Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
     expect(unborn.stdout.trim().split('\n').slice(1)).toEqual([
@@ -73,31 +73,31 @@ describe("an app's own migration through the app's entries", () => {
     // A database the engine alone has migrated, as every one before apps had migrations of their own.
     await (await openStore({ kind: 'sqlite', filename: file })).close();
 
-    const before = await doctor(partner, file);
+    const before = await doctorOf(partner, file);
     expect(before.stdout).toMatch(/^ok {3}database migrations: current/m);
     expect(before.stdout).toMatch(/^ok {3}app migrations: 1 pending \(0001_loyalty_points\): the server applies them when it starts$/m);
 
-    const check = await migrate(partner, file, '--check');
+    const check = await migrateProject(partner, file, '--check');
     expect(check).toMatchObject({ code: 1, stdout: `1 migration(s) pending on ${file}:\n  app migration 0001_loyalty_points\n` });
-    const applied = await migrate(partner, file);
+    const applied = await migrateProject(partner, file);
     expect(applied).toMatchObject({ code: 0, stdout: `applied app migration 0001_loyalty_points\n${file} is current\n` });
     expect(appRecord(file)).toEqual([{ name: '0001_loyalty_points' }]);
 
-    const after = await doctor(partner, file);
+    const after = await doctorOf(partner, file);
     expect(after.stdout).toMatch(/^ok {3}app migrations: current: every app migration of this version of the app is applied$/m);
   }, 90_000);
 
   it("this repository's own commands, whose app has no migration, refuse that database naming the app", async () => {
     const file = join(directory, 'partner.db');
-    expect((await migrate(partner, file)).code).toBe(0);
+    expect((await migrateProject(partner, file)).code).toBe(0);
 
     for (const args of [[], ['--check']]) {
-      const refused = await migrate(thisProject, file, ...args);
+      const refused = await migrateProject(thisProject, file, ...args);
       expect(refused.code, args.join(' ')).toBe(1);
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
       expect(refused.stderr).toContain("the app's code is older than the database: it has app migration 0001_loyalty_points");
     }
-    const report = await doctor(thisProject, file);
+    const report = await doctorOf(thisProject, file);
     expect(report.stdout).toMatch(
       /^FAIL app migrations: the database has app migrations this version of the app does not know \(0001_loyalty_points\)/m,
     );
@@ -108,7 +108,7 @@ describe("an app's own migration through the app's entries", () => {
   it("the app's server applies it at its start, and a server without it then refuses to start, naming the app", async () => {
     const file = join(directory, 'served.db');
     const env = platformEnv(emulator!.url, { DATABASE_URL: file });
-    const served = await launchServer(env, [process.execPath, ...appServerFlags, entry(partner)]);
+    const served = await launchServer(env, [process.execPath, ...appServerFlags, serverEntryOf(partner)]);
     try {
       await served.healthy(60_000);
     } finally {
@@ -117,7 +117,7 @@ describe("an app's own migration through the app's entries", () => {
     expect(appRecord(file)).toEqual([{ name: '0001_loyalty_points' }]);
 
     // This repository's app, whose server/main.ts hands over no migration of its own.
-    const older = await launchServer(env, [process.execPath, ...appServerFlags, entry(thisProject)]);
+    const older = await launchServer(env, [process.execPath, ...appServerFlags, serverEntryOf(thisProject)]);
     const exited = new Promise<number | null>((resolve) => {
       if (older.child.exitCode !== null) resolve(older.child.exitCode);
       else older.child.once('exit', (exitCode) => resolve(exitCode));

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { parseConfig } from '@partner-task-kit/server/config';
 import { planDevServers } from '@partner-task-kit/vite-plugin/cli/dev-environment';
 import { control } from '../helpers/emulator-control';
 import { freePort, spawnServer, type ServerProcess } from '../helpers/server-process';
+import { newContext, openSession } from '../helpers/task-app';
 
 let directory: string;
 const servers: ServerProcess[] = [];
@@ -32,16 +32,6 @@ async function devServerEnvironment(): Promise<Record<string, string>> {
   return Object.fromEntries(Object.entries(plan.serverEnvironment).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-async function openSession(url: string, context: Record<string, string>): Promise<string> {
-  const response = await fetch(`${url}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(context),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
-
 /** The statuses the emulator applied for the task, as the preview's task panel shows them. */
 async function appliedStatuses(url: string, uuid: string): Promise<string[]> {
   const task = await control(`${url}/emulator`).assignment<AssignmentView>(uuid);
@@ -53,12 +43,7 @@ describe('npm run dev: a server restarted by a code change', () => {
     const env = await devServerEnvironment();
     const first = await spawnServer(env);
     servers.push(first);
-    const context = {
-      wxWorkerUuid: randomUUID(),
-      wxAssignedTaskUuid: randomUUID(),
-      wxTaskFlowUuid: randomUUID(),
-      wxCompanyUuid: randomUUID(),
-    };
+    const context = newContext();
     // What the preview's launch does: the portal assigns the task, then opens the page.
     const assigned = await fetch(`${first.url}/emulator/control/assignments`, {
       method: 'POST',
@@ -82,7 +67,7 @@ describe('npm run dev: a server restarted by a code change', () => {
     servers.push(second);
 
     // The page renews its session (a new secret per start in emulator mode) and goes on.
-    const token = await openSession(second.url, context);
+    const { token } = await openSession(second.url, context);
     const started = await fetch(`${second.url}/api/task/start`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

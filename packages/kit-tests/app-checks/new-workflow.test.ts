@@ -16,17 +16,17 @@ let copy = '';
 let made: Outcome;
 let branched: Outcome;
 
-const run = (command: string, args: readonly string[], timeoutMs?: number) => runIn(copy, command, args, timeoutMs);
+const runInCopy = (command: string, args: readonly string[], timeoutMs?: number) => runIn(copy, command, args, timeoutMs);
 const bin = (tool: string) => join(copy, 'node_modules/.bin', tool);
-const read = (file: string) => readFileSync(join(copy, file), 'utf8');
+const readCopy = (file: string) => readFileSync(join(copy, file), 'utf8');
 const vitePlugin = (copy: string) => join(copy, 'node_modules/@partner-task-kit/vite-plugin');
 /** The file the package's `bin` names for `partner-task-kit`, as npm links it. */
 const kitBin = (copy: string) => {
   const manifest = JSON.parse(readFileSync(join(vitePlugin(copy), 'package.json'), 'utf8')) as { bin: Record<string, string> };
   return join(vitePlugin(copy), manifest.bin['partner-task-kit']!);
 };
-const kit = (args: readonly string[]) => run(process.execPath, [kitBin(copy), ...args]);
-const newWorkflow = (id: string) => kit(['new-workflow', id]);
+const kitCli = (args: readonly string[]) => runInCopy(process.execPath, [kitBin(copy), ...args]);
+const newWorkflow = (id: string) => kitCli(['new-workflow', id]);
 
 const createdFiles = [
   'src/workflows/sample-form',
@@ -45,7 +45,7 @@ function appFiles(): Map<string, string> {
     }
   }
   for (const file of readdirSync(copy).filter((name) => /^(package\.json|tsconfig.*\.json|vite\.config\.ts)$/.test(name)))
-    files.set(file, read(file));
+    files.set(file, readCopy(file));
   return files;
 }
 let before: Map<string, string>;
@@ -54,7 +54,7 @@ beforeAll(async () => {
   copy = await copyProject();
   before = appFiles();
   made = await newWorkflow('sample-form');
-  branched = await kit(['new-workflow', 'sample-branch', '--branch']);
+  branched = await kitCli(['new-workflow', 'sample-branch', '--branch']);
 }, 120_000);
 afterAll(() => {
   if (copy !== '') rmSync(copy, { recursive: true, force: true });
@@ -63,7 +63,9 @@ afterAll(() => {
 describe('npm run new-workflow -- sample-form', () => {
   it("is the kit's bin, which an installed package runs, and an app's script calls", () => {
     expect(readFileSync(kitBin(copy), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
-    const template = JSON.parse(read('packages/create-partner-task-kit/template-base/package.json')) as { scripts: Record<string, string> };
+    const template = JSON.parse(readCopy('packages/create-partner-task-kit/template-base/package.json')) as {
+      scripts: Record<string, string>;
+    };
     expect(template.scripts).toMatchObject({ dev: 'partner-task-kit dev', 'new-workflow': 'partner-task-kit new-workflow' });
   });
 
@@ -78,8 +80,8 @@ describe('npm run new-workflow -- sample-form', () => {
       'texts.es.ts',
       'texts.ts',
     ]);
-    expect(read('src/workflows/sample-form/definition.ts')).toContain('export default sampleFormWorkflow;');
-    expect(read('src/workflows/sample-form/steps/contact.tsx')).toContain('export default function Contact(');
+    expect(readCopy('src/workflows/sample-form/definition.ts')).toContain('export default sampleFormWorkflow;');
+    expect(readCopy('src/workflows/sample-form/steps/contact.tsx')).toContain('export default function Contact(');
     // The two workflows' folders and tests alone: nothing lists a workflow anywhere else.
     const after = appFiles();
     const changed = [...after.keys()].filter((file) => after.get(file) !== before.get(file));
@@ -100,7 +102,7 @@ describe('npm run new-workflow -- sample-form', () => {
       'texts.es.ts',
       'texts.ts',
     ]);
-    const definition = read('src/workflows/sample-branch/definition.ts');
+    const definition = readCopy('src/workflows/sample-branch/definition.ts');
     expect(definition).toContain('stepsOf(');
     expect(definition).toContain("next: { contact: (answers) => answers['channel']?.channel === 'phone', email: () => true }");
   });
@@ -124,24 +126,28 @@ describe('npm run new-workflow -- sample-form', () => {
   }, 60_000);
 
   it('leaves a project that passes the type check', async () => {
-    const checked = await run(bin('tsc'), ['-b'], 150_000);
+    const checked = await runInCopy(bin('tsc'), ['-b'], 150_000);
     expect(checked.output).toBe('');
     expect(checked.code).toBe(0);
   }, 160_000);
 
   it('leaves files that pass eslint and prettier, and nothing unused for knip', async () => {
     const files = createdFiles;
-    const linted = await run(bin('eslint'), ['--max-warnings', '0', ...files]);
+    const linted = await runInCopy(bin('eslint'), ['--max-warnings', '0', ...files]);
     expect(linted.output).toBe('');
-    const formatted = await run(bin('prettier'), ['--check', ...files]);
+    const formatted = await runInCopy(bin('prettier'), ['--check', ...files]);
     expect(formatted.output).toContain('All matched files use Prettier code style!');
-    const unused = await run(bin('knip'), []);
+    const unused = await runInCopy(bin('knip'), []);
     expect(unused.output).toBe('');
     expect([linted.code, formatted.code, unused.code]).toEqual([0, 0, 0]);
   }, 120_000);
 
   it("writes unit tests that pass, the branch's path included", async () => {
-    const tested = await run(bin('vitest'), ['run', 'tests/app/sample-form-workflow.test.ts', 'tests/app/sample-branch-workflow.test.ts']);
+    const tested = await runInCopy(bin('vitest'), [
+      'run',
+      'tests/app/sample-form-workflow.test.ts',
+      'tests/app/sample-branch-workflow.test.ts',
+    ]);
     expect(tested.output).toMatch(/Test Files\s+2 passed/);
     expect(tested.output).toMatch(/Tests\s+\d+ passed/);
     expect(tested.code).toBe(0);
@@ -159,7 +165,7 @@ describe('npm run new-workflow -- sample-form', () => {
       const workflows = [...definitions.values()].map((w) => ({ id: w.id, title: w.title, steps: w.steps.length, estimatedMinutes: w.estimatedMinutes }));
       const defaults = workflowDefaults({ workflows, defaultWorkflow: 'safety-training' }, 'sample-form');
       console.log(JSON.stringify({ workflows, defaults }));`;
-    const listed = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], 30_000);
+    const listed = await runInCopy(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], 30_000);
     expect(listed.code, listed.output).toBe(0);
     const { workflows, defaults } = JSON.parse(listed.output) as { workflows: { id: string }[]; defaults: unknown };
     expect(workflows.map((workflow) => workflow.id)).toEqual([

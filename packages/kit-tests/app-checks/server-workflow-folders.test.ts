@@ -40,10 +40,10 @@ function serverEntryArguments(): string[] {
   return args.slice(0, -1);
 }
 
-const environment = (name: string) => ({ DATABASE_URL: join(copy, `${name}.db`), LOG_LEVEL: 'warn' });
+const serverEnvironment = (name: string) => ({ DATABASE_URL: join(copy, `${name}.db`), LOG_LEVEL: 'warn' });
 
 async function previewOf(command: readonly string[], name: string): Promise<PreviewConfig> {
-  const server = await launchServer(environment(name), command, copy);
+  const server = await launchServer(serverEnvironment(name), command, copy);
   try {
     await server.healthy(60_000);
     return (await (await fetch(`${server.url}/api/preview`)).json()) as PreviewConfig;
@@ -77,7 +77,7 @@ describe("the app's server, given its workflows by their folders", () => {
     const entry = readFileSync(join(copy, 'server/main.ts'), 'utf8');
     try {
       edit('server/main.ts', (text) => text.replace("defaultWorkflow: 'safety-training', ", ''));
-      const started = await runIn(copy, process.execPath, [...serverEntryArguments(), 'migrate'], 60_000, environment('no-default'));
+      const started = await runIn(copy, process.execPath, [...serverEntryArguments(), 'migrate'], 60_000, serverEnvironment('no-default'));
       expect(started.code).toBe(1);
       expect(started.output).toContain(
         'Stopped before starting: the app has 5 workflows (added-check, availability, background-check, safety-training, work-authorization) and names no default',
@@ -93,13 +93,13 @@ describe("the app's server, given its workflows by their folders", () => {
     const text = readFileSync(join(copy, definition), 'utf8');
     try {
       edit(definition, (source) => source.replace(`'${added}'`, "'renamed-check'"));
-      const renamed = await runIn(copy, process.execPath, [...serverEntryArguments(), 'migrate'], 60_000, environment('renamed'));
+      const renamed = await runIn(copy, process.execPath, [...serverEntryArguments(), 'migrate'], 60_000, serverEnvironment('renamed'));
       expect(renamed.code).toBe(1);
       expect(renamed.output).toContain(`${definition}: id "renamed-check" is not its folder's name, "${added}"`);
 
       writeFileSync(join(copy, definition), text);
       mkdirSync(join(copy, 'src/workflows/half-made/steps'), { recursive: true });
-      const halfMade = await runIn(copy, process.execPath, [...serverEntryArguments(), 'migrate'], 60_000, environment('half-made'));
+      const halfMade = await runIn(copy, process.execPath, [...serverEntryArguments(), 'migrate'], 60_000, serverEnvironment('half-made'));
       expect(halfMade.code).toBe(1);
       expect(halfMade.output).toContain('src/workflows/half-made/: no definition.ts');
       expect(halfMade.output).not.toMatch(/\n\s+at /);

@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { buildPage } from '../helpers/page-build';
 import { copyProject } from '../helpers/project-copy';
 import { newContext } from '../helpers/task-app';
 import workflows from 'virtual:partner-task-kit/workflows';
 import { folderCatalog } from '@partner-task-kit/workflow';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 /** A theme of the app's own, as a partner writes it in src/theme.css: not the kit's blue. */
 const theme = ':root {\n  --primary: #6a1b9a;\n  --primary-dark: #4a148c;\n}\n';
@@ -28,23 +27,23 @@ const systemChromium = '/usr/bin/chromium';
 describe("the app's theme and shell texts, on a first screen prerendered by the build and in the page that hydrates it", () => {
   let copy = '';
   const outDir = mkdtempSync(join(tmpdir(), 'ptk-dist-theme-'));
-  const data = mkdtempSync(join(tmpdir(), 'ptk-theme-db-'));
-  let server: RunningServer | undefined;
+  let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     copy = await copyProject();
     writeFileSync(join(copy, 'src/theme.css'), theme);
     writeFileSync(join(copy, 'src/shell-texts.ts'), shellTexts);
     await buildPage({ root: copy, outDir });
-    const parsed = parseConfig({ DATABASE_URL: join(data, 'store.db'), PORT: '0', LOG_LEVEL: 'silent' });
-    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    server = await startServer(parsed.config, { workflows: folderCatalog(workflows, 'safety-training'), pageDirectory: outDir });
+    server = await startTestServer(
+      { LOG_LEVEL: 'silent' },
+      { workflows: folderCatalog(workflows, 'safety-training'), pageDirectory: outDir },
+    );
     browser = await chromium.launch(existsSync(systemChromium) ? { executablePath: systemChromium, args: ['--no-sandbox'] } : {});
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    for (const dir of [outDir, data, copy]) if (dir !== '') rmSync(dir, { recursive: true, force: true });
+    for (const dir of [outDir, copy]) if (dir !== '') rmSync(dir, { recursive: true, force: true });
   });
 
   it('renders the English first screens with the app’s title and texts, and leaves the Spanish ones the kit’s', () => {

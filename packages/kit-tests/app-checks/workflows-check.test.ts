@@ -16,7 +16,7 @@ afterAll(() => {
   if (copy !== '') rmSync(copy, { recursive: true, force: true });
 });
 
-const definition = (id: string) => `import { z } from 'zod/mini';
+const definitionSource = (id: string) => `import { z } from 'zod/mini';
 import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow';
 
 const greeting: WorkflowDefinition = {
@@ -31,7 +31,7 @@ export default greeting;
 `;
 const screen = 'export default function Hello() {\n  return null;\n}\n';
 
-function write(file: string, text: string): void {
+function writeInCopy(file: string, text: string): void {
   mkdirSync(dirname(join(copy, file)), { recursive: true });
   writeFileSync(join(copy, file), text);
 }
@@ -40,8 +40,8 @@ beforeEach(() => {
   const workflows = join(copy, 'src/workflows');
   for (const entry of readdirSync(workflows, { withFileTypes: true }))
     if (entry.isDirectory()) rmSync(join(workflows, entry.name), { recursive: true, force: true });
-  write('src/workflows/greeting/definition.ts', definition('greeting'));
-  write('src/workflows/greeting/steps/hello.tsx', screen);
+  writeInCopy('src/workflows/greeting/definition.ts', definitionSource('greeting'));
+  writeInCopy('src/workflows/greeting/steps/hello.tsx', screen);
 });
 
 /** The check as the app's `npm run typecheck` runs it, without the type check after it. */
@@ -64,7 +64,7 @@ describe('partner-task-kit check', () => {
   it.each([
     [
       'a definition whose id is not its folder’s name',
-      () => write('src/workflows/greeting/definition.ts', definition('welcome')),
+      () => writeInCopy('src/workflows/greeting/definition.ts', definitionSource('welcome')),
       'src/workflows/greeting/definition.ts: id "welcome" is not its folder\'s name, "greeting"',
     ],
     [
@@ -74,27 +74,27 @@ describe('partner-task-kit check', () => {
     ],
     [
       'a screen for no step',
-      () => write('src/workflows/greeting/steps/goodbye.tsx', screen),
+      () => writeInCopy('src/workflows/greeting/steps/goodbye.tsx', screen),
       'src/workflows/greeting/steps/goodbye.tsx: src/workflows/greeting/definition.ts has no step "goodbye"',
     ],
     [
       'texts missing a language the page speaks',
-      () => write('src/workflows/greeting/texts.en.ts', 'export default {};\n'),
+      () => writeInCopy('src/workflows/greeting/texts.en.ts', 'export default {};\n'),
       'src/workflows/greeting/texts.es.ts is missing',
     ],
     [
       'a server half that exports no module',
-      () => write('src/workflows/greeting/definition.server.ts', 'export default 42;\n'),
+      () => writeInCopy('src/workflows/greeting/definition.server.ts', 'export default 42;\n'),
       'src/workflows/greeting/definition.server.ts: its default export is no server module',
     ],
     [
       'a definition that does not load',
-      () => write('src/workflows/greeting/definition.ts', 'export default {\n'),
+      () => writeInCopy('src/workflows/greeting/definition.ts', 'export default {\n'),
       'src/workflows/greeting/definition.ts: it does not load: ',
     ],
     [
       'a folder with no definition',
-      () => write('src/workflows/farewell/steps/bye.tsx', screen),
+      () => writeInCopy('src/workflows/farewell/steps/bye.tsx', screen),
       'src/workflows/farewell/: no definition.ts',
     ],
   ])(

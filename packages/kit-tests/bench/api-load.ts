@@ -129,7 +129,7 @@ export async function runPaced(
     const cursor = cursors.shift()!;
     const entry = STEP_CYCLE[cursor.index]!;
     inFlight.push(
-      post(agent, `${url}${entry.path}`, cursor.token, entry.body).then((status) => {
+      postStep(agent, `${url}${entry.path}`, cursor.token, entry.body).then((status) => {
         if (status === 0 || status >= 300) non2xx += 1;
         else if (entry.kind === 'step') latencies.push(performance.now() - due);
         cursor.index = (cursor.index + 1) % STEP_CYCLE.length;
@@ -143,7 +143,7 @@ export async function runPaced(
     const cursor = cursors[index]!;
     for (; cursor.index !== 0; cursor.index = (cursor.index + 1) % STEP_CYCLE.length) {
       const entry = STEP_CYCLE[cursor.index]!;
-      await post(agent, `${url}${entry.path}`, cursor.token, entry.body);
+      await postStep(agent, `${url}${entry.path}`, cursor.token, entry.body);
     }
   });
   agent.destroy();
@@ -152,7 +152,7 @@ export async function runPaced(
   return { sent: total, p50: round(percentile(latencies, 50), 1), p99: round(percentile(latencies, 99), 1), non2xx };
 }
 
-function post(agent: http.Agent, url: string, token: string, body: string): Promise<number> {
+function postStep(agent: http.Agent, url: string, token: string, body: string): Promise<number> {
   return new Promise((resolve) => {
     const request = http.request(
       url,

@@ -4,7 +4,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openSessions, runBare, runPaced, runSteps } from './api-load';
-import { createBenchDatabase, machine, round, spawnEmulator } from './bench-support';
+import { benchProgress, createBenchDatabase, machine, round, spawnEmulator } from './bench-support';
 import {
   cpuBetween,
   postgresBackendsCpuMs,
@@ -15,6 +15,8 @@ import {
 } from './bench-server-process';
 import { measurePgbench } from './pgbench';
 import { measureSqliteStepFloor } from './sqlite-step-floor';
+
+const progress = benchProgress('api');
 
 /**
  * `node --import tsx packages/kit-tests/bench/api.ts`: the step endpoint beside a bare route of the same Fastify, same connections, same
@@ -46,7 +48,7 @@ const metricsToken = randomBytes(32).toString('base64url');
 const emulator = await spawnEmulator();
 try {
   for (const mode of values.modes.split(',')) {
-    const result = await measure(mode);
+    const result = await measureMode(mode);
     console.log(
       JSON.stringify({
         suite: 'api',
@@ -65,7 +67,7 @@ try {
 }
 
 /** `postgres`: a database of its own on the benchmarks' Postgres; otherwise a SQLite file with that synchronous mode. */
-async function measure(mode: string) {
+async function measureMode(mode: string) {
   const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-api-'));
   const database = mode === 'postgres' ? await createBenchDatabase() : undefined;
   const server = await startServerProcess(
@@ -184,7 +186,7 @@ async function measure(mode: string) {
   } finally {
     rss.stop();
     await server.stop();
-    await database?.drop();
+    await database?.cleanup();
     rmSync(directory, { recursive: true, force: true });
   }
 }
@@ -196,10 +198,6 @@ async function outboxDrained(url: string): Promise<void> {
     if (/^partner_task_outbox_pending\{lane="platform"\} 0$/m.test(metrics)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-function progress(line: string): void {
-  process.stderr.write(`bench api: ${line}\n`);
 }
 
 /** Runs `load` and adds the server's CPU time per answered request (ms), e.g. 0.3 for 3,000 requests/s on one core. */

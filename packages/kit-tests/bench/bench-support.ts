@@ -5,13 +5,25 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Store, type StoreOptions } from '@partner-task-kit/server/store/store';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
-import type { Task } from '@partner-task-kit/server/store/tasks.table';
 import type { OutboxLane } from '@partner-task-kit/server/store/outbox.table';
+import { systemClock } from '@partner-task-kit/server/clock';
+import { taskServices, type ServiceTask, type TaskServices, type TaskServicesOptions } from '../helpers/task-services';
+import { deliverEverything } from '../helpers/worker-answers';
+import { createPostgresDatabase } from '../helpers/test-databases';
 
 /** Figures that make a benchmark's numbers comparable: which machine, which Node, when. */
 export function machine() {
   return { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, date: new Date().toISOString() };
+}
+
+/** The middle value of `list` (the upper one of an even count). */
+export function median(list: number[]): number {
+  return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+}
+
+/** A benchmark's progress lines, on standard error, so its figures alone go to standard output. */
+export function benchProgress(suite: string): (line: string) => void {
+  return (line) => void process.stderr.write(`bench ${suite}: ${line}\n`);
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -103,34 +115,24 @@ export async function withBenchStore<T>(engine: string, run: (store: Store) => P
   }
 }
 
-/** A database of its own on the benchmarks' Postgres, for a server process to use as its DATABASE_URL; dropped after. */
-export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: benchPostgresUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(benchPostgresUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
-}
+/** A database of its own on the benchmarks' Postgres, dropped by `cleanup`. */
+export const createBenchDatabase = () => createPostgresDatabase('bench', benchPostgresUrl);
 
-/** A task with a fresh context for a benchmark's updates. */
-export function insertBenchTask(store: Store): Promise<Task> {
-  return insertTask(store.db, {
-    assignedTaskUuid: randomUUID(),
-    workerUuid: randomUUID(),
-    taskFlowUuid: randomUUID(),
-    companyUuid: randomUUID(),
-    workflowId: 'bench',
-    now: Date.now(),
-  });
+/**
+ * `count` tasks opened as workers open them, through the services a request calls, and those services, which write
+ * each next update the way a request does. Each opening's `ready` is delivered at once: a benchmark's backlog is made
+ * of the updates it writes itself.
+ */
+export async function openBenchTasks(
+  store: Store,
+  count: number,
+  options: TaskServicesOptions = {},
+): Promise<{ services: TaskServices; tasks: ServiceTask[] }> {
+  const services = taskServices(store, options);
+  const tasks: ServiceTask[] = [];
+  for (let index = 0; index < count; index += 1) tasks.push(await services.open());
+  await deliverEverything(store, (options.clock ?? systemClock).now());
+  return { services, tasks };
 }
 
 /** Polls until no row of `lane` (by default, any lane) is pending: the end of a drain, read off the outbox itself. */

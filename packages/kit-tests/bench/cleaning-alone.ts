@@ -30,7 +30,7 @@ try {
   };
   await clean('warm-up');
   writeFileSync('/proc/self/clear_refs', '5');
-  const rssBeforeKb = memoryKb('VmRSS');
+  const rssBeforeKb = ownMemoryKb('VmRSS');
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await clean('measured');
@@ -38,7 +38,7 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   console.log(
     JSON.stringify({
-      rssRiseMb: Math.round((memoryKb('VmHWM') - rssBeforeKb) / 1024),
+      rssRiseMb: Math.round((ownMemoryKb('VmHWM') - rssBeforeKb) / 1024),
       cpuMs: Math.round((cpu.user + cpu.system) / 1000),
       wallMs: Math.round(wallMs),
     }),
@@ -47,7 +47,7 @@ try {
   rmSync(directory, { recursive: true, force: true });
 }
 
-function memoryKb(field: 'VmRSS' | 'VmHWM'): number {
+function ownMemoryKb(field: 'VmRSS' | 'VmHWM'): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'));
   if (!match) throw new Error(`no ${field} in /proc/self/status`);
   return Number(match[1]);

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { systemClock } from '@partner-task-kit/server/clock';
-import { type UpstreamConfig } from '@partner-task-kit/server/config';
+import type { UpstreamConfig } from '@partner-task-kit/server/config';
 import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
 import { createOutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
-import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
 import type { Store, StoreOptions } from '@partner-task-kit/server/store/store';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
-import { machine, percentile, round, runPool, insertBenchTask, spawnEmulator, waitUntilDrained, withBenchStore } from './bench-support';
+import { machine, percentile, round, runPool, openBenchTasks, spawnEmulator, waitUntilDrained, withBenchStore } from './bench-support';
 
 /**
  * `npm run bench:delivery`: N updates over M tasks through the real outbox and relay to an emulator in another
@@ -85,21 +84,12 @@ async function measureCeiling(): Promise<number> {
 }
 
 async function measureRelay(store: Store) {
-  const tasks: Array<{ id: string }> = [];
-  for (let index = 0; index < taskCount; index += 1) {
-    tasks.push(await insertBenchTask(store));
-  }
+  const { services, tasks } = await openBenchTasks(store, taskCount);
   const client = createWorkforceClient({ upstream, clock: systemClock });
   const relay = createOutboxRelay({ store, client, clock: systemClock, log: silent, concurrency, pollMs: 1000 });
+  // Each update written as a request writes it (the services: the task locked, its row, its history, the update).
   const enqueue = async (index: number) => {
-    const task = tasks[index % taskCount]!;
-    await store.db.transaction().execute((trx) =>
-      enqueueUpdate(trx, {
-        taskId: task.id,
-        record: { taskStatus: 'inProgress', partnerStatus: { label: `Update ${index}` } },
-        now: Date.now(),
-      }),
-    );
+    await services.nextUpdate(tasks[index % taskCount]!);
     relay.wake();
   };
 

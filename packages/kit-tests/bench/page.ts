@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +10,7 @@ import { startServerProcess } from './bench-server-process';
 import { contextParamNames } from '@partner-task-kit/workflow/contract/task-context';
 import { initialAssetSizes, observePageMetrics, readPageMetrics, type PageMetrics } from './page-metrics';
 import { observeStepPresses, workflowWalks, type BenchReport, type WorkflowWalk } from './page-steps';
+import { freePort } from '../helpers/server-process';
 
 /**
  * `node --import tsx packages/kit-tests/bench/page.ts`: the production build served by the server in emulator mode, opened inside the
@@ -65,7 +65,7 @@ try {
     const runs: LoadResult[] = [];
     for (let index = 0; index < loads; index += 1) runs.push(await loadOnce(walk));
     timeline ??= runs.at(-1)?.timeline;
-    workflows.push({ id: walk.id, html: link.file, ...summary(walk, runs), initialJs: link.assets.js, initialCss: link.assets.css });
+    workflows.push({ id: walk.id, html: link.file, ...pageSummary(walk, runs), initialJs: link.assets.js, initialCss: link.assets.css });
   }
   // The default workflow's last load: the task frame's requests, [path, start, end] in ms from its navigation start.
   console.log(JSON.stringify({ suite: 'page', loads, host: 'preview', workflows, timeline, machine: machine() }));
@@ -80,7 +80,7 @@ interface LoadResult extends PageMetrics {
   steps: Array<{ pressToNextMs: number; inpMs: number }>;
 }
 
-function summary(walk: WorkflowWalk, runs: LoadResult[]) {
+function pageSummary(walk: WorkflowWalk, runs: LoadResult[]) {
   const median = (values: number[], digits = 0) =>
     round(
       percentile(
@@ -124,12 +124,12 @@ async function linkPage(workflow: string) {
   });
   if (!response.ok) throw new Error(`the link of ${workflow} answered ${response.status}`);
   const html = await response.text();
-  const file = builtPages(outDir).find((page) => readFileSync(join(outDir, page), 'utf8') === html) ?? 'unknown';
+  const file = builtPageFiles(outDir).find((page) => readFileSync(join(outDir, page), 'utf8') === html) ?? 'unknown';
   return { file, assets: initialAssetSizes(outDir, html) };
 }
 
 async function loadOnce(walk: WorkflowWalk): Promise<LoadResult> {
-  const uuid = await createAssignment(walk.id);
+  const uuid = await assignWorkflow(walk.id);
   const context = await browser.newContext({
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 1.75,
@@ -154,7 +154,7 @@ async function loadOnce(walk: WorkflowWalk): Promise<LoadResult> {
     const traceDirectory = process.env.BENCH_PAGE_TRACE;
     if (traceDirectory) await browser.startTracing(page, { path: join(traceDirectory, `${walk.id}-${++traceCount}.json`) });
     await page.goto(`${portalOrigin}/preview/tasks/${uuid}`);
-    const frame = await taskFrame(page);
+    const frame = await previewTaskFrame(page);
     // Told by the frame through the binding, not polled with waitForFunction: Playwright would inject its script into
     // the frame while it loads, tens of milliseconds of the throttled main thread that no worker's page spends.
     await reportOf(page, reports, 'interactive', 60_000);
@@ -204,7 +204,7 @@ async function reportOf<Kind extends BenchReport['kind']>(page: Page, reports: B
   throw new Error(`no ${kind} report within ${timeoutMs / 1000} s`);
 }
 
-async function taskFrame(page: Page): Promise<Frame> {
+async function previewTaskFrame(page: Page): Promise<Frame> {
   for (let waited = 0; waited < 60_000; waited += 100) {
     const frame = page.frames().find((candidate) => candidate.url().startsWith(taskOrigin));
     if (frame) return frame;
@@ -213,7 +213,7 @@ async function taskFrame(page: Page): Promise<Frame> {
   throw new Error(`no iframe from ${taskOrigin} in the preview portal`);
 }
 
-async function createAssignment(workflow: string): Promise<string> {
+async function assignWorkflow(workflow: string): Promise<string> {
   const response = await fetch(`${taskOrigin}/emulator/control/assignments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -229,19 +229,8 @@ async function createAssignment(workflow: string): Promise<string> {
   return ((await response.json()) as { assignedTaskUuid: string }).assignedTaskUuid;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
-
 /** The HTML pages of the build: index.html and each prerendered first screen. */
-function builtPages(outDir: string): string[] {
+function builtPageFiles(outDir: string): string[] {
   const screens = readdirSync(join(outDir, 'first-screens')).filter((name) => name.endsWith('.html'));
   return ['index.html', ...screens.map((name) => `first-screens/${name}`)];
 }

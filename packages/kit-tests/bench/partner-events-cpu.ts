@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSessions, runSteps } from './api-load';
 import type { BareReceiver } from './bare-receiver-process';
-import { round } from './bench-support';
+import { benchProgress, round } from './bench-support';
 import { processCpuMs, productionLikeEnv, startServerProcess } from './bench-server-process';
+
+const progress = benchProgress('partner-events');
 
 /**
  * The step endpoint's server CPU per request with the partner's events on (PARTNER_WEBHOOK_URL at a bare receiver)
@@ -72,8 +74,8 @@ export async function measureEventsCpu(options: EventsCpuOptions) {
     for (let turn = 0; turn < options.runs; turn += 1) {
       for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) runs[side.name].push(await measureRun(side, options));
     }
-    const off = summary(runs.eventsOff);
-    const on = summary(runs.eventsOn);
+    const off = cpuSummary(runs.eventsOff);
+    const on = cpuSummary(runs.eventsOn);
     return {
       serverCpuMsPerStepRequest: { eventsOff: off.cpuMsPerRequest, eventsOn: on.cpuMsPerRequest },
       cpuIncreasePercent: round((on.cpuMsPerRequest / off.cpuMsPerRequest - 1) * 100, 1),
@@ -167,7 +169,7 @@ async function measureRun(side: Side, options: EventsCpuOptions): Promise<RunFig
 }
 
 /** The runs of one side pooled: total CPU over total requests, so a longer run weighs as much as it measured. */
-function summary(runs: RunFigures[]) {
+function cpuSummary(runs: RunFigures[]) {
   const total = (pick: (run: RunFigures) => number) => runs.reduce((sum, run) => sum + pick(run), 0);
   const requests = total((run) => run.requests);
   return {
@@ -185,8 +187,4 @@ function runSummary(run: RunFigures) {
     cpuMsPerRequest: round(run.cpuMs / run.requests, 3),
     drainSeconds: round(run.drainSeconds, 1),
   };
-}
-
-function progress(line: string): void {
-  process.stderr.write(`bench partner-events: ${line}\n`);
 }

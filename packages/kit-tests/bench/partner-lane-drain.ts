@@ -16,7 +16,8 @@ import type { Store } from '@partner-task-kit/server/store/store';
 import type { Task } from '@partner-task-kit/server/store/tasks.table';
 import { STEP_CYCLE } from './api-load';
 import type { BareReceiver } from './bare-receiver-process';
-import { insertBenchTask, round, runPool, waitUntilDrained } from './bench-support';
+import { openBenchTasks, round, runPool, waitUntilDrained } from './bench-support';
+import { findTaskById } from '@partner-task-kit/server/store/tasks.repository';
 
 /**
  * The partner lane's relay as server.ts starts it (startPartnerLane: its own concurrency, the signing sender), draining
@@ -86,8 +87,8 @@ async function seedEvents(store: Store, { events, tasks: taskCount }: LaneDrainO
   const quiz = STEP_CYCLE.find((entry) => entry.path.endsWith('/quiz'))!;
   const stepData = { quiz: (JSON.parse(quiz.body) as { data: unknown }).data };
   const tasks: Task[] = [];
-  for (let index = 0; index < taskCount; index += 1) {
-    tasks.push({ ...(await insertBenchTask(store)), status: 'inProgress', stepData });
+  for (const opened of (await openBenchTasks(store, taskCount)).tasks) {
+    tasks.push({ ...(await findTaskById(store.db, opened.id))!, status: 'inProgress', stepData });
   }
   const batch = 500;
   for (let from = 0; from < events; from += batch) {

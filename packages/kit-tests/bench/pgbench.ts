@@ -35,7 +35,7 @@ export async function measurePgbench(options: { clients: number; seconds: number
       clients: options.clients,
     };
   } finally {
-    await database.drop();
+    await database.cleanup();
   }
 }
 

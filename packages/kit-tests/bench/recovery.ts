@@ -3,12 +3,12 @@ import { systemClock } from '@partner-task-kit/server/clock';
 import { createOutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
 import { defaultRetryPolicy } from '@partner-task-kit/server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL } from '@partner-task-kit/dev';
-import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
-import { outboxStats } from '@partner-task-kit/server/store/outbox-status.repository';
+import { outboxStatsByLane } from '@partner-task-kit/server/store/outbox-status.repository';
 import type { Store } from '@partner-task-kit/server/store/store';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';
-import { machine, round, insertBenchTask, spawnEmulator, withBenchStore, type EmulatorProcess } from './bench-support';
+import { machine, round, spawnEmulator, withBenchStore, type EmulatorProcess } from './bench-support';
+import { taskServices } from '../helpers/task-services';
 
 /**
  * `npm run bench -- --suites recovery`: the drain after an upstream outage, in real time. Updates of N tasks are
@@ -31,7 +31,9 @@ const silent = process.env.BENCH_VERBOSE
   : { info: () => {}, warn: () => {}, error: () => {} };
 
 try {
-  const results = await Promise.all(values.engines.split(',').map((engine) => withBenchStore(engine, (store) => measure(engine, store))));
+  const results = await Promise.all(
+    values.engines.split(',').map((engine) => withBenchStore(engine, (store) => measureRecovery(engine, store))),
+  );
   for (const result of results) console.log(JSON.stringify({ suite: 'recovery', ...result, machine: machine() }));
 } catch (error) {
   // The other engine's relay and emulator would keep the process alive: end it here, with the cause.
@@ -39,17 +41,14 @@ try {
   process.exit(1);
 }
 
-async function measure(engine: string, store: Store) {
+async function measureRecovery(engine: string, store: Store) {
   const emulator: EmulatorProcess = await spawnEmulator();
   const platform = control(emulator.url);
   try {
     await platform.fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 1_000_000 });
-    for (let index = 0; index < taskCount; index += 1) {
-      const task = await insertBenchTask(store);
-      await store.db
-        .transaction()
-        .execute((trx) => enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'ready' }, now: Date.now() }));
-    }
+    // Each task's one update, its `ready` written as a worker's first visit writes it.
+    const services = taskServices(store);
+    for (let index = 0; index < taskCount; index += 1) await services.open();
     const url = emulator.url;
     const client = createWorkforceClient({
       upstream: { authUrl: url, baseUrl: url, taskBaseUrl: url, credential: { ...EMULATOR_CREDENTIAL }, timeoutMs: 10_000 },
@@ -64,7 +63,7 @@ async function measure(engine: string, store: Store) {
     const back = performance.now();
     let firstDeliveryMs: number | undefined;
     for (;;) {
-      const { pending, delivered } = await outboxStats(store.db, Date.now());
+      const { pending, delivered } = (await outboxStatsByLane(store.db, Date.now())).platform;
       if (firstDeliveryMs === undefined && delivered > 0) firstDeliveryMs = performance.now() - back;
       if (pending === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 10));

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openSessions, runPaced } from './api-load';
-import { machine, round, spawnEmulator } from './bench-support';
+import { benchProgress, machine, round, spawnEmulator } from './bench-support';
 import { productionLikeEnv, startServerProcess } from './bench-server-process';
 import { prunableLeft, seedDeliveredHistory } from './retention-seed';
+
+const progress = benchProgress('retention');
 
 /**
  * `node --import tsx packages/kit-tests/bench/retention.ts`: the step endpoint's p99 at 100 requests/s, paced, on a server whose outbox
@@ -118,8 +120,4 @@ try {
 
 function seconds(since: number): number {
   return round((performance.now() - since) / 1000, 0);
-}
-
-function progress(line: string): void {
-  process.stderr.write(`bench retention: ${line}\n`);
 }

@@ -1,15 +1,16 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
 import { heldForPermission, outboxStatsByLane } from '@partner-task-kit/server/store/outbox-status.repository';
 import { claimDeliverable, nextDueAt, releaseLeases } from '@partner-task-kit/server/store/outbox.repository';
 import { probeWrite } from '@partner-task-kit/server/store/health.repository';
 import { openStore, type Store } from '@partner-task-kit/server/store/store';
-import { createBenchDatabase, insertBenchTask, machine, round, spawnEmulator } from './bench-support';
+import { benchProgress, createBenchDatabase, machine, openBenchTasks, round, spawnEmulator } from './bench-support';
 import { cpuBetween, postgresBackendsCpuMs, processCpuMs } from './bench-server-process';
 import { latencyOf, pacedGets, pacedSteps, startScaleServer, statusCommandMs, type Latency, type ScaleServer } from './scale-server';
 import { seedScale } from './seed-scale';
+
+const progress = benchProgress('scale');
 
 /**
  * `npm run bench -- --suites scale`: what one Postgres primary costs per operation as the data grows
@@ -88,8 +89,8 @@ try {
   );
 } finally {
   await emulator.stop();
-  await databases.empty.drop();
-  await databases.seeded.drop();
+  await databases.empty.cleanup();
+  await databases.seeded.cleanup();
 }
 
 /**
@@ -122,16 +123,16 @@ async function measureStores(stores: Record<Name, Store>) {
   const claim = await paired(claims, (name) => claimOnce(stores[name], false));
   // A probe while the platform is away: one row, the oldest-waiting of a task the platform accepted, due or not.
   const probeClaim = await paired(Math.min(claims, 50), (name) => claimOnce(stores[name], true));
-  const nextDue = await paired(50, (name) => measure(() => nextDueAt(stores[name].db)));
+  const nextDue = await paired(50, (name) => durationOf(() => nextDueAt(stores[name].db)));
   // The repository calls of `npm run outbox -- status` (packages/server/src/cli/outbox.ts); /metrics reads the same counts.
   const statusCalls = await paired(10, (name) =>
-    measure(async () => {
+    durationOf(async () => {
       await outboxStatsByLane(stores[name].db, Date.now());
       await heldForPermission(stores[name].db, Date.now());
     }),
   );
   const heartbeatWrite = await paired(100, (name) =>
-    measure(async () => {
+    durationOf(async () => {
       const probe = await probeWrite(stores[name].db, Date.now());
       if (!probe.ok) throw new Error(`the heartbeat write failed: ${probe.detail}`);
     }),
@@ -140,13 +141,9 @@ async function measureStores(stores: Record<Name, Store>) {
 }
 
 async function writeBacklog(store: Store): Promise<void> {
-  for (let index = 0; index < 128; index += 1) {
-    const task = await insertBenchTask(store);
-    for (const label of ['Started', 'Step 2 of 4']) {
-      const record = { taskStatus: 'inProgress' as const, partnerStatus: { label } };
-      await store.transact((trx) => enqueueUpdate(trx, { taskId: task.id, record, now: Date.now() }));
-    }
-  }
+  // Two updates a task, each written as a request writes it: the task's start, then a new attempt.
+  const { services, tasks } = await openBenchTasks(store, 128);
+  for (const task of tasks) for (let update = 0; update < 2; update += 1) await services.nextUpdate(task);
 }
 
 /**
@@ -217,12 +214,8 @@ async function paired(count: number, run: (name: Name) => Promise<number>, warmU
   return { empty: latencyOf(samples.empty), seeded: latencyOf(samples.seeded) };
 }
 
-async function measure(work: () => Promise<unknown>): Promise<number> {
+async function durationOf(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await work();
   return performance.now() - started;
-}
-
-function progress(line: string): void {
-  process.stderr.write(`bench scale: ${line}\n`);
 }

@@ -1,15 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EMULATOR_CREDENTIAL, OffsetClock, startEmulator } from '@partner-task-kit/dev';
 import { createOutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
-import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
 import { openStore } from '@partner-task-kit/server/store/store';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
-import { machine, round } from './bench-support';
+import { machine, openBenchTasks, round } from './bench-support';
 
 /**
  * `node --import tsx packages/kit-tests/bench/token.ts`: N updates through the real outbox, relay and client to an emulator whose tokens
@@ -46,28 +43,17 @@ const client = createWorkforceClient({ upstream, clock });
 const relay = createOutboxRelay({ store, client, clock, log: silent, concurrency: 32, leaseMs: 24 * 3_600_000, pollMs: 200 });
 
 try {
-  const tasks = [];
-  for (let index = 0; index < taskCount; index += 1) {
-    const context = { assignedTaskUuid: randomUUID(), workerUuid: randomUUID(), taskFlowUuid: randomUUID(), companyUuid: randomUUID() };
-    tasks.push(await insertTask(store.db, { ...context, workflowId: 'bench', now: clock.now() }));
-  }
+  const { services, tasks } = await openBenchTasks(store, taskCount, { clock });
   const startedAt = clock.now();
   const ticker = setInterval(() => clock.advance(Number(values['advance-ms'])), 10);
   relay.start();
   // Updates are written while the relay delivers, a few hundred at a time, as a busy server would.
   for (let index = 0; index < updates; index += 1) {
-    const task = tasks[index % taskCount]!;
-    await store.db.transaction().execute((trx) =>
-      enqueueUpdate(trx, {
-        taskId: task.id,
-        record: { taskStatus: 'inProgress', partnerStatus: { label: `Update ${index}` } },
-        now: clock.now(),
-      }),
-    );
+    await services.nextUpdate(tasks[index % taskCount]!);
     relay.wake();
     if (index % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  await waitUntilDelivered(updates);
+  await waitUntilAccepted(updates);
   clearInterval(ticker);
   const elapsedMs = clock.now() - startedAt;
   const requests = emulator.state.requests;
@@ -96,7 +82,7 @@ try {
   rmSync(directory, { recursive: true, force: true });
 }
 
-async function waitUntilDelivered(count: number): Promise<void> {
+async function waitUntilAccepted(count: number): Promise<void> {
   for (;;) {
     const accepted = emulator.state.requests.list('partnerTask').filter((entry) => entry.status !== null && entry.status < 300).length;
     if (accepted >= count) return;

@@ -1,3 +1,4 @@
+import { median } from './bench-support';
 interface BatchFigures {
   megabytesPerSecond: number[];
   rssRiseMb: number[];
@@ -71,8 +72,4 @@ export function uploadsRows(result: Record<string, unknown>) {
     },
     ...bombRows,
   ];
-}
-
-function median(list: number[]): number {
-  return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 }

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as tus from 'tus-js-client';
 import { openSessions } from './api-load';
-import { machine, round } from './bench-support';
+import { benchProgress, machine, median, round } from './bench-support';
 import { productionLikeEnv, startServerProcess } from './bench-server-process';
 import { BENCH_UPLOAD_FIELD, BENCH_UPLOAD_MAX_BYTES } from './upload-field';
 import { phonePhoto, scanBombSample, scannedPdf, type UploadSample } from './upload-samples';
+
+const progress = benchProgress('uploads');
 
 /**
  * `node --import tsx packages/kit-tests/bench/uploads.ts` (suite `uploads`): ten 10 MB files uploaded at once with tus-js-client, in
@@ -319,12 +321,4 @@ function readProc(path: string): string {
 /** The HTTP status a tus-js-client upload failed with. */
 function statusOf(error: unknown): number {
   return (error as tus.DetailedError).originalResponse?.getStatus() ?? 0;
-}
-
-function median(list: number[]): number {
-  return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-}
-
-function progress(line: string): void {
-  process.stderr.write(`bench uploads: ${line}\n`);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test as base, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test as base, type FrameLocator } from '@playwright/test';
+import { expectNoAxeViolations } from './accessibility';
 
 /** The worker portal's origin in these tests: another origin than the task page (127.0.0.1), as in production. */
 const PORTAL_ORIGIN = 'http://portal.test';
@@ -46,7 +46,7 @@ function hostPage(launchUrl: string): string {
 </body></html>`;
 }
 
-async function createAssignment(baseURL: string): Promise<Assignment> {
+async function assignTraining(baseURL: string): Promise<Assignment> {
   const response = await fetch(`${baseURL}/emulator/control/assignments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -98,7 +98,7 @@ export const test = base.extend<{ portal: PortalHost; consoleErrors: ConsoleErro
     { auto: true },
   ],
   portal: async ({ page, baseURL }, use) => {
-    const assignment = await createAssignment(baseURL!);
+    const assignment = await assignTraining(baseURL!);
     const apiBodies: string[] = [];
     page.on('response', async (response) => {
       if (!response.url().includes('/api/')) return;
@@ -124,17 +124,9 @@ export const test = base.extend<{ portal: PortalHost; consoleErrors: ConsoleErro
         (await emulatorTask()).trail
           .filter((entry) => entry.kind === 'partner' && entry.outcome === 'applied')
           .map((entry) => [entry.record!.taskStatus, entry.record!.partnerStatus?.label ?? '', entry.record!.partnerStatus?.color ?? '']),
-      checkAccessibility: (screen) => checkAccessibility(page, screen),
+      checkAccessibility: (screen) => expectNoAxeViolations(page, `the ${screen} screen`),
     });
   },
 });
-
-async function checkAccessibility(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const summary = results.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-  expect(summary, `axe violations on the ${screen} screen`).toEqual([]);
-}
 
 export { expect };

@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { FrameLocator, Locator, Page } from '@playwright/test';
 import { expect, test as base } from './portal-fixtures';
+import { expectNoAxeViolations } from './accessibility';
 
 /**
  * The preview portal as a partner developer uses it: opened at http://localhost:<port>/preview, framing the task page
@@ -56,18 +56,10 @@ export const test = base.extend<{ preview: PreviewPortal }>({
       deliveries: page.getByRole('region', { name: 'Delivery from our server' }),
       status: page.getByTestId('task-status'),
       review: page.getByTestId('review-state'),
-      checkAccessibility: (screen) => checkAccessibility(page, screen),
+      checkAccessibility: (screen) => expectNoAxeViolations(page, `the preview's ${screen} screen`),
     });
   },
 });
-
-async function checkAccessibility(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const summary = results.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  );
-  expect(summary, `axe violations on the preview's ${screen} screen`).toEqual([]);
-}
 
 /** The last step of the training inside the preview: the end event closes the iframe, so "All done" may not be seen. */
 export async function signAndFinish(frame: FrameLocator, page: Page, name = 'Ana López'): Promise<void> {

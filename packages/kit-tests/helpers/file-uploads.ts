@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { bearer } from './task-app';
+import { TUS_HEADERS, tusMetadata } from './tus-uploads';
 
 /** A small JPEG of one colour, as a phone's photo would arrive (the server decodes and encodes it again). */
 function photoOf(color = '#2a6'): Promise<Buffer> {
@@ -23,15 +24,13 @@ async function uploadFile(
   if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
   const endpoint = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/task/uploads`;
   const metadata = { filename: 'photo.jpg', filetype: input.type ?? 'image/jpeg', stepId: input.stepId, field: input.field };
-  const tus = { ...bearer(token), 'tus-resumable': '1.0.0' };
+  const tus = { ...bearer(token), ...TUS_HEADERS };
   const created = await fetch(endpoint, {
     method: 'POST',
     headers: {
       ...tus,
       'upload-length': String(input.bytes.length),
-      'upload-metadata': Object.entries(metadata)
-        .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-        .join(','),
+      'upload-metadata': tusMetadata(metadata),
     },
   });
   if (created.status !== 201) throw new Error(`creating the upload answered ${created.status}: ${await created.text()}`);

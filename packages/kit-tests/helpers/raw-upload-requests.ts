@@ -1,12 +1,5 @@
 import { request as httpRequest } from 'node:http';
 
-/** A tus `Upload-Metadata` header: each key with its value in base64. */
-export function tusMetadata(values: Record<string, string>): string {
-  return Object.entries(values)
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-}
-
 export interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;

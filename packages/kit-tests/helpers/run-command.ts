@@ -45,6 +45,16 @@ export function runKitCommand(
   return runNodeScript('packages/kit-tests/fixtures/kit-main.ts', env, timeoutMs, [command, ...args], input);
 }
 
+/** `npm run <command> -- <args>` on the database at `databaseUrl`, in emulator mode unless `env` says otherwise. */
+export function kitCommandOn(
+  databaseUrl: string,
+  command: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<CommandResult> {
+  return runKitCommand(command, { ...env, DATABASE_URL: databaseUrl }, 30_000, args);
+}
+
 /** Runs any command (npm, a node script) with exactly the environment given, and collects its output. */
 function runCommand(
   executable: string,

@@ -32,12 +32,26 @@ export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789abcdef0123';
  * the session secret, so a worker's token works on either.
  */
 export function platformEnv(emulatorUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return productionEnv(emulatorUrl, { WX_API_KEY: EMULATOR_CREDENTIAL.key, WX_API_SECRET: EMULATOR_CREDENTIAL.secret, ...extra });
+}
+
+/** The key every tenant-mode test seals the companies' Secrets with. */
+const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 42).toString('base64');
+
+/**
+ * The environment of a server, or of a command, in tenant mode (docs/operations.md#tenants): a credential per company,
+ * added with `npm run tenants` and sealed with CREDENTIALS_KEY; the platform at `platformUrl` (an emulator, or the
+ * default: nothing listens, for commands that never call it).
+ */
+export function tenantModeEnv(platformUrl = 'http://127.0.0.1:9', extra: Record<string, string> = {}): Record<string, string> {
+  return productionEnv(platformUrl, { CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, ...extra });
+}
+
+function productionEnv(platformUrl: string, extra: Record<string, string>): Record<string, string> {
   return {
-    WX_API_KEY: EMULATOR_CREDENTIAL.key,
-    WX_API_SECRET: EMULATOR_CREDENTIAL.secret,
-    WX_AUTH_URL: emulatorUrl,
-    WX_BASE_URL: emulatorUrl,
-    WX_TASK_BASE_URL: emulatorUrl,
+    WX_AUTH_URL: platformUrl,
+    WX_BASE_URL: platformUrl,
+    WX_TASK_BASE_URL: platformUrl,
     PORTAL_ORIGINS: 'https://portal.example.com',
     SESSION_SECRET: 'test-session-secret-0123456789abcdef0123',
     SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
@@ -110,6 +124,14 @@ export async function launchServer(
     },
   };
   return launched;
+}
+
+/** The process's exit code once it has exited (null when a signal ended it). */
+export function exitOf(server: ServerProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) resolve(server.child.exitCode);
+    else server.child.once('exit', (code) => resolve(code));
+  });
 }
 
 /** Starts the server in a child process and waits until its app answers /healthz. */

@@ -1,11 +1,34 @@
 import sharp from 'sharp';
 import * as tus from 'tus-js-client';
 import { bearer } from './task-app';
+import type { FileRule } from '@partner-task-kit/workflow/file-field';
 
 /** Where an upload is for: the step and field the test's `fileRuleOf` accepts. */
 export interface UploadTarget {
   stepId: string;
   field: string;
+}
+
+/**
+ * The file most upload tests send: a photo for the first step of the default workflow, where a new task is (a file is
+ * taken for the step at hand only, docs/api.md#uploads).
+ */
+export const welcomePhoto = { stepId: 'welcome', field: 'photo' } satisfies UploadTarget;
+const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
+
+/** The uploads' `fileRuleOf` of those tests: `welcomePhoto` takes a photo, and nothing else takes a file. */
+export function welcomePhotoRuleOf(_workflowId: string, stepId: string, field: string): FileRule | undefined {
+  return stepId === welcomePhoto.stepId && field === welcomePhoto.field ? photoRule : undefined;
+}
+
+/** The header every tus request carries: the protocol's version. */
+export const TUS_HEADERS = { 'tus-resumable': '1.0.0' } as const;
+
+/** A tus `Upload-Metadata` header: each key with its value in base64. */
+export function tusMetadata(values: Record<string, string>): string {
+  return Object.entries(values)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
 }
 
 /** One upload with tus-js-client (an implementation we did not write), over real HTTP, to its end: the upload's id. */
@@ -29,10 +52,8 @@ export function uploadWithTus(endpoint: string, token: string, file: Buffer, tar
  * phone that lost its signal half way leaves it. Returns the upload's id.
  */
 export async function uploadPartly(endpoint: string, token: string, file: Buffer, sent: number, target: UploadTarget): Promise<string> {
-  const encoded = Object.entries({ filename: 'IMG_0002.jpg', filetype: 'image/jpeg', ...target })
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-  const headers = { ...bearer(token), 'tus-resumable': '1.0.0' };
+  const encoded = tusMetadata({ filename: 'IMG_0002.jpg', filetype: 'image/jpeg', ...target });
+  const headers = { ...bearer(token), ...TUS_HEADERS };
   const created = await fetch(endpoint, {
     method: 'POST',
     headers: { ...headers, 'upload-length': String(file.length), 'upload-metadata': encoded },

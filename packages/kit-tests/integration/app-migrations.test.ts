@@ -1,13 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { sql, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreDb, StoreDialect } from '@partner-task-kit/server/store/database-schema';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
 import { migrateToLatest, NewerDatabaseError, type MigrationTarget } from '@partner-task-kit/server/store/schema-migration';
 import { openStore, openStoreWhenReachable, type Store } from '@partner-task-kit/server/store/store';
-import { findTaskById, insertTask } from '@partner-task-kit/server/store/tasks.repository';
-import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
+import { findTaskById } from '@partner-task-kit/server/store/tasks.repository';
+import {
+  testDatabase,
+  testDatabases,
+  testPostgresUrl,
+  type BlankTestDatabase,
+  type TestDatabase,
+  type TestDatabaseEngine,
+} from '../helpers/test-databases';
+import { taskServices } from '../helpers/task-services';
 
 /** An app's table that points at one of the engine's: the app's migrations run after the engine's. */
 const loyaltyPoints: Migration = {
@@ -28,15 +34,6 @@ const createTable = (table: string): Migration => ({
   },
 });
 const appMigrations = { '0001_loyalty_points': loyaltyPoints };
-
-const newTask = (suffix: string) => ({
-  assignedTaskUuid: `6f1c1d2e-0000-4000-8000-0000000000${suffix}`,
-  workerUuid: '6f1c1d2e-0000-4000-8000-000000000002',
-  taskFlowUuid: '6f1c1d2e-0000-4000-8000-000000000003',
-  companyUuid: '6f1c1d2e-0000-4000-8000-000000000004',
-  workflowId: 'onboarding-quiz',
-  now: 1_700_000_000_000,
-});
 
 const engineNames = async () => Object.keys(await storeMigrations('sqlite').getMigrations()).sort();
 
@@ -91,14 +88,14 @@ describe.each(testDatabases)("the app's own migrations on $name", (engine) => {
     expect(await namesIn(db, 'app_migration')).toEqual(['0001_loyalty_points']);
     expect(await namesIn(db, 'kysely_migration')).toEqual(await engineNames());
     // The app's table is there and its foreign key reaches the engine's tasks table.
-    const task = await insertTask(db, newTask('01'));
+    const task = await taskServices(t.store).openStored();
     await sql`insert into loyalty_points (task_id, points) values (${task.id}, ${10})`.execute(db);
     await expect(sql`insert into loyalty_points (task_id, points) values (${'no-such-task'}, ${1})`.execute(db)).rejects.toThrow(
       /foreign key/i,
     );
     // A restart finds both sides current and runs nothing again; the same list handed over as a Kysely provider.
     const before = { engine: await recorded(db, 'kysely_migration'), app: await recorded(db, 'app_migration') };
-    const reopened = await t.openAnother({ appMigrations: provide(appMigrations) });
+    const reopened = await t.openStore({ appMigrations: provide(appMigrations) });
     expect({ engine: await recorded(reopened.db, 'kysely_migration'), app: await recorded(reopened.db, 'app_migration') }).toEqual(before);
   });
 
@@ -106,11 +103,11 @@ describe.each(testDatabases)("the app's own migrations on $name", (engine) => {
     // Opened with no app migrations: the engine alone, as every database before the app side existed.
     t = await engine.open();
     expect(await hasTable(t.store, 'app_migration')).toBe(false);
-    const task = await insertTask(t.store.db, newTask('02'));
+    const task = await taskServices(t.store).openStored();
     const engineRecord = await recorded(t.store.db, 'kysely_migration');
     await t.store.close();
 
-    const upgraded = await t.openAnother({ appMigrations });
+    const upgraded = await t.openStore({ appMigrations });
     expect(await recorded(upgraded.db, 'kysely_migration')).toEqual(engineRecord);
     expect(await namesIn(upgraded.db, 'app_migration')).toEqual(['0001_loyalty_points']);
     expect(await hasTable(upgraded, 'loyalty_points')).toBe(true);
@@ -144,8 +141,8 @@ describe.each(testDatabases)("the app's own migrations on $name", (engine) => {
     expect(await hasTable(t.store, 'engine_notes')).toBe(false);
 
     // A start refuses the same; the engine's own commands, which pass no app migrations, leave the app's side alone.
-    await expect(t.openAnother({ appMigrations })).rejects.toMatchObject({ side: 'app', unknown: ['0002_loyalty_tiers'] });
-    await expect(t.openAnother()).resolves.toBeDefined();
+    await expect(t.openStore({ appMigrations })).rejects.toMatchObject({ side: 'app', unknown: ['0002_loyalty_tiers'] });
+    await expect(t.openStore()).resolves.toBeDefined();
   });
 
   it("refuses an engine migration the code does not know as the engine's, whatever the app has", async () => {
@@ -153,27 +150,26 @@ describe.each(testDatabases)("the app's own migrations on $name", (engine) => {
     await sql`insert into kysely_migration (name, timestamp) values (${'9999_from_a_newer_engine'}, ${new Date().toISOString()})`.execute(
       t.store.db,
     );
-    const refused = t.openAnother({ appMigrations });
+    const refused = t.openStore({ appMigrations });
     await expect(refused).rejects.toMatchObject({ side: 'engine', unknown: ['9999_from_a_newer_engine'] });
     await expect(refused).rejects.toThrow("the engine's code is older than the database");
   });
 });
 
 describe("the app's own migrations on Postgres", () => {
-  const schemas: string[] = [];
+  const blanks: BlankTestDatabase[] = [];
   afterEach(async () => {
-    const client = new pg.Client({ connectionString: testPostgresUrl });
-    await client.connect();
-    try {
-      for (const schema of schemas.splice(0)) await client.query(`drop schema if exists "${schema}" cascade`);
-    } finally {
-      await client.end();
-    }
+    for (const blank of blanks.splice(0)) await blank.cleanup();
   });
+  /** An empty schema: the stores the test opens make the tables. */
+  const emptySchema = async () => {
+    const blank = await testDatabase('postgres').create();
+    blanks.push(blank);
+    return blank.location;
+  };
 
   it("lets instances start at once on an empty schema: all open, each side's migrations recorded once", async () => {
-    const schema = `test_${randomBytes(8).toString('hex')}`;
-    schemas.push(schema);
+    const schema = await emptySchema();
     const database = { kind: 'postgres', url: testPostgresUrl } as const;
     // In one process they reach the migrations within one turn of the event loop, closer together than processes.
     const opened = await Promise.allSettled(Array.from({ length: 5 }, () => openStore(database, { schema, appMigrations })));
@@ -197,8 +193,7 @@ describe("the app's own migrations on Postgres", () => {
   }, 60_000);
 
   it('does not wait for a database whose app migrations are newer than the code: waiting would not change it', async () => {
-    const schema = `test_${randomBytes(8).toString('hex')}`;
-    schemas.push(schema);
+    const schema = await emptySchema();
     const database = { kind: 'postgres', url: testPostgresUrl } as const;
     await (
       await openStore(database, { schema, appMigrations: { ...appMigrations, '0002_loyalty_tiers': createTable('loyalty_tiers') } })

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '@partner-task-kit/dev';
 import { claimDeliverable, scheduleRetry } from '@partner-task-kit/server/store/outbox.repository';
 import { openStore } from '@partner-task-kit/server/store/store';
-import { createTask, enqueue } from '../helpers/outbox-fixtures';
+import { taskServices } from '../helpers/task-services';
 import { runKitCommand, runNodeScript } from '../helpers/run-command';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-cli-'));
@@ -67,11 +67,9 @@ describe('npm run doctor', () => {
     try {
       emulator.state.settings.partnerTaskPermission = false;
       // What the relay leaves behind after a 403: a pending update whose last error is the refusal.
-      const clock = { now: () => Date.now() };
-      const task = await createTask(store, clock);
-      const update = await enqueue(store, clock, task, 0);
-      await claimDeliverable(store.db, { now: clock.now(), leaseMs: 60_000, limit: 1, workerId: 'relay' });
-      await scheduleRetry(store.db, update.id, { workerId: 'relay', nextAttemptAt: clock.now(), error: 'forbidden: HTTP 403' });
+      await taskServices(store).open();
+      const [update] = await claimDeliverable(store.db, { now: Date.now(), leaseMs: 60_000, limit: 1, workerId: 'relay' });
+      await scheduleRetry(store.db, update!.id, { workerId: 'relay', nextAttemptAt: Date.now(), error: 'forbidden: HTTP 403' });
       await store.close();
 
       const result = await runKitCommand('doctor', {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import type { TrailEntry } from '@partner-task-kit/dev/emulator/task-rules';
-import { freePort, platformEnv as serverPlatformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
+import { freePort, platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
 import { driveTask, type AckedTask } from '../helpers/task-load';
-import { testPostgresUrl } from '../helpers/test-databases';
+import { testDatabase } from '../helpers/test-databases';
 
 /**
  * The emulator lives in the test process so its audit trail survives the server's death: it is the platform's record
@@ -27,10 +27,6 @@ afterEach(async () => {
   await emulator.close();
   rmSync(directory, { recursive: true, force: true });
 });
-
-function platformEnv(extra: Record<string, string>): Record<string, string> {
-  return serverPlatformEnv(emulator.url, extra);
-}
 
 function partnerEntries(assignedTaskUuid: string) {
   const trail: TrailEntry[] = emulator.state.assignments.get(assignedTaskUuid)?.trail ?? [];
@@ -71,7 +67,7 @@ async function waitUntilDelivered(tasks: AckedTask[]) {
 describe('durability', () => {
   it('delivers every acknowledged update, in order, after the server is killed with SIGKILL mid-load', async () => {
     const port = String(await freePort());
-    const env = platformEnv({
+    const env = platformEnv(emulator.url, {
       PORT: port,
       DATABASE_URL: join(directory, 'crash.db'),
       RATE_LIMIT_PER_ADDRESS: '0',
@@ -100,15 +96,13 @@ describe('durability', () => {
   }, 180_000);
 
   it('shares one Postgres outbox between two server processes without delivering an update twice', async () => {
-    const { default: pg } = await import('pg');
-    const base = testPostgresUrl;
-    const schema = `crash_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create schema "${schema}"`);
+    const database = await testDatabase('postgres').create();
     try {
-      const url = `${base}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      const [a, b] = await Promise.all([spawnServer(platformEnv({ DATABASE_URL: url })), spawnServer(platformEnv({ DATABASE_URL: url }))]);
+      const { url } = database;
+      const [a, b] = await Promise.all([
+        spawnServer(platformEnv(emulator.url, { DATABASE_URL: url })),
+        spawnServer(platformEnv(emulator.url, { DATABASE_URL: url })),
+      ]);
       servers.push(a!, b!);
       // Each request of a task goes to either server at random: both enqueue for the same tasks, both relays deliver.
       const pick = () => (Math.random() < 0.5 ? a!.url : b!.url);
@@ -121,8 +115,7 @@ describe('durability', () => {
       expect(partnerRequests).toBe(20 * 31);
     } finally {
       await Promise.all(servers.splice(0).map((server) => server.kill('SIGTERM')));
-      await admin.query(`drop schema if exists "${schema}" cascade`);
-      await admin.end();
+      await database.cleanup();
     }
   }, 90_000);
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,9 +5,10 @@ import { createServer, connect, type Server } from 'node:net';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freePort, launchServer, spawnServer, type ServerProcess } from '../helpers/server-process';
-import { testPostgresUrl } from '../helpers/test-databases';
+import { postgresSchemaUrl, testDatabase, testPostgresUrl, type BlankTestDatabase } from '../helpers/test-databases';
 
 let admin: pg.Client;
+let database: BlankTestDatabase;
 let schema: string;
 let directory: string;
 let server: ServerProcess | undefined;
@@ -16,15 +16,15 @@ let server: ServerProcess | undefined;
 beforeEach(async () => {
   admin = new pg.Client({ connectionString: testPostgresUrl });
   await admin.connect();
-  schema = `conn_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  await admin.query(`create schema "${schema}"`);
+  database = await testDatabase('postgres').create();
+  schema = database.location;
   directory = mkdtempSync(join(tmpdir(), 'ptk-db-faults-'));
 });
 
 afterEach(async () => {
   await server?.kill('SIGTERM');
   server = undefined;
-  await admin.query(`drop schema if exists "${schema}" cascade`);
+  await database.cleanup();
   await admin.end();
   rmSync(directory, { recursive: true, force: true });
 });
@@ -42,8 +42,7 @@ async function terminateServerConnections(): Promise<number> {
 
 describe('Postgres connections dropped under a running server', () => {
   it('keeps the process up and serving once its connections are terminated', async () => {
-    const url = `${testPostgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
-    server = await spawnServer({ DATABASE_URL: url });
+    server = await spawnServer({ DATABASE_URL: postgresSchemaUrl(schema, { application_name: schema }) });
     // The relay's idle connections and a request's connection are all in the pool.
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     for (let round = 0; round < 3; round += 1) {
@@ -62,9 +61,8 @@ describe('readiness probes a real write', () => {
     await admin.query(`create role "${role}" login`);
     await admin.query(`grant all on schema "${schema}" to "${role}"`);
     try {
-      const url = new URL(testPostgresUrl);
+      const url = new URL(postgresSchemaUrl(schema, { application_name: schema }));
       url.username = role;
-      url.search = `?options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
       server = await spawnServer({ DATABASE_URL: url.toString() });
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       // From now on its new sessions refuse writes while reads still work, as a read-only replica or volume would.
@@ -80,7 +78,7 @@ describe('readiness probes a real write', () => {
     } finally {
       await server?.kill('SIGTERM');
       server = undefined;
-      await admin.query(`drop schema if exists "${schema}" cascade`);
+      await database.cleanup();
       await admin.query(`drop role if exists "${role}"`);
     }
   }, 60_000);
@@ -101,9 +99,8 @@ describe('starting while Postgres is not up yet', () => {
     // The database is reached through a port that nothing answers on until the test opens it.
     const port = await freePort();
     const target = new URL(testPostgresUrl);
-    const url = new URL(testPostgresUrl);
+    const url = new URL(database.url);
     url.port = String(port);
-    url.search = `?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     const launched = await launchServer({ DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' });
     server = launched;
     let proxy: Server | undefined;

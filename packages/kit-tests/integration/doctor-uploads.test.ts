@@ -6,7 +6,7 @@ import { runKitCommand } from '../helpers/run-command';
 import { startS3Server, type AddedS3Call, type S3TestServer } from '../helpers/s3-server';
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-doctor-uploads-'));
-const doctor = (env: Record<string, string>) =>
+const doctorWith = (env: Record<string, string>) =>
   runKitCommand(
     'doctor',
     { DATABASE_URL: join(directory, 'tasks.db'), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
@@ -24,7 +24,7 @@ describe('npm run doctor: the upload store', () => {
   });
 
   it('makes every S3 call the store makes, on probe objects under the prefix, and leaves nothing there', async () => {
-    const result = await doctor(s3.environment('uploads/'));
+    const result = await doctorWith(s3.environment('uploads/'));
     const calls =
       'GetObject, HeadObject, PutObject, CreateMultipartUpload, UploadPart, ListParts, CompleteMultipartUpload, AbortMultipartUpload, DeleteObject, DeleteObjects';
     expect(result.stdout).toMatch(
@@ -45,7 +45,7 @@ describe('npm run doctor: the upload store', () => {
   ])('names $missing on a store without $without, and removes its probe objects', async ({ without, missing }) => {
     const lacking = await startS3Server({ without });
     try {
-      const result = await doctor(lacking.environment('uploads/'));
+      const result = await doctorWith(lacking.environment('uploads/'));
       expect(result.stdout).toMatch(
         new RegExp(`^FAIL upload store: bucket ptk-test-uploads, keys under uploads/, at .*: ${missing}: MethodNotAllowed: `, 'm'),
       );
@@ -61,14 +61,14 @@ describe('npm run doctor: the upload store', () => {
   });
 
   it('names a missing bucket, and a wrong credential without showing it', async () => {
-    const missing = await doctor({ ...s3.environment(), UPLOAD_STORE: 's3://no-such-bucket/x' });
+    const missing = await doctorWith({ ...s3.environment(), UPLOAD_STORE: 's3://no-such-bucket/x' });
     expect(missing.stdout).toMatch(/^FAIL upload store: bucket no-such-bucket, keys under x\/, at .*: NoSuchBucket: /m);
     expect(missing.stdout).toContain('next step: Create the bucket, or correct the bucket in UPLOAD_STORE.');
     expect(missing.code).toBe(1);
 
     // s3rver checks the access key id, not SigV4 signatures: a wrong key id stands for a wrong credential here.
     const credential = { AWS_ACCESS_KEY_ID: 'AKIANOTAKEYOFTHISSTORE', AWS_SECRET_ACCESS_KEY: 'not-the-secret-of-this-store-0123456789' };
-    const wrongKey = await doctor({ ...s3.environment(), ...credential });
+    const wrongKey = await doctorWith({ ...s3.environment(), ...credential });
     expect(wrongKey.stdout).toMatch(/^FAIL upload store: .*: InvalidAccessKeyId: /m);
     expect(wrongKey.stdout).toContain('next step: Correct AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
     for (const value of Object.values(credential)) expect(wrongKey.stdout + wrongKey.stderr).not.toContain(value);
@@ -76,7 +76,7 @@ describe('npm run doctor: the upload store', () => {
   });
 
   it('says a directory store is made at the first upload, and names one that cannot be', async () => {
-    const fresh = await doctor({ UPLOAD_STORE: `file:${join(directory, 'uploads')}` });
+    const fresh = await doctorWith({ UPLOAD_STORE: `file:${join(directory, 'uploads')}` });
     expect(fresh.stdout).toMatch(
       /^ok {3}upload store: the directory .*uploads does not exist yet: the server makes it at the first upload$/m,
     );
@@ -85,7 +85,7 @@ describe('npm run doctor: the upload store', () => {
     const locked = join(directory, 'locked');
     mkdirSync(locked, { mode: 0o500 });
     chmodSync(locked, 0o500);
-    const refused = await doctor({ UPLOAD_STORE: `file:${join(locked, 'uploads')}` });
+    const refused = await doctorWith({ UPLOAD_STORE: `file:${join(locked, 'uploads')}` });
     // root writes anywhere: there the directory is simply writable.
     if (process.getuid?.() === 0) expect(refused.stdout).toMatch(/^ok {3}upload store: /m);
     else expect(refused.stdout).toMatch(/^FAIL upload store: the directory .*locked\/uploads cannot be written, nor made$/m);

@@ -51,7 +51,7 @@ export function postUpdate(
 }
 
 /** A control API call: the status and the parsed JSON body. */
-export async function control<T = unknown>(
+export async function controlRequest<T = unknown>(
   baseUrl: string,
   method: string,
   path: string,
@@ -65,7 +65,7 @@ export async function control<T = unknown>(
 }
 
 export async function createAssignment(baseUrl: string, options: Record<string, unknown> = {}): Promise<AssignmentView> {
-  const { status, body } = await control<AssignmentView>(baseUrl, 'POST', '/assignments', {
+  const { status, body } = await controlRequest<AssignmentView>(baseUrl, 'POST', '/assignments', {
     title: 'Safety quiz',
     iframeUrl: 'https://partner.example.com/task',
     ...options,
@@ -75,11 +75,11 @@ export async function createAssignment(baseUrl: string, options: Record<string, 
 }
 
 export async function getAssignment(baseUrl: string, uuid: string): Promise<AssignmentView> {
-  return (await control<AssignmentView>(baseUrl, 'GET', `/assignments/${uuid}`)).body;
+  return (await controlRequest<AssignmentView>(baseUrl, 'GET', `/assignments/${uuid}`)).body;
 }
 
 export function act(baseUrl: string, uuid: string, action: string) {
-  return control<AssignmentView & Partial<ErrorBody>>(baseUrl, 'POST', `/assignments/${uuid}/actions/${action}`);
+  return controlRequest<AssignmentView & Partial<ErrorBody>>(baseUrl, 'POST', `/assignments/${uuid}/actions/${action}`);
 }
 
 /** A docs/platform.md#partner-task-update-record record at `second` seconds past a fixed instant, so tests can order updates plainly. */

@@ -1,36 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
+import type { RunningServer } from '@partner-task-kit/server/server';
 import { registeredRoutes, type RegisteredRoute } from '../helpers/registered-routes';
-import { testWorkflows } from '../helpers/test-workflows';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 /**
  * The emulator's control API and the partner-backend panel's control routes have no authentication: they list every
  * task and stream every worker's files. They are the preview's (docs/configuration.md#the-page-and-the-portal), so a
  * server in emulator mode with PREVIEW_ENABLED=false (a demo host) answers none of them.
  */
-const directory = mkdtempSync(join(tmpdir(), 'ptk-emulator-control-'));
-const servers: RunningServer[] = [];
-const pageDirectory = join(directory, 'page');
-mkdirSync(pageDirectory);
-writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
+const servers: TestServer[] = [];
 
-async function emulatorServer(previewEnabled: boolean): Promise<RunningServer> {
-  const parsed = parseConfig({
-    PORT: '0',
-    DATABASE_URL: join(directory, `preview-${previewEnabled}.db`),
-    LOG_LEVEL: 'silent',
-    PREVIEW_ENABLED: String(previewEnabled),
-    // The documented demo host: production, running against its built-in emulator.
-    NODE_ENV: 'production',
-    ALLOW_EMULATOR_IN_PRODUCTION: 'true',
-  });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  const server = await startServer(parsed.config, { workflows: testWorkflows, pageDirectory });
+async function emulatorServer(previewEnabled: boolean): Promise<TestServer> {
+  const server = await startTestServer(
+    {
+      LOG_LEVEL: 'silent',
+      PREVIEW_ENABLED: String(previewEnabled),
+      // The documented demo host: production, running against its built-in emulator.
+      NODE_ENV: 'production',
+      ALLOW_EMULATOR_IN_PRODUCTION: 'true',
+    },
+    { page: true },
+  );
   servers.push(server);
   return server;
 }
@@ -70,7 +61,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const server of servers.splice(0)) await server.close();
-  rmSync(directory, { recursive: true, force: true });
 });
 
 describe('the control routes go with the preview', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoggedRequest } from '@partner-task-kit/dev/emulator/request-log';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
-import { act, control, createAssignment, fetchToken, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
+import { act, controlRequest, createAssignment, fetchToken, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
 
 type ErrorAnswer = { error: { code: string; field?: string } };
 
@@ -44,7 +44,7 @@ describe('emulator: the control API', () => {
     });
     expect(task).toMatchObject({ ...context, launchUrl: 'https://partner.example.com/task' });
     expect(task.options).toMatchObject({ estimatedCompletionTime: 'about 10 minutes', endEvent: 'quiz-done' });
-    const again = await control<ErrorAnswer>(emulator.url, 'POST', '/assignments', {
+    const again = await controlRequest<ErrorAnswer>(emulator.url, 'POST', '/assignments', {
       title: 'x',
       iframeUrl: 'https://a.example/',
       ...context,
@@ -62,7 +62,7 @@ describe('emulator: the control API', () => {
     ['a flag that is not a boolean', { title: 'Quiz', iframeUrl: 'https://a.example/', requireReview: 'yes' }, 'requireReview'],
     ['an unknown option', { title: 'Quiz', iframeUrl: 'https://a.example/', colour: 'blue' }, 'colour'],
   ] as const)('refuses an assignment with %s with 400 naming the field', async ([, body, field]) => {
-    const response = await control<ErrorAnswer>(emulator.url, 'POST', '/assignments', body);
+    const response = await controlRequest<ErrorAnswer>(emulator.url, 'POST', '/assignments', body);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'invalid_body', field });
   });
@@ -80,9 +80,9 @@ describe('emulator: the control API', () => {
   it('lists assignments newest first and answers 404 for an unknown one', async () => {
     const first = await createAssignment(emulator.url, { title: 'First' });
     const second = await createAssignment(emulator.url, { title: 'Second' });
-    const { body } = await control<{ assignments: AssignmentView[] }>(emulator.url, 'GET', '/assignments');
+    const { body } = await controlRequest<{ assignments: AssignmentView[] }>(emulator.url, 'GET', '/assignments');
     expect(body.assignments.map((a) => a.assignedTaskUuid)).toEqual([second.assignedTaskUuid, first.assignedTaskUuid]);
-    const missing = await control<ErrorAnswer>(emulator.url, 'GET', '/assignments/55555555-5555-4555-8555-555555555555');
+    const missing = await controlRequest<ErrorAnswer>(emulator.url, 'GET', '/assignments/55555555-5555-4555-8555-555555555555');
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('assignment_not_found');
   });
@@ -100,9 +100,9 @@ describe('emulator: the control API', () => {
     await postUpdate(emulator.url, token, '66666666-6666-4666-8666-666666666666', update('inProgress', 1));
     await postUpdate(emulator.url, token, '66666666-6666-4666-8666-666666666666', update('completed', 2));
     await fetch(`${emulator.url}${WORKERS_PATH}?page=1`, { headers: { authorization: `Bearer ${token}` } });
-    const all = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests');
+    const all = await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests');
     expect(all.body.requests.map((r) => r.endpoint)).toEqual(['token', 'partnerTask', 'partnerTask', 'workers']);
-    const last = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask&limit=1');
+    const last = await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask&limit=1');
     expect(last.body.requests).toEqual([
       expect.objectContaining({
         method: 'POST',
@@ -113,40 +113,40 @@ describe('emulator: the control API', () => {
     ]);
     expect(last.body.requests[0]?.headers.authorization).toBe(`Bearer ${token}`);
     expect(all.body.requests[3]?.query).toEqual({ page: '1' });
-    expect((await control(emulator.url, 'GET', '/requests?endpoint=control')).status).toBe(400);
-    expect((await control(emulator.url, 'DELETE', '/requests')).body).toEqual({ cleared: 4 });
-    expect((await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests')).body.requests).toEqual([]);
+    expect((await controlRequest(emulator.url, 'GET', '/requests?endpoint=control')).status).toBe(400);
+    expect((await controlRequest(emulator.url, 'DELETE', '/requests')).body).toEqual({ cleared: 4 });
+    expect((await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests')).body.requests).toEqual([]);
   });
 
   it('keeps only the last requestLogLimit requests', async () => {
     await emulator.close();
     emulator = await startEmulator({ requestLogLimit: 3 });
     for (let i = 0; i < 5; i += 1) await requestToken(emulator.url);
-    const { body } = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests');
+    const { body } = await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests');
     expect(body.requests.map((r) => r.seq)).toEqual([3, 4, 5]);
   });
 
   it('moves the clock ahead and refuses to move it back', async () => {
-    const before = await control<{ epochMs: number; now: string }>(emulator.url, 'GET', '/clock');
-    const after = await control<{ epochMs: number }>(emulator.url, 'POST', '/clock', { advanceMs: 3_600_000 });
+    const before = await controlRequest<{ epochMs: number; now: string }>(emulator.url, 'GET', '/clock');
+    const after = await controlRequest<{ epochMs: number }>(emulator.url, 'POST', '/clock', { advanceMs: 3_600_000 });
     expect(after.body.epochMs - before.body.epochMs).toBeGreaterThanOrEqual(3_600_000);
-    const back = await control<ErrorAnswer>(emulator.url, 'POST', '/clock', { advanceMs: -1 });
+    const back = await controlRequest<ErrorAnswer>(emulator.url, 'POST', '/clock', { advanceMs: -1 });
     expect(back.status).toBe(400);
     expect(back.body.error.field).toBe('advanceMs');
   });
 
   it('reads and changes the settings, refusing unknown values', async () => {
-    expect((await control(emulator.url, 'GET', '/settings')).body).toEqual({
+    expect((await controlRequest(emulator.url, 'GET', '/settings')).body).toEqual({
       tokenShape: 'oauth',
       unknownTasks: 'create',
       acceptViewed: false,
       partnerTaskPermission: true,
     });
-    const changed = await control(emulator.url, 'PUT', '/settings', { unknownTasks: 'reject', acceptViewed: true });
+    const changed = await controlRequest(emulator.url, 'PUT', '/settings', { unknownTasks: 'reject', acceptViewed: true });
     expect(changed.body).toEqual({ tokenShape: 'oauth', unknownTasks: 'reject', acceptViewed: true, partnerTaskPermission: true });
     const token = await fetchToken(emulator.url);
     expect((await postUpdate(emulator.url, token, '77777777-7777-4777-8777-777777777777', update('viewed', 1))).status).toBe(404);
-    const refused = await control<ErrorAnswer>(emulator.url, 'PUT', '/settings', { tokenShape: 'xml' });
+    const refused = await controlRequest<ErrorAnswer>(emulator.url, 'PUT', '/settings', { tokenShape: 'xml' });
     expect(refused.status).toBe(400);
     expect(refused.body.error.field).toBe('tokenShape');
   });
@@ -154,14 +154,14 @@ describe('emulator: the control API', () => {
   it('resets assignments, tokens, requests and faults, but keeps the settings', async () => {
     const token = await fetchToken(emulator.url);
     await createAssignment(emulator.url);
-    await control(emulator.url, 'PUT', '/settings', { tokenShape: 'camelCase' });
-    await control(emulator.url, 'POST', '/faults', { endpoint: 'workers', kind: 'drop' });
-    expect((await control(emulator.url, 'POST', '/reset')).status).toBe(200);
-    expect((await control<{ assignments: unknown[] }>(emulator.url, 'GET', '/assignments')).body.assignments).toEqual([]);
-    expect((await control<{ faults: unknown[] }>(emulator.url, 'GET', '/faults')).body.faults).toEqual([]);
-    expect((await control<{ requests: unknown[] }>(emulator.url, 'GET', '/requests')).body.requests).toEqual([]);
+    await controlRequest(emulator.url, 'PUT', '/settings', { tokenShape: 'camelCase' });
+    await controlRequest(emulator.url, 'POST', '/faults', { endpoint: 'workers', kind: 'drop' });
+    expect((await controlRequest(emulator.url, 'POST', '/reset')).status).toBe(200);
+    expect((await controlRequest<{ assignments: unknown[] }>(emulator.url, 'GET', '/assignments')).body.assignments).toEqual([]);
+    expect((await controlRequest<{ faults: unknown[] }>(emulator.url, 'GET', '/faults')).body.faults).toEqual([]);
+    expect((await controlRequest<{ requests: unknown[] }>(emulator.url, 'GET', '/requests')).body.requests).toEqual([]);
     expect((await fetch(`${emulator.url}${WORKERS_PATH}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
-    expect((await control(emulator.url, 'GET', '/settings')).body).toMatchObject({ tokenShape: 'camelCase' });
+    expect((await controlRequest(emulator.url, 'GET', '/settings')).body).toMatchObject({ tokenShape: 'camelCase' });
   });
 
   it('answers an unknown route with a JSON 404', async () => {

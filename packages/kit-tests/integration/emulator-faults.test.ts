@@ -3,7 +3,7 @@ import type { Fault } from '@partner-task-kit/dev/emulator/fault-queue';
 import type { LoggedRequest } from '@partner-task-kit/dev/emulator/request-log';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import {
-  control,
+  controlRequest,
   errorOf,
   fetchToken,
   getAssignment,
@@ -26,7 +26,7 @@ describe('emulator: injected faults', () => {
   });
   afterEach(() => emulator.close());
 
-  const addFault = (fault: Record<string, unknown>) => control<Fault>(emulator.url, 'POST', '/faults', fault);
+  const addFault = (fault: Record<string, unknown>) => controlRequest<Fault>(emulator.url, 'POST', '/faults', fault);
 
   it('answers the injected status with an error body for the next count matching requests', async () => {
     expect((await addFault({ endpoint: 'partnerTask', kind: 'status', status: 502, count: 2 })).status).toBe(201);
@@ -35,7 +35,7 @@ describe('emulator: injected faults', () => {
     expect((await errorOf(first)).code).toBe('injected_fault');
     expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1))).status).toBe(502);
     expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1))).status).toBe(200);
-    const { body } = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask');
+    const { body } = await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask');
     expect(body.requests.map((r) => [r.status, r.fault])).toEqual([
       [502, 'status'],
       [502, 'status'],
@@ -54,8 +54,8 @@ describe('emulator: injected faults', () => {
   it('clears only the faults aimed at one task when asked', async () => {
     await addFault({ endpoint: 'partnerTask', kind: 'status', count: 5, assignedTaskUuid: uuid });
     await addFault({ endpoint: 'workers', kind: 'status', count: 5 });
-    expect((await control(emulator.url, 'DELETE', `/faults?assignedTaskUuid=${uuid}`)).body).toEqual({ cleared: 1 });
-    expect((await control<{ faults: Fault[] }>(emulator.url, 'GET', '/faults')).body.faults).toEqual([
+    expect((await controlRequest(emulator.url, 'DELETE', `/faults?assignedTaskUuid=${uuid}`)).body).toEqual({ cleared: 1 });
+    expect((await controlRequest<{ faults: Fault[] }>(emulator.url, 'GET', '/faults')).body.faults).toEqual([
       expect.objectContaining({ endpoint: 'workers' }),
     ]);
   });
@@ -96,11 +96,12 @@ describe('emulator: injected faults', () => {
     await expect
       .poll(
         async () =>
-          (await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask')).body.requests[0]?.ended,
+          (await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask')).body.requests[0]
+            ?.ended,
         { timeout: 5_000 },
       )
       .toBe(true);
-    expect((await control(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
+    expect((await controlRequest(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
     // Promptly: a close held up by the request would wait out a keep-alive (72 s) or a delay fault (up to 600 s); a
     // busy machine's close takes a second or two at worst.
     const closing = performance.now();
@@ -112,9 +113,9 @@ describe('emulator: injected faults', () => {
   it('closes the connection without an answer for a drop fault, and applies nothing', async () => {
     await addFault({ endpoint: 'partnerTask', kind: 'drop' });
     await expect(postUpdate(emulator.url, token, uuid, update('inProgress', 1))).rejects.toThrow();
-    expect((await control(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
+    expect((await controlRequest(emulator.url, 'GET', `/assignments/${uuid}`)).status).toBe(404);
     expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1))).status).toBe(200);
-    const { body } = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask&limit=2');
+    const { body } = await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask&limit=2');
     expect(body.requests.map((r) => [r.status, r.fault])).toEqual([
       [null, 'drop'],
       [200, undefined],
@@ -128,7 +129,7 @@ describe('emulator: injected faults', () => {
     expect((await getAssignment(emulator.url, uuid)).status).toBe('completed');
     const redelivered = (await (await postUpdate(emulator.url, token, uuid, record)).json()) as { outcome: string };
     expect(redelivered.outcome).toBe('duplicate');
-    const { body } = await control<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask');
+    const { body } = await controlRequest<{ requests: LoggedRequest[] }>(emulator.url, 'GET', '/requests?endpoint=partnerTask');
     expect(body.requests.map((r) => [r.status, r.fault])).toEqual([
       [null, 'drop'],
       [200, undefined],
@@ -139,7 +140,7 @@ describe('emulator: injected faults', () => {
     await addFault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 400, after: true });
     let answered = false;
     const late = postUpdate(emulator.url, token, uuid, update('inProgress', 1)).finally(() => (answered = true));
-    await expect.poll(async () => (await control(emulator.url, 'GET', `/assignments/${uuid}`)).status, { timeout: 5_000 }).toBe(200);
+    await expect.poll(async () => (await controlRequest(emulator.url, 'GET', `/assignments/${uuid}`)).status, { timeout: 5_000 }).toBe(200);
     expect((await getAssignment(emulator.url, uuid)).status).toBe('inProgress');
     // Applied while the answer is still held back by the fault.
     expect(answered).toBe(false);
@@ -167,9 +168,9 @@ describe('emulator: injected faults', () => {
 
   it('lists the pending faults and clears them', async () => {
     await addFault({ endpoint: 'workers', kind: 'status', count: 3 });
-    const listed = await control<{ faults: Fault[] }>(emulator.url, 'GET', '/faults');
+    const listed = await controlRequest<{ faults: Fault[] }>(emulator.url, 'GET', '/faults');
     expect(listed.body.faults).toEqual([expect.objectContaining({ endpoint: 'workers', kind: 'status', count: 3, remaining: 3 })]);
-    expect((await control(emulator.url, 'DELETE', '/faults')).body).toEqual({ cleared: 1 });
+    expect((await controlRequest(emulator.url, 'DELETE', '/faults')).body).toEqual({ cleared: 1 });
     expect((await fetch(`${emulator.url}${WORKERS_PATH}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 
@@ -189,7 +190,7 @@ describe('emulator: injected faults', () => {
       'assignedTaskUuid',
     ],
   ] as const)('refuses a fault with %s with 400 naming the field', async ([, fault, field]) => {
-    const response = await control<{ error: { code: string; field: string } }>(emulator.url, 'POST', '/faults', fault);
+    const response = await controlRequest<{ error: { code: string; field: string } }>(emulator.url, 'POST', '/faults', fault);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'invalid_body', field });
   });

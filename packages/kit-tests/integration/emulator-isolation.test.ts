@@ -2,9 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@partner-task-kit/server/clock';
 import { emulatorPlugin, EmulatorState, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
-import { control, createAssignment, fetchToken, postUpdate, update, WORKERS_PATH } from './emulator-client';
+import { controlRequest, createAssignment, fetchToken, postUpdate, update, WORKERS_PATH } from './emulator-client';
+import { ManualClock } from '../helpers/manual-clock';
 
 describe('emulator: isolation and mounting', () => {
   const closers: Array<() => Promise<unknown>> = [];
@@ -24,8 +24,8 @@ describe('emulator: isolation and mounting', () => {
     const tokenA = await fetchToken(a.url);
     const task = await createAssignment(a.url);
     expect((await fetch(`${b.url}${WORKERS_PATH}`, { headers: { authorization: `Bearer ${tokenA}` } })).status).toBe(401);
-    expect((await control(b.url, 'GET', `/assignments/${task.assignedTaskUuid}`)).status).toBe(404);
-    await control(b.url, 'POST', '/faults', { endpoint: 'any', kind: 'status' });
+    expect((await controlRequest(b.url, 'GET', `/assignments/${task.assignedTaskUuid}`)).status).toBe(404);
+    await controlRequest(b.url, 'POST', '/faults', { endpoint: 'any', kind: 'status' });
     expect((await postUpdate(a.url, tokenA, task.assignedTaskUuid, update('inProgress', 1))).status).toBe(200);
     expect(a.state.requests.list().length).toBe(2);
     expect(b.state.requests.list().length).toBe(1);
@@ -39,7 +39,7 @@ describe('emulator: isolation and mounting', () => {
     expect((await fetch(`${emulator.url}${WORKERS_PATH}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     clock.advance(1);
     expect((await fetch(`${emulator.url}${WORKERS_PATH}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
-    expect((await control<{ now: string }>(emulator.url, 'GET', '/clock')).body.now).toBe('2030-01-01T00:01:00.000Z');
+    expect((await controlRequest<{ now: string }>(emulator.url, 'GET', '/clock')).body.now).toBe('2030-01-01T00:01:00.000Z');
   });
 
   it('works under a prefix inside an app with its own routes, parsers, error and not-found handlers, without request logs', async () => {
@@ -67,7 +67,7 @@ describe('emulator: isolation and mounting', () => {
     expect((await postUpdate(base, token, task.assignedTaskUuid, update('completed', 1))).status).toBe(200);
     expect(state.assignments.get(task.assignedTaskUuid)?.status).toBe('completed');
     expect((await postUpdate(base, token, task.assignedTaskUuid, '{bad')).status).toBe(400);
-    expect((await control(`${root}/emulator-b`, 'GET', `/assignments/${task.assignedTaskUuid}`)).status).toBe(404);
+    expect((await controlRequest(`${root}/emulator-b`, 'GET', `/assignments/${task.assignedTaskUuid}`)).status).toBe(404);
     expect(state.requests.list()[0]?.path).toBe('/emulator/api/servicesecurity/processes/apikey/oauth/token');
 
     expect(await (await fetch(`${root}/healthz`)).json()).toEqual({ ok: true });

@@ -18,7 +18,7 @@ afterEach(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-async function start(stateFile?: string): Promise<RunningEmulator> {
+async function startWithState(stateFile?: string): Promise<RunningEmulator> {
   const emulator = await startEmulator(stateFile === undefined ? {} : { stateFile, unknownTasks: 'reject' });
   running.push(emulator);
   return emulator;
@@ -27,13 +27,13 @@ async function start(stateFile?: string): Promise<RunningEmulator> {
 async function restart(emulator: RunningEmulator, stateFile: string): Promise<RunningEmulator> {
   running.splice(running.indexOf(emulator), 1);
   await emulator.close();
-  return start(stateFile);
+  return startWithState(stateFile);
 }
 
 describe('the emulator with a state file (npm run dev)', () => {
   it('still knows an assigned task, its status and its audit trail after a restart', async () => {
     const stateFile = join(directory, 'emulator.db');
-    const first = await start(stateFile);
+    const first = await startWithState(stateFile);
     const uuid = randomUUID();
     await control(first.url).assign(uuid);
     await fetch(`${first.url}/control/assignments/${uuid}/actions/start`, { method: 'POST' });
@@ -46,7 +46,7 @@ describe('the emulator with a state file (npm run dev)', () => {
 
   it('still ignores an update older than the last one applied before the restart (spec 3)', async () => {
     const stateFile = join(directory, 'emulator.db');
-    const first = await start(stateFile);
+    const first = await startWithState(stateFile);
     const uuid = randomUUID();
     await control(first.url).assign(uuid);
     first.state.assignments.get(uuid)!.applyPartnerUpdate({ taskStatus: 'completed', sentAt: '2026-01-01T10:00:01Z' }, Date.now());
@@ -60,7 +60,7 @@ describe('the emulator with a state file (npm run dev)', () => {
 
   it('keeps tasks in the order they were assigned, and forgets them all after a reset', async () => {
     const stateFile = join(directory, 'emulator.db');
-    const first = await start(stateFile);
+    const first = await startWithState(stateFile);
     const uuids = [randomUUID(), randomUUID(), randomUUID()];
     for (const uuid of uuids) await control(first.url).assign(uuid);
 
@@ -74,7 +74,7 @@ describe('the emulator with a state file (npm run dev)', () => {
 
   it('keeps credentials added and settings changed through the control API', async () => {
     const stateFile = join(directory, 'emulator.db');
-    const first = await start(stateFile);
+    const first = await startWithState(stateFile);
     await control(first.url).addCredential({ key: 'tenant-key', secret: 'tenant-secret', companyUuid: randomUUID() });
     await control(first.url).settings({ partnerTaskPermission: false });
 
@@ -84,7 +84,7 @@ describe('the emulator with a state file (npm run dev)', () => {
   });
 
   it('keeps everything in memory without a state file, as tests want it', async () => {
-    const first = await start();
+    const first = await startWithState();
     expect(first.state.persistent).toBe(false);
   });
 });

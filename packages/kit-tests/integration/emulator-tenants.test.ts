@@ -3,7 +3,7 @@ import { EMULATOR_CREDENTIAL, type RunningEmulator, startEmulator } from '@partn
 import type { ErrorBody } from '@partner-task-kit/dev/emulator/emulator-errors';
 import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 import { control } from '../helpers/emulator-control';
-import { control as controlCall, errorOf, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
+import { controlRequest as controlCall, errorOf, postUpdate, requestToken, update, WORKERS_PATH } from './emulator-client';
 
 /** Two client companies, each with its own integration key (docs/platform.md#authentication), beside the partner-wide default credential. */
 const companyA = '3f0c9a1e-5b2d-4e8f-9a6c-1d7e2b4f8a0c';

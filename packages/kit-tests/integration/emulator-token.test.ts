@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import {
   basic,
-  control,
+  controlRequest,
   errorOf,
   fetchToken,
   partnerTaskPath,
@@ -105,7 +105,7 @@ describe('emulator: the token endpoint of spec 4.1', () => {
     const uuid = '3f2a1b0c-1111-4222-8333-444455556666';
     emulator.clock.advance(59 * 60_000);
     expect((await postUpdate(emulator.url, token, uuid, update('inProgress', 1))).status).toBe(200);
-    await control(emulator.url, 'POST', '/clock', { advanceMs: 60_000 });
+    await controlRequest(emulator.url, 'POST', '/clock', { advanceMs: 60_000 });
     const expired = await postUpdate(emulator.url, token, uuid, update('completed', 2));
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toContain('invalid_token');
@@ -133,7 +133,7 @@ describe('emulator: the token endpoint of spec 4.1', () => {
     ['unrecognized', ['jwt', 'ttl']],
     ['oauth', ['access_token', 'expires_in', 'scope', 'token_type']],
   ] as const)('answers in the %s token shape when set, and the token works', async ([tokenShape, keys]) => {
-    expect((await control(emulator.url, 'PUT', '/settings', { tokenShape })).status).toBe(200);
+    expect((await controlRequest(emulator.url, 'PUT', '/settings', { tokenShape })).status).toBe(200);
     const body = (await (await requestToken(emulator.url)).json()) as Record<string, string>;
     expect(Object.keys(body).sort()).toEqual([...keys]);
     const token = body.access_token ?? body.accessToken ?? body.jwt ?? '';
@@ -151,7 +151,7 @@ describe('emulator: the workers endpoint of spec 4.2', () => {
 
   it.for(['authorization', 'application'])('lists workers with the bearer token in the %s header and echoes the query', async (header) => {
     const token = await fetchToken(emulator.url);
-    const { body: task } = await control<{ workerUuid: string; assignedTaskUuid: string }>(emulator.url, 'POST', '/assignments', {
+    const { body: task } = await controlRequest<{ workerUuid: string; assignedTaskUuid: string }>(emulator.url, 'POST', '/assignments', {
       title: 'Quiz',
       iframeUrl: 'https://partner.example.com/',
     });

@@ -1,27 +1,17 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { ApiError } from '@partner-task-kit/server/api-error';
 import { checkFileAnswers } from '@partner-task-kit/server/task-progress/file-answers';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
 import { completeUpload, insertUpload } from '@partner-task-kit/server/store/uploads.repository';
 import { fileField } from '@partner-task-kit/workflow/file-field';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
 
 const now = Date.parse('2026-03-01T09:00:00.000Z');
 /** A step as a workflow would define it: no registered workflow has a file field yet. */
 const step = { id: 'photos', schema: z.object({ photo: fileField({ types: ['image/jpeg', 'image/png'], maxBytes: 5000 }) }) };
-
-function newTask() {
-  return {
-    assignedTaskUuid: randomUUID(),
-    workerUuid: randomUUID(),
-    taskFlowUuid: randomUUID(),
-    companyUuid: randomUUID(),
-    workflowId: 'w',
-    now,
-  };
-}
 
 describe.each(testDatabases)('a step answer naming an upload on $name', (engine) => {
   let t: TestDatabase;
@@ -29,6 +19,9 @@ describe.each(testDatabases)('a step answer naming an upload on $name', (engine)
     t = await engine.open();
   });
   afterEach(() => t.cleanup());
+
+  /** A task a worker opened: its first attempt. */
+  const openTask = async () => ({ id: (await taskServices(t.store, { clock: new ManualClock(now) }).open()).id, attempt: 1 });
 
   async function uploaded(input: { taskId: string; attempt: number; contentType?: string; bytes?: number; complete?: boolean }) {
     const id = randomBytes(16).toString('base64url');
@@ -58,7 +51,7 @@ describe.each(testDatabases)('a step answer naming an upload on $name', (engine)
   }
 
   it('takes a completed upload of this task and attempt, and describes it without its bytes', async () => {
-    const task = await insertTask(t.store.db, newTask());
+    const task = await openTask();
     const id = await uploaded({ taskId: task.id, attempt: task.attempt });
     expect(await checkFileAnswers(t.store.db, task, step, { photo: id })).toEqual({
       photo: { id, contentType: 'image/jpeg', bytes: 3000, sha256: 'ab'.repeat(32) },
@@ -67,7 +60,7 @@ describe.each(testDatabases)('a step answer naming an upload on $name', (engine)
 
   it('takes a HEIC photo, stored as the JPEG it was converted to, for a field accepting HEIC alone', async () => {
     const heicStep = { id: 'photos', schema: z.object({ photo: fileField({ types: ['image/heic'], maxBytes: 5000 }) }) };
-    const task = await insertTask(t.store.db, newTask());
+    const task = await openTask();
     const id = await uploaded({ taskId: task.id, attempt: task.attempt, contentType: 'image/jpeg' });
     expect(await checkFileAnswers(t.store.db, task, heicStep, { photo: id })).toEqual({
       photo: { id, contentType: 'image/jpeg', bytes: 3000, sha256: 'ab'.repeat(32) },
@@ -79,8 +72,8 @@ describe.each(testDatabases)('a step answer naming an upload on $name', (engine)
   });
 
   it('refuses an id of another task, another attempt, none that exists, one not complete, or of the wrong type or size', async () => {
-    const task = await insertTask(t.store.db, newTask());
-    const other = await insertTask(t.store.db, newTask());
+    const task = await openTask();
+    const other = await openTask();
     const refused = { code: 'invalid_step_data', field: 'data.photo' };
     expect(await refusal(task, await uploaded({ taskId: other.id, attempt: other.attempt }))).toEqual(refused);
     expect(await refusal(task, await uploaded({ taskId: task.id, attempt: task.attempt + 1 }))).toEqual(refused);

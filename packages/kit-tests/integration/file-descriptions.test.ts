@@ -1,13 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { describeFiles } from '@partner-task-kit/server/task-progress/file-descriptions';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
 import { completeUpload, insertUpload } from '@partner-task-kit/server/store/uploads.repository';
 import { fileField } from '@partner-task-kit/workflow/file-field';
 import { sensitive } from '@partner-task-kit/workflow/sensitive';
 import { stepsOf, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
 
 /*
  * packages/server/src/task-progress/file-descriptions.ts on a workflow of the test's own: what events, the partner API and offer
@@ -22,15 +24,15 @@ const schemas = {
   name: z.object({ name: z.string() }),
 };
 const step = stepsOf(schemas);
-const report = () => ({ color: 'neutral' as const, details: 'saved' });
+const savedReport = () => ({ color: 'neutral' as const, details: 'saved' });
 const workflow: WorkflowDefinition = {
   id: 'files-fixture',
   title: 'Files',
   estimatedMinutes: 1,
   steps: [
-    step('photos', { shortName: 'Photos', report }),
-    step('scan', { shortName: 'Scan', report }),
-    step('name', { shortName: 'Name', report }),
+    step('photos', { shortName: 'Photos', report: savedReport }),
+    step('scan', { shortName: 'Scan', report: savedReport }),
+    step('name', { shortName: 'Name', report: savedReport }),
   ],
 };
 
@@ -41,11 +43,7 @@ describe.each(testDatabases)('file fields described for the partner on $name', (
   });
   afterEach(() => t.cleanup());
 
-  const newTask = () =>
-    insertTask(t.store.db, {
-      ...{ assignedTaskUuid: randomUUID(), workerUuid: randomUUID(), taskFlowUuid: randomUUID(), companyUuid: randomUUID() },
-      ...{ workflowId: workflow.id, now },
-    });
+  const newTask = () => taskServices(t.store, { clock: new ManualClock(now), workflows: workflowCatalog([workflow]) }).open();
 
   async function uploaded(taskId: string, field: string, complete = true) {
     const id = randomBytes(16).toString('base64url');

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@partner-task-kit/workflow/contract/api-errors';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
-import { platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
+import { exitOf, platformEnv, type ServerProcess, spawnServer } from '../helpers/server-process';
+import { openSession, requestSession } from '../helpers/task-app';
 
 let directory: string;
 let emulator: RunningEmulator;
@@ -38,32 +39,11 @@ async function serverWithGrace(graceMs: number): Promise<ServerProcess> {
   return server;
 }
 
-const exitOf = (server: ServerProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (server.child.exitCode !== null) resolve(server.child.exitCode);
-    else server.child.once('exit', (code) => resolve(code));
-  });
-
-async function openSession(url: string): Promise<Response> {
-  return fetch(`${url}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      wxWorkerUuid: randomUUID(),
-      wxAssignedTaskUuid: randomUUID(),
-      wxTaskFlowUuid: randomUUID(),
-      wxCompanyUuid: randomUUID(),
-    }),
-  });
-}
-
 describe('stopping on SIGTERM', () => {
   it('turns readiness 503 and serves every other route through the grace; a second signal ends it', async () => {
     // A grace far longer than the test: the process can only end within it by the second signal.
     const server = await serverWithGrace(600_000);
-    const opened = await openSession(server.url);
-    expect(opened.status).toBe(200);
-    const { token } = (await opened.json()) as { token: string };
+    const { token } = await openSession(server.url);
     const exited = exitOf(server);
 
     server.child.kill('SIGTERM');
@@ -79,7 +59,7 @@ describe('stopping on SIGTERM', () => {
       body: '{}',
     });
     expect(started.status).toBe(200);
-    expect((await openSession(server.url)).status).toBe(200);
+    expect((await requestSession(server.url)).status).toBe(200);
     expect((await fetch(`${server.url}/api/openapi.json`)).status).toBe(200);
     expect(server.child.exitCode).toBeNull();
     expect(server.output()).toContain('SHUTDOWN_GRACE_MS');

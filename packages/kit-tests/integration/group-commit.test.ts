@@ -123,7 +123,7 @@ describe('group commit on SQLite', () => {
   it('commits the units asked for in one turn of the event loop together, and answers each only after that commit', async () => {
     const { transact } = database.store;
     // Another connection to the file sees only what is committed.
-    const reader = await database.openAnother();
+    const reader = await database.openStore();
     const seenByOthers: number[][] = [];
     const answeredWhenCommitted: number[][] = [];
     const units = [1, 2, 3].map((id) =>

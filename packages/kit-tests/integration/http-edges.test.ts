@@ -1,34 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { errorBodySchema } from '@partner-task-kit/workflow/contract/api-errors';
-import { testWorkflows } from '../helpers/test-workflows';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
-let directory: string;
-let server: RunningServer;
+let server: TestServer;
 const address = () => new URL(server.url);
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'ptk-http-edges-'));
-  const parsed = parseConfig({
-    PORT: '0',
-    DATABASE_URL: join(directory, 'edges.db'),
-    REQUEST_TIMEOUT_MS: '1500',
-    HEADERS_TIMEOUT_MS: '800',
-    KEEP_ALIVE_TIMEOUT_MS: '800',
-  });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  server = await startServer(parsed.config, { workflows: testWorkflows });
+  server = await startTestServer({ REQUEST_TIMEOUT_MS: '1500', HEADERS_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '800' });
 });
 
-afterAll(async () => {
-  await server.close();
-  rmSync(directory, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 /** Opens a raw connection, writes `text` and never finishes; resolves with how long until the server hung up. */
 function stall(text: string): Promise<{ closedAfterMs: number; answer: string }> {
@@ -127,9 +109,7 @@ describe('the task API takes JSON bodies only', () => {
 
 describe('while the server closes', () => {
   it('answers a request still arriving on an open connection with 503 shutting_down, in the contract shape', async () => {
-    const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'closing.db') });
-    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    const closingServer = await startServer(parsed.config, { workflows: testWorkflows });
+    const closingServer = await startTestServer();
     const url = new URL(closingServer.url);
     let answer = '';
     const socket = connect(Number(url.port), url.hostname);

@@ -3,15 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'vitest';
 import { listUpdatesForTask } from '@partner-task-kit/server/store/outbox-status.repository';
 import { findTaskByAssignedTaskUuid } from '@partner-task-kit/server/store/tasks.repository';
-import {
-  callFrom,
-  circuitOpenings,
-  contextOf,
-  openSessionFrom,
-  serverDatabase,
-  startPlatformServer,
-  type PlatformServer,
-} from '../helpers/platform-server';
+import { callFrom, circuitOpenings, startPlatformServer, type PlatformServer } from '../helpers/platform-server';
+import { testDatabase } from '../helpers/test-databases';
+import { newContext, requestSession } from '../helpers/task-app';
 
 /**
  * Anyone who knows a company's UUID (it is in every link) can open sessions for task ids the platform never assigned.
@@ -22,12 +16,15 @@ const REJECTED_WITHIN_MS = 120_000;
 const DELIVERED_WITHIN_MS = 5_000;
 
 /** A server of the test's own (tests here run side by side), closed and removed when the test ends. */
-async function start(engine: 'sqlite' | 'postgres', onTestFinished: (cleanup: () => Promise<void>) => void): Promise<PlatformServer> {
-  const database = serverDatabase(engine);
+async function startStrictPlatform(
+  engine: 'sqlite' | 'postgres',
+  onTestFinished: (cleanup: () => Promise<void>) => void,
+): Promise<PlatformServer> {
+  const database = await testDatabase(engine).create();
   const platform = await startPlatformServer(database);
   onTestFinished(async () => {
     await platform.close();
-    await database.remove();
+    await database.cleanup();
   });
   // A strict platform: a task id it never assigned answers 404.
   await platform.emulator.settings({ unknownTasks: 'reject' });
@@ -36,9 +33,9 @@ async function start(engine: 'sqlite' | 'postgres', onTestFinished: (cleanup: ()
 
 /** A real worker on a task the platform assigned: one update saved every second until `stop` says so. */
 async function workSteadily(platform: PlatformServer, companyUuid: string, stop: () => boolean) {
-  const context = contextOf(companyUuid);
+  const context = newContext({ wxCompanyUuid: companyUuid });
   await platform.emulator.assign(context.wxAssignedTaskUuid, { companyUuid });
-  const { token } = await openSessionFrom('127.0.0.1', platform.server.url, context);
+  const { token } = await requestSession(platform.server.url, context);
   if (!token) throw new Error('the real task got no session');
   let saves = 0;
   const done = (async () => {
@@ -69,7 +66,7 @@ describe.concurrent.each(['sqlite', 'postgres'] as const)('invented tasks on %s'
     'rejects 30 invented tasks from one address and 30 from 30 addresses, each within 120 s in at most 6 requests, ' +
       'while a real task saving every second is delivered within 5 s and the circuit never opens',
     async ({ expect, onTestFinished }) => {
-      const platform = await start(engine, onTestFinished);
+      const platform = await startStrictPlatform(engine, onTestFinished);
       const company = randomUUID();
       let attackOver = false;
       const worker = await workSteadily(platform, company, () => attackOver);
@@ -80,8 +77,8 @@ describe.concurrent.each(['sqlite', 'postgres'] as const)('invented tasks on %s'
       const openedAt = performance.now();
       const invented = await Promise.all(
         addresses.map(async (address) => {
-          const context = contextOf(company);
-          const session = await openSessionFrom(address, platform.server.url, context);
+          const context = newContext({ wxCompanyUuid: company });
+          const session = await requestSession(platform.server.url, context, { from: address });
           expect(session.status).toBe(200);
           return { address, assignedTaskUuid: context.wxAssignedTaskUuid, token: session.token! };
         }),
@@ -127,7 +124,7 @@ describe.concurrent.each(['sqlite', 'postgres'] as const)('invented tasks on %s'
     expect,
     onTestFinished,
   }) => {
-    const platform = await start(engine, onTestFinished);
+    const platform = await startStrictPlatform(engine, onTestFinished);
     const company = randomUUID();
     let refusalOver = false;
     const worker = await workSteadily(platform, company, () => refusalOver);
@@ -137,9 +134,9 @@ describe.concurrent.each(['sqlite', 'postgres'] as const)('invented tasks on %s'
     await platform.emulator.settings({ partnerTaskPermission: false });
     const newcomers = [];
     for (let index = 0; index < 3; index += 1) {
-      const context = contextOf(company);
+      const context = newContext({ wxCompanyUuid: company });
       await platform.emulator.assign(context.wxAssignedTaskUuid, { companyUuid: company });
-      const session = await openSessionFrom(`127.0.2.${index + 1}`, platform.server.url, context);
+      const session = await requestSession(platform.server.url, context, { from: `127.0.2.${index + 1}` });
       expect(session.status).toBe(200);
       newcomers.push(context.wxAssignedTaskUuid);
       await sleep(3_000);

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,18 +7,7 @@ import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { control } from '../helpers/emulator-control';
 import { platformEnv, spawnServer, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';
 import { driveTask, type AckedTask } from '../helpers/task-load';
-
-/** The partner's backend: answers 503 while `failing` says so, else 204. */
-async function startReceiver(failing: () => boolean) {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(failing() ? 503 : 204).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+import { failingWhile, startWebhookReceiver } from '../helpers/webhook-receiver';
 
 /** Every sample of a scrape, as `name{label="value",…}` with its labels sorted, mapped to its value. */
 function samplesOf(text: string): Map<string, number> {
@@ -52,7 +40,7 @@ afterEach(async () => {
 describe('/metrics with both delivery lanes', () => {
   it('labels the backlog, dead letters, deliveries, failures and circuit of each lane with lane="platform" or lane="partner"', async () => {
     let receiverFails = true;
-    const receiver = await startReceiver(() => receiverFails);
+    const receiver = await startWebhookReceiver({ answer: failingWhile(() => receiverFails) });
     try {
       // Both endpoints down from the start: each lane's circuit opens on its own failures.
       await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 10_000 });

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listHistory } from '@partner-task-kit/server/store/task-history.repository';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
+import { insertTaskIfAbsent } from '@partner-task-kit/server/store/tasks.repository';
 import { failedTries } from '@partner-task-kit/server/task-progress/task-view';
-import { openOldDatabase, type OldDatabase } from '../helpers/old-databases';
+import { asOlderTables, databaseAtMigration, type OlderSchemaDatabase } from '../helpers/older-schema';
 
 // Migration 0022: a graded step's failed try is history kind `graded_step_failed`; the releases before it stored
 // another name, and still write it while a rolling upgrade runs (docs/upgrading.md#history-kind-graded_step_failed).
@@ -12,12 +11,9 @@ import { openOldDatabase, type OldDatabase } from '../helpers/old-databases';
 const t0 = 1_700_000_000_000;
 const earlierKind = 'quiz_failed';
 
-/** The table as an earlier release writes it: its kinds are not this release's type. */
-type EarlierHistory = Kysely<{ task_history: Record<string, unknown> }>;
-
-let opened: OldDatabase | undefined;
+let opened: OlderSchemaDatabase | undefined;
 afterEach(async () => {
-  await opened?.remove();
+  await opened?.cleanup();
   opened = undefined;
 });
 
@@ -33,8 +29,7 @@ const entry = (taskId: string, kind: string, at: number, detail: string | null =
 describe.each(['sqlite', 'postgres'] as const)('migration 0022 on %s', (dialect) => {
   /** Two tasks on the schema of the release before 0022. */
   async function earlierRelease() {
-    opened = await openOldDatabase(dialect);
-    expect((await opened.migrator.migrateTo('0021_offer_checks')).error).toBeUndefined();
+    opened = await databaseAtMigration(dialect, '0021_offer_checks');
     const newTask = () => ({
       assignedTaskUuid: randomUUID(),
       workerUuid: randomUUID(),
@@ -43,18 +38,19 @@ describe.each(['sqlite', 'postgres'] as const)('migration 0022 on %s', (dialect)
       workflowId: 'sample-workflow',
       now: t0,
     });
-    const task = await insertTask(opened.db, newTask());
-    const other = await insertTask(opened.db, newTask());
+    // The task row of that release is today's: written as the session service writes it.
+    const { task } = await insertTaskIfAbsent(opened.db, newTask());
+    const { task: other } = await insertTaskIfAbsent(opened.db, newTask());
     const writeAsEarlierRelease = (rows: ReturnType<typeof entry>[]) =>
-      (opened!.db as unknown as EarlierHistory).insertInto('task_history').values(rows).execute();
+      asOlderTables(opened!.db).insertInto('task_history').values(rows).execute();
     return { ...opened, task, other, writeAsEarlierRelease };
   }
 
-  const storedKinds = (db: OldDatabase['db']) =>
+  const storedKinds = (db: OlderSchemaDatabase['db']) =>
     db.selectFrom('task_history').select(['task_id', 'kind', 'detail']).orderBy('id').execute();
 
   it('renames the stored failed tries of graded steps, their scores kept, and leaves every other entry as it was', async () => {
-    const { db, migrator, task, other, writeAsEarlierRelease } = await earlierRelease();
+    const { db, migrateToLatest, task, other, writeAsEarlierRelease } = await earlierRelease();
     await writeAsEarlierRelease([
       entry(task.id, 'opened', t0),
       entry(task.id, earlierKind, t0 + 1, '{"score":2,"total":5}'),
@@ -62,7 +58,7 @@ describe.each(['sqlite', 'postgres'] as const)('migration 0022 on %s', (dialect)
       entry(other.id, earlierKind, t0 + 3, '{"score":1,"total":5}'),
     ]);
 
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await migrateToLatest();
 
     expect(await storedKinds(db)).toEqual([
       { task_id: task.id, kind: 'opened', detail: null },
@@ -73,9 +69,9 @@ describe.each(['sqlite', 'postgres'] as const)('migration 0022 on %s', (dialect)
   });
 
   it("reads a failed try an earlier release writes after the migration ran (a rolling upgrade) as this release's, and counts it", async () => {
-    const { db, migrator, task, writeAsEarlierRelease } = await earlierRelease();
+    const { db, migrateToLatest, task, writeAsEarlierRelease } = await earlierRelease();
     await writeAsEarlierRelease([entry(task.id, earlierKind, t0 + 1, '{"score":1,"total":5}')]);
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await migrateToLatest();
     // An instance not upgraded yet goes on serving on the migrated schema.
     await writeAsEarlierRelease([entry(task.id, earlierKind, t0 + 2, '{"score":3,"total":5}')]);
 

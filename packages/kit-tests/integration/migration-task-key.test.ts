@@ -1,63 +1,17 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DatabaseSchema, StoreDialect } from '@partner-task-kit/server/store/database-schema';
-import { storeMigrations } from '@partner-task-kit/server/store/migrations';
-import { testPostgresUrl } from '../helpers/test-databases';
+import { asOlderTables, databaseAtMigration, type OlderSchemaDatabase } from '../helpers/older-schema';
 
-/** A database at the schema of an older release, migrated forward by the test: what an upgrade meets. */
-interface RawDatabase {
-  db: Kysely<DatabaseSchema>;
-  schema?: string;
-  remove(): Promise<void>;
-}
-
-async function openRaw(dialect: StoreDialect): Promise<RawDatabase> {
-  if (dialect === 'sqlite') {
-    const directory = mkdtempSync(join(tmpdir(), 'ptk-migrate-'));
-    const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: new Database(join(directory, 'old.db')) }) });
-    return { db, remove: async () => rmSync(directory, { recursive: true, force: true }) };
-  }
-  const schema = `test_${randomBytes(8).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testPostgresUrl });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: testPostgresUrl, options: `-c search_path=${schema}` });
-  return {
-    db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }),
-    schema,
-    async remove() {
-      const client = new pg.Client({ connectionString: testPostgresUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-    },
-  };
-}
-
-let opened: RawDatabase | undefined;
+let opened: OlderSchemaDatabase | undefined;
 afterEach(async () => {
-  await opened?.db.destroy();
-  await opened?.remove();
+  await opened?.cleanup();
   opened = undefined;
 });
 
 describe.each(['sqlite', 'postgres'] as const)('migration 0007 on %s', (dialect) => {
   it('keys tasks without letter case, rejects a later binding of one task in another case, and marks confirmed tasks', async () => {
-    opened = await openRaw(dialect);
+    opened = await databaseAtMigration(dialect, '0006_fewer_outbox_indexes');
     const { db } = opened;
-    const migrator = new Migrator({
-      db,
-      provider: storeMigrations(dialect),
-      ...(opened.schema === undefined ? {} : { migrationTableSchema: opened.schema }),
-    });
-    expect((await migrator.migrateTo('0006_fewer_outbox_indexes')).error).toBeUndefined();
 
     const id = randomUUID();
     const task = (taskId: string, assignedTaskUuid: string, createdAt: number) => ({
@@ -76,7 +30,7 @@ describe.each(['sqlite', 'postgres'] as const)('migration 0007 on %s', (dialect)
       created_at: createdAt,
       updated_at: createdAt,
     });
-    const oldTables = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const oldTables = asOlderTables(db);
     await oldTables
       .insertInto('tasks')
       .values([task('first', id, 1_000), task('second', id.toUpperCase(), 2_000)])
@@ -98,7 +52,7 @@ describe.each(['sqlite', 'postgres'] as const)('migration 0007 on %s', (dialect)
       .values([row('first', 'delivered', 1_500), row('first', 'pending', null), row('second', 'pending', null)])
       .execute();
 
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await opened.migrateToLatest();
     const tasks = await db
       .selectFrom('tasks')
       .select(['id', 'assigned_task_uuid', 'assigned_task_key', 'company_uuid', 'confirmed_at', 'rejected_at'])

@@ -1,51 +1,30 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
 import { openStore } from '@partner-task-kit/server/store/store';
-import { testPostgresUrl } from '../helpers/test-databases';
+import { createPostgresDatabase, queryPostgres } from '../helpers/test-databases';
 import { launchServer, platformEnv, type LaunchedServer } from '../helpers/server-process';
 
 const INSTANCES = 10;
 /** What a future version would have added: a name this code does not know. */
 const FUTURE_MIGRATION = '9999_from_a_newer_version';
 
-async function query<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database on the shared Postgres, dropped by the returned function. */
-async function freshDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<unknown> }> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await query(testPostgresUrl, `create database ${name}`);
-  const url = new URL(testPostgresUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => query(testPostgresUrl, `drop database if exists ${name} with (force)`) };
-}
-
 describe('ten stores opened at once in one process on one empty Postgres database', () => {
   it('all open, and each migration is applied and recorded once', async () => {
     // Unlike processes, which start at their own pace, these reach the migrations within one turn of the event loop.
-    const fresh = await freshDatabase('ptk_race');
+    const fresh = await createPostgresDatabase('ptk_race');
     try {
       const opened = await Promise.allSettled(Array.from({ length: INSTANCES }, () => openStore({ kind: 'postgres', url: fresh.url })));
       await Promise.all(opened.map((result) => (result.status === 'fulfilled' ? result.value.close() : undefined)));
       expect(opened.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []))).toEqual([]);
-      const recorded = await query<{ name: string; times: number }>(
+      const recorded = await queryPostgres<{ name: string; times: number }>(
         fresh.url,
         'select name, count(*)::int as times from kysely_migration group by name order by name',
       );
       const known = Object.keys(await storeMigrations('postgres').getMigrations()).sort();
       expect(recorded).toEqual(known.map((name) => ({ name, times: 1 })));
     } finally {
-      await fresh.drop();
+      await fresh.cleanup();
     }
   }, 60_000);
 });
@@ -53,12 +32,12 @@ describe('ten stores opened at once in one process on one empty Postgres databas
 describe('ten servers started at once on one empty Postgres database', () => {
   let emulator: RunningEmulator | undefined;
   // A database of its own: Kysely's migration lock is per database, so no other test's migrations queue with these.
-  let fresh: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+  let fresh: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   let databaseUrl = '';
   const servers: LaunchedServer[] = [];
 
   beforeAll(async () => {
-    fresh = await freshDatabase('ptk_migrate');
+    fresh = await createPostgresDatabase('ptk_migrate');
     databaseUrl = fresh.url;
     emulator = await startEmulator();
   });
@@ -66,7 +45,7 @@ describe('ten servers started at once on one empty Postgres database', () => {
   afterAll(async () => {
     await Promise.allSettled(servers.splice(0).map((server) => server.kill('SIGKILL')));
     await emulator?.close().catch(() => {});
-    await fresh?.drop();
+    await fresh?.cleanup();
   }, 60_000);
 
   it('all become ready, with one set of tables and each migration recorded once', async ({ onTestFailed }) => {
@@ -81,13 +60,13 @@ describe('ten servers started at once on one empty Postgres database', () => {
     for (const server of servers) expect(server.output()).not.toMatch(/could not start|migration .* failed|"level":50/);
 
     const known = Object.keys(await storeMigrations('postgres').getMigrations()).sort();
-    const recorded = await query<{ name: string; times: number }>(
+    const recorded = await queryPostgres<{ name: string; times: number }>(
       databaseUrl,
       'select name, count(*)::int as times from kysely_migration group by name order by name',
     );
     expect(recorded).toEqual(known.map((name) => ({ name, times: 1 })));
     // One set of tables: each of ours once, in the one schema, none left half-made elsewhere.
-    const tables = await query<{ schema: string; name: string }>(
+    const tables = await queryPostgres<{ schema: string; name: string }>(
       databaseUrl,
       `select table_schema as schema, table_name as name from information_schema.tables
        where table_schema not in ('pg_catalog', 'information_schema') order by table_name`,
@@ -100,7 +79,7 @@ describe('ten servers started at once on one empty Postgres database', () => {
   }, 240_000);
 
   it('refuses to start once a newer version migrated the database, naming the migration, without waiting', async () => {
-    await query(
+    await queryPostgres(
       databaseUrl,
       `insert into kysely_migration (name, timestamp) values ('${FUTURE_MIGRATION}', '${new Date().toISOString()}')`,
     );

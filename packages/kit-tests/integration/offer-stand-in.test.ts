@@ -1,15 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { control } from '../helpers/emulator-control';
 import { documentPhotos } from '../helpers/file-uploads';
-import { testPostgresUrl } from '../helpers/test-databases';
-import { testWorkflows } from '../helpers/test-workflows';
+import { testDatabase, type BlankTestDatabase } from '../helpers/test-databases';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 /*
  * Offers in emulator mode, over real HTTP (docs/connecting-your-backend.md#offers): the stand-in of the partner's
@@ -18,46 +12,22 @@ import { testWorkflows } from '../helpers/test-workflows';
  * a reopened page shows the appointment (docs/api.md#get-apitaskstepsstepidoffer).
  */
 
-/** A database of the test's own: a SQLite file, or a Postgres schema named in DATABASE_URL. */
-async function databaseFor(engine: 'sqlite' | 'postgres', directory: string) {
-  if (engine === 'sqlite') return { url: join(directory, 'server.db'), remove: async () => {} };
-  const schema = `offers_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testPostgresUrl });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  return {
-    url: `${testPostgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    remove: async () => {
-      await admin.query(`drop schema if exists "${schema}" cascade`);
-      await admin.end();
-    },
-  };
-}
-
 interface PanelAnswer {
   offers: { requests: { verified: boolean; body: { data: { locale?: string | null } } }[] };
 }
 
 describe.each(['sqlite', 'postgres'] as const)('the stand-in backend and booked offers, on %s', (engine) => {
-  let directory: string;
-  let database: Awaited<ReturnType<typeof databaseFor>>;
-  let server: RunningServer;
+  let database: BlankTestDatabase;
+  let server: TestServer;
 
   beforeEach(async () => {
-    directory = mkdtempSync(join(tmpdir(), 'ptk-offer-stand-in-'));
-    database = await databaseFor(engine, directory);
-    const parsed = parseConfig({ PORT: '0', DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
-    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    const pageDirectory = join(directory, 'page');
-    mkdirSync(pageDirectory);
-    writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
-    server = await startServer(parsed.config, { workflows: testWorkflows, pageDirectory });
+    database = await testDatabase(engine).create();
+    server = await startTestServer({ LOG_LEVEL: 'silent' }, { database, page: true });
   });
 
   afterEach(async () => {
     await server.close();
-    await database.remove();
-    rmSync(directory, { recursive: true, force: true });
+    await database.cleanup();
   });
 
   const call = async (method: string, path: string, token?: string, body?: unknown) => {

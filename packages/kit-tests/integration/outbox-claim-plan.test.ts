@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimDeliverable } from '@partner-task-kit/server/store/outbox.repository';
 import { outboxLanes, type OutboxLane, type OutboxState } from '@partner-task-kit/server/store/outbox.table';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
 import { tableAccesses } from '../helpers/query-plans';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
+import { deliverEverything } from '../helpers/worker-answers';
 
 const postgres = testDatabases.find((engine) => engine.name === 'postgres')!;
 const t0 = 1_700_000_000_000;
@@ -22,18 +23,11 @@ describe('the Postgres claim with misleading statistics', () => {
 
   beforeEach(async () => {
     t = await postgres.open();
+    const services = taskServices(t.store, { clock: new ManualClock(t0) });
     taskIds = [];
-    for (let index = 0; index < 50; index += 1) {
-      const task = await insertTask(t.store.db, {
-        assignedTaskUuid: randomUUID(),
-        workerUuid: randomUUID(),
-        taskFlowUuid: randomUUID(),
-        companyUuid: randomUUID(),
-        workflowId: 'onboarding-quiz',
-        now: t0,
-      });
-      taskIds.push(task.id);
-    }
+    for (let index = 0; index < 50; index += 1) taskIds.push((await services.open()).id);
+    // The openings' `ready`s delivered: the rows a test adds (raw, by the thousand) are then the only ones pending.
+    await deliverEverything(t.store, t0);
   });
   afterEach(() => t.cleanup());
 

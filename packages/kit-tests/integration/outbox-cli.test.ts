@@ -1,49 +1,32 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StoreDb } from '@partner-task-kit/server/store/database-schema';
-import { claimDeliverable, markDead, markDelivered, scheduleRetry } from '@partner-task-kit/server/store/outbox.repository';
-import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
+import { claimDeliverable, markDead, markManyDelivered, scheduleRetry } from '@partner-task-kit/server/store/outbox.repository';
 import { listDead } from '@partner-task-kit/server/store/outbox-status.repository';
-import { enqueuePartnerEvent, type PartnerEventType } from '@partner-task-kit/server/store/partner-events.repository';
+import type { PartnerEventType } from '@partner-task-kit/server/store/partner-events.repository';
 import type { OutboxLane } from '@partner-task-kit/server/store/outbox.table';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
-import type { Task } from '@partner-task-kit/server/store/tasks.table';
-import { runKitCommand } from '../helpers/run-command';
-import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
-
-/** The DATABASE_URL of a test database, as the command reads it: the SQLite file, or Postgres with the test's schema. */
-function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
-  if (engine.name === 'sqlite') return t.location;
-  const url = new URL(testPostgresUrl);
-  url.searchParams.set('options', `-c search_path=${t.location}`);
-  return url.toString();
-}
-
-const outbox = (databaseUrl: string, ...args: string[]) => runKitCommand('outbox', { DATABASE_URL: databaseUrl }, 30_000, args);
+import { kitCommandOn } from '../helpers/run-command';
+import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import type { Store } from '@partner-task-kit/server/store/store';
+import { ManualClock } from '../helpers/manual-clock';
+import { partnerEventAlone, taskServices, type ServiceTask } from '../helpers/task-services';
 
 /**
  * Rows of both lanes in every state an operator meets, written and settled as the relays would, a minute ago: per lane
  * one delivered, one pending and one dead; on the platform lane one more pending, held by a 403.
  */
-async function seedBothLanes(db: StoreDb) {
+async function seedBothLanes(store: Store) {
+  const { db } = store;
   const now = Date.now() - 60_000;
-  const task = await insertTask(db, {
-    assignedTaskUuid: randomUUID(),
-    workerUuid: randomUUID(),
-    taskFlowUuid: randomUUID(),
-    companyUuid: randomUUID(),
-    workflowId: 'onboarding-quiz',
-    now,
-  });
-  const platform = () =>
-    db.transaction().execute(async (trx) => (await enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress' }, now })).id);
-  const partner = (type: PartnerEventType) => db.transaction().execute(async (trx) => eventId(trx, task, type, now));
+  const services = taskServices(store, { clock: new ManualClock(now) });
+  // The worker's next update after the `ready` of the open.
+  let task: ServiceTask | undefined;
+  const platform = async () => (task ? await services.nextUpdate(task) : (task = await services.open()));
+  const partner = (type: PartnerEventType) => partnerEventAlone(store, task!, type, now);
   const settle = async (lane: OutboxLane, outcome: (id: number, workerId: string) => Promise<unknown>) => {
     const [row] = await claimDeliverable(db, { now, leaseMs: 60_000, limit: 1, workerId: `cli-${lane}`, lane });
     await outcome(row!.id, `cli-${lane}`);
     return row!.id;
   };
-  const delivered = (id: number, workerId: string) => markDelivered(db, id, { now, workerId });
+  const delivered = (id: number, workerId: string) => markManyDelivered(db, [id], { now, workerId });
   const dead = (reason: string) => (id: number, workerId: string) => markDead(db, id, { now, workerId, reason });
   const held = (id: number, workerId: string) =>
     scheduleRetry(db, id, { workerId, nextAttemptAt: now + 60_000, error: 'forbidden: HTTP 403' });
@@ -61,12 +44,7 @@ async function seedBothLanes(db: StoreDb) {
   await partner('task.completed');
   const partnerDead = await settle('partner', dead('retried for 24 h: client_error: HTTP 410'));
   await partner('task.restarted');
-  return { task, platformDead, partnerDead };
-}
-
-async function eventId(trx: StoreDb, task: Task, type: PartnerEventType, now: number): Promise<number> {
-  await enqueuePartnerEvent(trx, { task, type, now });
-  return (await trx.selectFrom('outbox').select('id').where('lane', '=', 'partner').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+  return { task: task!, platformDead, partnerDead };
 }
 
 describe.each(testDatabases)('npm run outbox on $name', (engine) => {
@@ -75,13 +53,13 @@ describe.each(testDatabases)('npm run outbox on $name', (engine) => {
   let seeded: Awaited<ReturnType<typeof seedBothLanes>>;
   beforeEach(async () => {
     t = await engine.open();
-    url = databaseUrlOf(engine, t);
-    seeded = await seedBothLanes(t.store.db);
+    url = t.url;
+    seeded = await seedBothLanes(t.store);
   });
   afterEach(() => t.cleanup());
 
   it('shows one block per lane: pending with the oldest age, held by a 403 (platform only), delivered, dead', async () => {
-    const status = await outbox(url, 'status');
+    const status = await kitCommandOn(url, 'outbox', ['status']);
     expect(status.stderr).toBe('');
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(
@@ -100,14 +78,14 @@ describe.each(testDatabases)('npm run outbox on $name', (engine) => {
         ].join('\n'),
       ),
     );
-    const partnerOnly = await outbox(url, 'status', '--lane', 'partner');
+    const partnerOnly = await kitCommandOn(url, 'outbox', ['status', '--lane', 'partner']);
     expect(partnerOnly.stdout).not.toMatch(/platform|held/);
     expect(partnerOnly.stdout).toMatch(/^ {2}delivered {2}1$/m);
   }, 60_000);
 
   it('lists the dead letters of both lanes, each naming its lane, a partner event by its type and webhook id', async () => {
     const { task, platformDead, partnerDead } = seeded;
-    const both = await outbox(url, 'dead');
+    const both = await kitCommandOn(url, 'outbox', ['dead']);
     expect(both.code).toBe(0);
     expect(both.stdout).not.toContain('undefined');
     const lines = both.stdout.trimEnd().split('\n');
@@ -119,9 +97,9 @@ describe.each(testDatabases)('npm run outbox on $name', (engine) => {
     );
     expect(lines[3]).toMatch(/^ {5}after 1 attempt\(s\), \S+: retried for 24 h: client_error: HTTP 410$/);
 
-    const partner = await outbox(url, 'dead', '--lane', 'partner');
+    const partner = await kitCommandOn(url, 'outbox', ['dead', '--lane', 'partner']);
     expect(partner.stdout.trimEnd().split('\n')).toEqual([lines[2], lines[3]]);
-    const platform = await outbox(url, 'dead', '--lane', 'platform');
+    const platform = await kitCommandOn(url, 'outbox', ['dead', '--lane', 'platform']);
     expect(platform.stdout).toContain(`#${platformDead}  platform  `);
     expect(platform.stdout).not.toContain('partner');
   }, 60_000);
@@ -130,16 +108,16 @@ describe.each(testDatabases)('npm run outbox on $name', (engine) => {
     const { platformDead, partnerDead } = seeded;
     const deadIds = async () => (await listDead(t.store.db)).map((row) => row.id);
 
-    const one = await outbox(url, 'retry', String(partnerDead));
+    const one = await kitCommandOn(url, 'outbox', ['retry', String(partnerDead)]);
     expect(one.stdout).toBe(`#${partnerDead} is pending again.\n`);
     expect(await deadIds()).toEqual([platformDead]);
-    const again = await outbox(url, 'retry', String(partnerDead));
+    const again = await kitCommandOn(url, 'outbox', ['retry', String(partnerDead)]);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(`retry: #${partnerDead} is not a dead letter (see npm run outbox -- dead)\n`);
 
-    const partnerLane = await outbox(url, 'retry-dead', '--lane', 'partner');
+    const partnerLane = await kitCommandOn(url, 'outbox', ['retry-dead', '--lane', 'partner']);
     expect(partnerLane.stdout).toBe('0 dead letter(s) of the partner lane pending again.\n');
-    const platformLane = await outbox(url, 'retry-dead', '--lane', 'platform');
+    const platformLane = await kitCommandOn(url, 'outbox', ['retry-dead', '--lane', 'platform']);
     expect(platformLane.stdout).toBe('1 dead letter(s) of the platform lane pending again.\n');
     expect(await deadIds()).toEqual([]);
     const revived = await t.store.db
@@ -168,14 +146,14 @@ describe('npm run outbox with bad input', () => {
     [['dead', 'all'], 'dead: expected no argument, got "all"'],
     [['purge'], 'outbox: expected a command (status, dead, retry <id>, retry-dead or delete-dead), got "purge"'],
   ])('answers %j with one line saying what it expected, and exit code 2', async (args, message) => {
-    const result = await outbox(url, ...args);
+    const result = await kitCommandOn(url, 'outbox', args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')).toEqual([expect.stringContaining(message), '']);
   });
 
   it('shows its usage when given no command', async () => {
-    const result = await outbox(url);
+    const result = await kitCommandOn(url, 'outbox');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Usage: npm run outbox -- <command> [--lane platform|partner]');
   });

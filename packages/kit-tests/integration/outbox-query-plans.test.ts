@@ -12,9 +12,11 @@ import {
 } from '@partner-task-kit/server/store/outbox-status.repository';
 import { outboxLanes, type OutboxLane, type OutboxState } from '@partner-task-kit/server/store/outbox.table';
 import type { Store } from '@partner-task-kit/server/store/store';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
 import { indexesLedBy, tableAccesses, type TableAccess } from '../helpers/query-plans';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
+import { deliverEverything } from '../helpers/worker-answers';
 
 const t0 = 1_700_000_000_000;
 const now = t0 + 60_000;
@@ -25,21 +27,15 @@ const lease = { leaseMs: 30_000, workerId: 'relay-plan' };
  * letters, then the backlog (the newest ids), over two companies. Postgres plans from statistics, so it gets them
  * (VACUUM ANALYZE, as autovacuum would); SQLite never runs ANALYZE here, as the server never does.
  */
-async function seed(store: Store): Promise<{ company: string; deadId: number }> {
+async function seedGrownOutbox(store: Store): Promise<{ company: string; deadId: number }> {
   const companies = [randomUUID(), randomUUID()];
+  const services = taskServices(store, { clock: new ManualClock(t0) });
   const tasks = [];
-  for (let index = 0; index < 20; index += 1) {
-    tasks.push(
-      await insertTask(store.db, {
-        assignedTaskUuid: randomUUID(),
-        workerUuid: randomUUID(),
-        taskFlowUuid: randomUUID(),
-        companyUuid: companies[index % 2]!,
-        workflowId: 'onboarding-quiz',
-        now: t0,
-      }),
-    );
-  }
+  for (let index = 0; index < 20; index += 1) tasks.push(await services.open({ wxCompanyUuid: companies[index % 2]! }));
+  // Each opening's `ready` is the start of its task's delivered history.
+  await deliverEverything(store, t0);
+  // The rest raw, a statement for each task's rows of a state and lane: thousands of them, which requests would take
+  // minutes to write.
   const perTask: [OutboxState, number][] = [
     ['delivered', 500],
     ['dead', 2],
@@ -74,7 +70,7 @@ describe.each(testDatabases)('the outbox queries on $name', (engine) => {
 
   beforeAll(async () => {
     t = await engine.open();
-    seeded = await seed(t.store);
+    seeded = await seedGrownOutbox(t.store);
     laneLed = await indexesLedBy(t.store, 'outbox', 'lane');
   }, 60_000);
   afterAll(() => t.cleanup());

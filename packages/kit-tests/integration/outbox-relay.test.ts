@@ -7,11 +7,16 @@ import type { OutboxRelayOptions } from '@partner-task-kit/server/delivery/relay
 import type { RetryPolicy } from '@partner-task-kit/server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import type { TrailEntry } from '@partner-task-kit/dev/emulator/task-rules';
-import { heldForPermission, listUpdatesForTask, outboxStats, retryDead } from '@partner-task-kit/server/store/outbox-status.repository';
+import {
+  heldForPermission,
+  listUpdatesForTask,
+  outboxStatsByLane,
+  retryDead,
+} from '@partner-task-kit/server/store/outbox-status.repository';
 import type { Store } from '@partner-task-kit/server/store/store';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';
-import { createTask, enqueue, type FixtureTask } from '../helpers/outbox-fixtures';
+import { taskServices, type ServiceTask, type TaskServices } from '../helpers/task-services';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
 
 /** Fast retries so a burst of failures resolves in milliseconds; the policy's own shape is pinned in its unit test. */
@@ -32,10 +37,12 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
   let store: Store;
   let emulator: RunningEmulator;
   let relay: OutboxRelay | undefined;
+  let services: TaskServices;
 
   beforeEach(async () => {
     db = await database.open();
     store = db.store;
+    services = taskServices(store);
     emulator = await startEmulator();
   });
 
@@ -57,43 +64,48 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     return { relay, client };
   }
 
-  /** The numbers (from `details`) of the updates the emulator applied to a task, in the order it applied them. */
-  function applied(task: FixtureTask): string[] {
+  /** The updates the emulator applied to a task (their `details`, which no two of a task share), in that order. */
+  function applied(task: ServiceTask): string[] {
     const trail: TrailEntry[] = emulator.state.assignments.get(task.assignedTaskUuid)?.trail ?? [];
     return trail.flatMap((entry) =>
       entry.kind === 'partner' && entry.outcome === 'applied' ? [entry.record.partnerStatus?.details ?? ''] : [],
     );
   }
 
-  const numbers = (count: number) => Array.from({ length: count }, (_, index) => String(index));
+  /** The task's updates as written, in the order written: what the platform must apply, and in which order. */
+  const written = async (task: ServiceTask) =>
+    (await listUpdatesForTask(store.db, task.id)).map((update) => update.payload.partnerStatus?.details ?? '');
+
+  /** Tasks opened by workers, each with `count` updates written (its `ready`, then starts and restarts). */
+  async function tasksWithUpdates(tasks: number, count: number): Promise<ServiceTask[]> {
+    const opened = await Promise.all(Array.from({ length: tasks }, () => services.open()));
+    // Task after task, update after update: the tasks' rows interleave in the outbox.
+    for (let index = 1; index < count; index += 1) for (const task of opened) await services.nextUpdate(task);
+    return opened;
+  }
 
   it('delivers every update, each task in the order written, while tasks interleave', async () => {
-    const tasks = await Promise.all(Array.from({ length: 12 }, () => createTask(store, systemClock)));
-    for (let index = 0; index < 8; index += 1) {
-      for (const task of tasks) await enqueue(store, systemClock, task, index);
-    }
+    const tasks = await tasksWithUpdates(12, 8);
     startRelay({ concurrency: 4 });
-    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 10_000 }).toEqual(numbers(8));
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 10_000 }).toEqual(await written(task));
+    expect(await written(tasks[0]!)).toHaveLength(8);
     const trail = emulator.state.assignments.get(tasks[0]!.assignedTaskUuid)?.trail ?? [];
     expect(trail.every((entry) => entry.kind === 'partner' && entry.outcome === 'applied')).toBe(true);
   }, 60_000);
 
   it('starts delivering a new row at once, without waiting for the poll', async () => {
-    const task = await createTask(store, systemClock);
     const { relay: running } = startRelay({ pollMs: 60_000 });
-    await enqueue(store, systemClock, task, 0);
-    running.wake();
+    const task = await taskServices(store, { onUpdateEnqueued: () => running.wake() }).open();
     // Well within the 60 s poll, and long enough for a busy machine to make the one delivery.
-    await expect.poll(() => applied(task), { timeout: 20_000 }).toEqual(['0']);
+    await expect.poll(() => applied(task), { timeout: 20_000 }).toEqual(await written(task));
   }, 60_000);
 
   it('rides out a burst of 5xx and 429 answers, losing nothing and keeping order', async () => {
-    const tasks = await Promise.all(Array.from({ length: 3 }, () => createTask(store, systemClock)));
-    for (let index = 0; index < 5; index += 1) for (const task of tasks) await enqueue(store, systemClock, task, index);
+    const tasks = await tasksWithUpdates(3, 5);
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 6 });
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'rateLimit', retryAfterSeconds: 1, count: 2 });
     startRelay({ concurrency: 3 });
-    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(5));
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(await written(task));
     const statuses = (await control(emulator.url).requests('partnerTask')).map((request) => request.status);
     expect(statuses.filter((status) => status === 503)).toHaveLength(6);
     expect(statuses.filter((status) => status === 429)).toHaveLength(2);
@@ -104,14 +116,12 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
   }, 60_000);
 
   it('moves a permanently refused update to dead letters without blocking the task, and re-drives it on retry', async () => {
-    const task = await createTask(store, systemClock);
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 422, count: 1 });
-    await enqueue(store, systemClock, task, 0);
-    await enqueue(store, systemClock, task, 1);
+    const task = (await tasksWithUpdates(1, 2))[0]!;
     startRelay();
     const states = async () => (await listUpdatesForTask(store.db, task.id)).map((row) => row.state);
     await expect.poll(states, { timeout: 15_000 }).toEqual(['dead', 'delivered']);
-    expect(applied(task)).toEqual(['1']);
+    expect(applied(task)).toEqual((await written(task)).slice(1));
     const [dead, delivered] = await listUpdatesForTask(store.db, task.id);
     expect(dead).toMatchObject({ state: 'dead', deadReason: expect.stringContaining('HTTP 422') });
     expect(delivered).toMatchObject({ state: 'delivered' });
@@ -127,8 +137,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
   it('holds every update while the platform answers 403, says the permission is the likely cause, and resumes by itself', async () => {
     const emulatorControl = control(emulator.url);
     await emulatorControl.settings({ partnerTaskPermission: false });
-    const tasks = await Promise.all(Array.from({ length: 8 }, () => createTask(store, systemClock)));
-    for (const task of tasks) for (let index = 0; index < 2; index += 1) await enqueue(store, systemClock, task, index);
+    const tasks = await tasksWithUpdates(8, 2);
     const errors: string[] = [];
     const log = { ...silent, error: (_object: object, message: string) => errors.push(message) };
     const registry = new Registry();
@@ -142,13 +151,13 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
       'partner_task_delivery_circuit_open{tenant="default",cause="forbidden",lane="platform"} 1',
     );
-    expect((await outboxStats(store.db, systemClock.now())).dead).toBe(0);
+    expect((await outboxStatsByLane(store.db, systemClock.now())).platform.dead).toBe(0);
     expect((await heldForPermission(store.db, systemClock.now())).forbidden).toBeGreaterThan(0);
 
     // The role gets its permission: the next probe gets through and every held update follows, each task in order.
     await emulatorControl.settings({ partnerTaskPermission: true });
-    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(2));
-    await expect.poll(async () => (await outboxStats(store.db, systemClock.now())).pending, { timeout: 10_000 }).toBe(0);
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(await written(task));
+    await expect.poll(async () => (await outboxStatsByLane(store.db, systemClock.now())).platform.pending, { timeout: 10_000 }).toBe(0);
     expect(errors.filter((message) => message.includes('dead letters'))).toEqual([]);
     expect(await registry.getSingleMetricAsString('partner_task_delivery_circuit_open')).toContain(
       'partner_task_delivery_circuit_open{tenant="default",cause="none",lane="platform"} 0',
@@ -158,12 +167,11 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
   it('rejects a task the platform keeps refusing as unknown while it takes others, and sends nothing more for it', async () => {
     const emulatorControl = control(emulator.url);
     await emulatorControl.settings({ unknownTasks: 'reject' });
-    const [known, invented] = await Promise.all([createTask(store, systemClock), createTask(store, systemClock)]);
+    const [known, invented] = await tasksWithUpdates(2, 2);
     await emulatorControl.assign(known!.assignedTaskUuid);
-    for (const task of [known!, invented!]) for (let index = 0; index < 2; index += 1) await enqueue(store, systemClock, task, index);
     startRelay({ concurrency: 2 });
 
-    await expect.poll(() => applied(known!), { timeout: 15_000 }).toEqual(numbers(2));
+    await expect.poll(() => applied(known!), { timeout: 15_000 }).toEqual(await written(known!));
     const task = async () =>
       store.db.selectFrom('tasks').select(['rejected_at', 'rejected_reason']).where('id', '=', invented!.id).executeTakeFirstOrThrow();
     await expect.poll(async () => (await task()).rejected_at, { timeout: 15_000 }).not.toBeNull();
@@ -183,12 +191,11 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
   }, 60_000);
 
   it('sends rows claimed ahead as slots free up, and puts back in line those that waited too long for a slow platform', async () => {
-    const tasks = await Promise.all(Array.from({ length: 4 }, () => createTask(store, systemClock)));
-    for (const task of tasks) await enqueue(store, systemClock, task, 0);
+    const tasks = await tasksWithUpdates(4, 1);
     // Each answer takes 1.2 s: with one slot, the rows claimed ahead wait longer than a lease may allow them to.
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 1_200, count: 4 });
     startRelay({ concurrency: 1 });
-    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(1));
+    for (const task of tasks) await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(await written(task));
     // Never two at once with one slot, and each sent exactly once.
     const requests = await control(emulator.url).requests('partnerTask');
     expect(requests).toHaveLength(4);
@@ -212,8 +219,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     };
     const pendingLeft = async () =>
       (await store.db.selectFrom('outbox').select('id').where('state', '=', 'pending').execute()).length === 0;
-    const tasks = await Promise.all(Array.from({ length: 300 }, () => createTask(store, systemClock)));
-    for (const task of tasks) await enqueue(store, systemClock, task, 0);
+    await tasksWithUpdates(300, 1);
     startRelay({ concurrency: 2 });
     const fast = await maxLeased(pendingLeft);
     // In flight and ahead together: 8 on SQLite, where a long claim would stall the event loop; more on Postgres.
@@ -222,8 +228,7 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     expect(fast).toBeLessThanOrEqual(32);
 
     await relay?.stop();
-    const slowTasks = await Promise.all(Array.from({ length: 12 }, () => createTask(store, systemClock)));
-    for (const task of slowTasks) await enqueue(store, systemClock, task, 0);
+    await tasksWithUpdates(12, 1);
     // 300 ms an answer: two slots take about 7 rows a second, so more ahead would wait out their release.
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 300, count: 12 });
     await new Promise((resolve) => setTimeout(resolve, 2_100)); // the fast pace is two seconds old
@@ -232,19 +237,17 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
   }, 30_000);
 
   it('keeps only one update of a task in flight at a time', async () => {
-    const task = await createTask(store, systemClock);
-    for (let index = 0; index < 4; index += 1) await enqueue(store, systemClock, task, index);
+    const task = (await tasksWithUpdates(1, 4))[0]!;
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 100, count: 4 });
     const started = Date.now();
     startRelay({ concurrency: 8 });
-    await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(4));
+    await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(await written(task));
     // Four 100 ms deliveries one after another: had two overlapped, this would take under 400 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
   }, 60_000);
 
   it('finishes the delivery in flight when stopped, and leaves the rest pending for the next start', async () => {
-    const task = await createTask(store, systemClock);
-    for (let index = 0; index < 3; index += 1) await enqueue(store, systemClock, task, index);
+    const task = (await tasksWithUpdates(1, 3))[0]!;
     // The first delivery takes 1 s, so the relay is stopped while it is in flight even when a busy machine is slow to
     // see the request arrive; and 1 s short of the client's timeout (2 s), so it is delivered, not timed out.
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 1_000, count: 1 });
@@ -257,6 +260,6 @@ describe.each(testDatabases)('outbox relay on $name', (database) => {
     expect(rows.every((row) => row.lockedBy === null)).toBe(true);
 
     startRelay();
-    await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(numbers(3));
+    await expect.poll(() => applied(task), { timeout: 15_000 }).toEqual(await written(task));
   }, 60_000);
 });

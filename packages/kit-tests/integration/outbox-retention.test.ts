@@ -1,22 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runRetention } from '@partner-task-kit/server/retention/retention-job';
 import type { StoreDb } from '@partner-task-kit/server/store/database-schema';
-import { claimDeliverable, markDead, markDelivered } from '@partner-task-kit/server/store/outbox.repository';
-import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
+import { claimDeliverable, markDead, markManyDelivered } from '@partner-task-kit/server/store/outbox.repository';
 import { deleteDeadLetters, pruneDeliveredWindow } from '@partner-task-kit/server/store/outbox-retention.repository';
 import type { OutboxLane } from '@partner-task-kit/server/store/outbox.table';
-import { enqueuePartnerEvent } from '@partner-task-kit/server/store/partner-events.repository';
 import type { Store } from '@partner-task-kit/server/store/store';
 import { eraseAnswersOfFinishedTasks } from '@partner-task-kit/server/store/task-answers.repository';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
-import type { Task } from '@partner-task-kit/server/store/tasks.table';
 import { workerTaskIds } from '@partner-task-kit/server/store/worker-data.repository';
 import { tableAccesses } from '../helpers/query-plans';
-import { runKitCommand } from '../helpers/run-command';
-import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
+import { kitCommandOn } from '../helpers/run-command';
+import { testDatabases, type TestDatabase } from '../helpers/test-databases';
 import { unusedUploadFiles } from '../helpers/upload-stores';
+import { listUpdatesForTask } from '@partner-task-kit/server/store/outbox-status.repository';
+import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
+import { ManualClock } from '../helpers/manual-clock';
+import { newContext } from '../helpers/task-app';
+import { partnerEventAlone, taskServices, type ServiceTask } from '../helpers/task-services';
 
 const DAY = 24 * 60 * 60_000;
 const t0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -27,17 +27,13 @@ const recent = now - DAY;
 const retention = { outboxMs: 30 * DAY, taskDataMs: undefined };
 const noPause = { minPauseMs: 0, pausePerBusy: 0 };
 
-function addTask(db: StoreDb): Promise<Task> {
-  const uuid = () => randomUUID();
-  return insertTask(db, {
-    assignedTaskUuid: uuid(),
-    workerUuid: uuid(),
-    taskFlowUuid: uuid(),
-    companyUuid: uuid(),
-    workflowId: 'x',
-    now: t0,
-  });
+/** A worker's task, opened by its first platform row (the `ready` of the worker's first visit). */
+interface TestTask {
+  context: TaskContext;
+  opened?: ServiceTask;
 }
+
+const addTask = (): TestTask => ({ context: newContext() });
 
 type Outcome = 'delivered' | 'dead' | 'pending';
 
@@ -45,18 +41,17 @@ type Outcome = 'delivered' | 'dead' | 'pending';
  * Writes one row of `lane` for the task at `at`, and settles it as the relay would at `at`. Rows are written in the
  * order a test lists them and nothing else is pending meanwhile, so the claim takes exactly this row.
  */
-async function row(store: Store, task: Task, lane: OutboxLane, at: number, outcome: Outcome): Promise<number> {
-  await store.db.transaction().execute(async (trx) => {
-    if (lane === 'partner') return enqueuePartnerEvent(trx, { task, type: 'task.step_saved', now: at });
-    const record = { taskStatus: 'inProgress' as const, partnerId: task.id, partnerStatus: { label: 'Step', details: 'an answer' } };
-    await enqueueUpdate(trx, { taskId: task.id, record, now: at });
-  });
+async function row(store: Store, task: TestTask, lane: OutboxLane, at: number, outcome: Outcome): Promise<number> {
+  const services = taskServices(store, { clock: new ManualClock(at) });
+  if (lane === 'partner') await partnerEventAlone(store, task.opened!, 'task.step_saved', at);
+  else if (task.opened) await services.nextUpdate(task.opened);
+  else task.opened = await services.open(task.context);
   const [claimed, ...others] = await claimDeliverable(store.db, { now: at, leaseMs: 1_000, limit: 10, workerId: 'test', lane });
   expect(others).toEqual([]);
   if (outcome === 'pending') {
     await sql`update outbox set locked_until = null, locked_by = null where id = ${claimed!.id}`.execute(store.db);
   } else if (outcome === 'delivered') {
-    expect(await markDelivered(store.db, claimed!.id, { now: at, workerId: 'test' })).toBe(true);
+    expect(await markManyDelivered(store.db, [claimed!.id], { now: at, workerId: 'test' })).toHaveLength(1);
   } else {
     expect(await markDead(store.db, claimed!.id, { now: at, workerId: 'test', reason: 'rejected (HTTP 422)' })).toBe(true);
   }
@@ -76,7 +71,7 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
 
   it("deletes deliveries past the retention, keeping each task's newest delivered update, dead letters, waiting rows and recent ones", async () => {
     const { store } = t;
-    const [a, b, c, d] = [await addTask(store.db), await addTask(store.db), await addTask(store.db), await addTask(store.db)];
+    const [a, b, c, d] = [addTask(), addTask(), addTask(), addTask()];
     const a1 = await row(store, a, 'platform', old, 'delivered');
     const a2 = await row(store, a, 'platform', old + 1_000, 'delivered');
     const aEvent = await row(store, a, 'partner', old, 'delivered');
@@ -108,27 +103,29 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
 
   it('keeps the sentAt rule: a clock stepped back still gets a sentAt after the last one delivered', async () => {
     const { store } = t;
-    const task = await addTask(store.db);
+    const task = addTask();
     await row(store, task, 'platform', old, 'delivered');
     const kept = await row(store, task, 'platform', old + 5_000, 'delivered');
     await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause);
     expect(await remainingIds(store)).toEqual([kept]);
 
-    const next = await store.db
-      .transaction()
-      .execute((trx) => enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'completed', partnerId: task.id }, now: old + 1 }));
-    expect(next.sentAt).toBe(old + 5_001);
+    await taskServices(store, { clock: new ManualClock(old + 1) }).nextUpdate(task.opened!);
+    const [next] = (await listUpdatesForTask(store.db, task.opened!.id)).slice(-1);
+    expect(next!.sentAt).toBe(old + 5_001);
   });
 
   it('walks a long delivered history window by window, both lanes, down to the newest update', async () => {
     const { store } = t;
-    const task = await addTask(store.db);
+    const task = addTask();
+    await row(store, task, 'platform', old, 'delivered');
+    const { id, assignedTaskUuid, companyUuid } = task.opened!;
     const rows = 1_234;
+    // Raw, in one statement a lane: a history of this length would take the test minutes to write request by request.
     for (const lane of ['platform', 'partner']) {
       await sql`
         with recursive n(i) as (select 1 union all select i + 1 from n where i < ${rows})
         insert into outbox (task_id, assigned_task_uuid, company_uuid, lane, payload, sent_at, state, attempts, next_attempt_at, created_at, delivered_at)
-        select ${task.id}, ${task.assignedTaskUuid}, ${task.companyUuid}, ${lane}, '{}', cast(${old} as bigint) + i, 'delivered', 1,
+        select ${id}, ${assignedTaskUuid}, ${companyUuid}, ${lane}, '{}', cast(${old} as bigint) + i, 'delivered', 1,
           cast(${old} as bigint), cast(${old} as bigint) + i, cast(${old} as bigint) + i
         from n`.execute(store.db);
     }
@@ -141,13 +138,14 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
 
     const outcome = await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause);
 
-    expect(outcome.outboxRows).toBe(2 * rows - 1);
+    // Every delivery but the task's newest to the platform, the opening's `ready` among them.
+    expect(outcome.outboxRows).toBe(2 * rows);
     expect(await remainingIds(store)).toEqual([newest.id]);
   });
 
   it('deletes dead letters only when asked, a batch at a time, one lane or both', async () => {
     const { store } = t;
-    const task = await addTask(store.db);
+    const task = addTask();
     await row(store, task, 'platform', old, 'dead');
     await row(store, task, 'platform', old + 1, 'dead');
     await row(store, task, 'partner', old, 'dead');
@@ -162,7 +160,7 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
 
   it('reads through indexes: the window by lane, the tasks to erase and a worker’s tasks by their own', async () => {
     const { store } = t;
-    const task = await addTask(store.db);
+    const task = addTask();
     await row(store, task, 'platform', old, 'delivered');
     if (store.dialect === 'postgres') await sql`analyze`.execute(store.db);
     const scans = (accesses: { index: string | undefined; byId: boolean; detail: string }[]) =>
@@ -174,20 +172,10 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
 
     const erase = (db: StoreDb) => eraseAnswersOfFinishedTasks(db, { finishedBefore: now, now, limit: 20 });
     expect((await tableAccesses(store, 'tasks', erase)).map((access) => access.index)).toContain('tasks_answers_to_erase');
-    const ofWorker = (db: StoreDb) => workerTaskIds(db, task.workerUuid.toUpperCase());
+    const ofWorker = (db: StoreDb) => workerTaskIds(db, task.context.wxWorkerUuid.toUpperCase());
     expect((await tableAccesses(store, 'tasks', ofWorker)).map((access) => access.index)).toEqual(['tasks_worker']);
   });
 });
-
-/** The DATABASE_URL of a test database, as the command reads it: the SQLite file, or Postgres with the test's schema. */
-function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
-  if (engine.name === 'sqlite') return t.location;
-  const url = new URL(testPostgresUrl);
-  url.searchParams.set('options', `-c search_path=${t.location}`);
-  return url.toString();
-}
-
-const outbox = (databaseUrl: string, ...args: string[]) => runKitCommand('outbox', { DATABASE_URL: databaseUrl }, 30_000, args);
 
 describe.each(testDatabases)('npm run outbox -- delete-dead on $name', (engine) => {
   let t: TestDatabase;
@@ -198,24 +186,27 @@ describe.each(testDatabases)('npm run outbox -- delete-dead on $name', (engine) 
 
   it('deletes one dead letter by id, then every one of a lane, then the rest', async () => {
     const { store } = t;
-    const task = await addTask(store.db);
+    const task = addTask();
     const platformDead = await row(store, task, 'platform', old, 'dead');
     await row(store, task, 'platform', old + 1, 'dead');
     const delivered = await row(store, task, 'platform', old + 2, 'delivered');
     await row(store, task, 'partner', old, 'dead');
     await row(store, task, 'partner', old + 1, 'dead');
-    const url = databaseUrlOf(engine, t);
+    const url = t.url;
 
-    expect(await outbox(url, 'delete-dead', String(platformDead))).toMatchObject({ code: 0, stdout: `#${platformDead} deleted.\n` });
-    expect(await outbox(url, 'delete-dead', String(delivered))).toMatchObject({
+    expect(await kitCommandOn(url, 'outbox', ['delete-dead', String(platformDead)])).toMatchObject({
+      code: 0,
+      stdout: `#${platformDead} deleted.\n`,
+    });
+    expect(await kitCommandOn(url, 'outbox', ['delete-dead', String(delivered)])).toMatchObject({
       code: 1,
       stderr: `delete-dead: #${delivered} is not a dead letter (see npm run outbox -- dead)\n`,
     });
-    expect(await outbox(url, 'delete-dead', '--all', '--lane', 'partner')).toMatchObject({
+    expect(await kitCommandOn(url, 'outbox', ['delete-dead', '--all', '--lane', 'partner'])).toMatchObject({
       code: 0,
       stdout: '2 dead letter(s) of the partner lane deleted.\n',
     });
-    expect(await outbox(url, 'delete-dead', '--all')).toMatchObject({ code: 0, stdout: '1 dead letter(s) deleted.\n' });
+    expect(await kitCommandOn(url, 'outbox', ['delete-dead', '--all'])).toMatchObject({ code: 0, stdout: '1 dead letter(s) deleted.\n' });
     expect(await remainingIds(store)).toEqual([delivered]);
   }, 60_000);
 });
@@ -229,7 +220,7 @@ describe('npm run outbox -- delete-dead with bad input', () => {
     [['delete-dead', '--all', '--lane', 'carrier'], 'delete-dead: expected --lane platform or --lane partner, got "carrier"'],
     [['retry-dead', '--all'], 'retry-dead: expected no --all (delete-dead --all deletes them)'],
   ])('answers %j with one line saying what it expected, and exit code 2', async (args, message) => {
-    const result = await outbox('/nonexistent/never-opened.db', ...args);
+    const result = await kitCommandOn('/nonexistent/never-opened.db', 'outbox', args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')).toEqual([expect.stringContaining(message), '']);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { EMULATOR_CREDENTIAL, OffsetClock, type RunningEmulator, startEmulator }
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { platformEnv, spawnServer, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';
 import { driveTask } from '../helpers/task-load';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
 
 const MB = 1024 * 1024;
 
@@ -73,21 +74,17 @@ describe('a partner endpoint answering with a gigabyte', () => {
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     let huge = false;
     const answers: Promise<number>[] = [];
-    const webhookIds: string[] = [];
-    const receiver = createServer((request: IncomingMessage, response: ServerResponse) => {
-      request.resume();
-      request.on('end', () => {
-        webhookIds.push(String(request.headers['webhook-id']));
+    const receiver = await startWebhookReceiver({
+      answer(_request, response) {
         if (!huge) return void response.writeHead(204).end();
         answers.push(streamAnswer(response, 200, 1024 * MB));
-      });
+      },
     });
-    const receiverUrl = await listen(receiver);
     try {
       server = await spawnServer(
         platformEnv(emulator.url, {
           DATABASE_URL: join(directory, 'store.db'),
-          PARTNER_WEBHOOK_URL: `${receiverUrl}/hooks`,
+          PARTNER_WEBHOOK_URL: receiver.url,
           PARTNER_WEBHOOK_SECRET: secret,
           UPSTREAM_TIMEOUT_MS: '20000',
         }),
@@ -122,6 +119,7 @@ describe('a partner endpoint answering with a gigabyte', () => {
       expect(child.exitCode).toBeNull();
       expect(await fetch(`${url}/healthz`).then((response) => response.status)).toBe(200);
       // Delivered once: a second request with the same webhook-id would be the event sent again.
+      const webhookIds = receiver.received.map((request) => String(request.headers['webhook-id']));
       expect(webhookIds).toHaveLength(2);
       expect(new Set(webhookIds).size).toBe(2);
       // The receiver could push no more than what sockets buffer before the server hung up.
@@ -131,8 +129,7 @@ describe('a partner endpoint answering with a gigabyte', () => {
       // A peak between two samples shows in the high-water mark, unless it stayed under the one from the start.
       expect(after.peak).toBeLessThan(Math.max(before.peak, before.rss + 50 * MB));
     } finally {
-      receiver.closeAllConnections();
-      await close(receiver);
+      await receiver.close();
     }
   }, 90_000);
 });

@@ -1,23 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newPartnerKey } from '@partner-task-kit/server/partner-api/partner-key-secret';
-import { insertPartnerKey, revokePartnerKey } from '@partner-task-kit/server/store/partner-keys.repository';
-import { bearer, errorCode, newContext, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
+import { revokePartnerKey } from '@partner-task-kit/server/store/partner-keys.repository';
+import { bearer, createPartnerKey, errorCode, newContext, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
-
-async function createKey(t: TaskApp, options: { name?: string; companyUuid?: string } = {}) {
-  const { key, prefix, keyHash } = newPartnerKey();
-  const name = options.name ?? `key-${randomUUID().slice(0, 8)}`;
-  const created = await insertPartnerKey(t.database.store.db, {
-    name,
-    prefix,
-    keyHash,
-    companyUuid: options.companyUuid ?? null,
-    now: t.clock.now(),
-  });
-  if (!created.ok) throw new Error('key not created');
-  return { key, name };
-}
 
 describe.each(testDatabases)('the partner API on $name', (engine) => {
   let t: TaskApp;
@@ -27,7 +12,7 @@ describe.each(testDatabases)('the partner API on $name', (engine) => {
   afterEach(() => t.close());
 
   it('answers 401 with WWW-Authenticate for a missing, a wrong and a revoked key', async () => {
-    const { key, name } = await createKey(t);
+    const { key, name } = await createPartnerKey(t);
     const url = '/api/partner/v1/tasks';
     const missing = await t.app.inject({ method: 'GET', url });
     expect([missing.statusCode, errorCode(missing), missing.headers['www-authenticate']]).toEqual([401, 'missing_token', 'Bearer']);
@@ -46,7 +31,7 @@ describe.each(testDatabases)('the partner API on $name', (engine) => {
     const other = newContext();
     await openSession(t.app, own);
     await openSession(t.app, other);
-    const { key } = await createKey(t, { companyUuid: own.wxCompanyUuid });
+    const { key } = await createPartnerKey(t, { companyUuid: own.wxCompanyUuid });
     const get = (id: string) => t.app.inject({ method: 'GET', url: `/api/partner/v1/tasks/${id}`, headers: bearer(key) });
     const foreign = await get(other.wxAssignedTaskUuid);
     const unknown = await get(randomUUID());
@@ -63,7 +48,7 @@ describe.each(testDatabases)('the partner API on $name', (engine) => {
   it('returns the context, the step data and the updates with their delivery state', async () => {
     const session = await openSession(t.app);
     await t.app.inject({ method: 'POST', url: '/api/task/steps/welcome', headers: bearer(session.token), payload: { data: {} } });
-    const { key } = await createKey(t);
+    const { key } = await createPartnerKey(t);
     const response = await t.app.inject({
       method: 'GET',
       url: `/api/partner/v1/tasks/${session.context.wxAssignedTaskUuid}`,
@@ -89,7 +74,7 @@ describe.each(testDatabases)('the partner API on $name', (engine) => {
 
   it('requires an Idempotency-Key, stores the answer once and replays it, and refuses the key with another body', async () => {
     const session = await openSession(t.app);
-    const { key } = await createKey(t);
+    const { key } = await createPartnerKey(t);
     const url = `/api/partner/v1/tasks/${session.context.wxAssignedTaskUuid}/steps/welcome`;
     const post = (payload: { data: unknown }, idempotencyKey?: string) =>
       t.app.inject({
@@ -112,7 +97,7 @@ describe.each(testDatabases)('the partner API on $name', (engine) => {
     const reused = await post({ data: { checked: false } }, 'retry-1');
     expect([reused.statusCode, errorCode(reused)]).toEqual([409, 'idempotency_key_reused']);
     // Another partner key has keys of its own.
-    const { key: otherKey } = await createKey(t);
+    const { key: otherKey } = await createPartnerKey(t);
     const other = await t.app.inject({
       method: 'POST',
       url,
@@ -125,7 +110,7 @@ describe.each(testDatabases)('the partner API on $name', (engine) => {
 
   it('refuses data nested past 64 levels with 400 invalid_body, before anything walks it or stores an answer', async () => {
     const session = await openSession(t.app);
-    const { key } = await createKey(t);
+    const { key } = await createPartnerKey(t);
     const post = (payload: string, idempotencyKey: string) =>
       t.app.inject({
         method: 'POST',

@@ -1,34 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { control } from '../helpers/emulator-control';
-import { testWorkflows } from '../helpers/test-workflows';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+import { readUntil } from '../helpers/read-until';
+import { consentedToCheck, newContext } from '../helpers/task-app';
 
 /**
  * Emulator mode with no PARTNER_WEBHOOK_URL: the events reach the built-in receiver, which verifies them with the
  * `standardwebhooks` package, and the preview's panel resolves a waiting step through the real partner API.
  */
-let directory: string;
-let server: RunningServer;
+let server: TestServer;
 
 beforeEach(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'ptk-partner-backend-'));
-  const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'server.db'), LOG_LEVEL: 'silent' });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  const pageDirectory = join(directory, 'page');
-  mkdirSync(pageDirectory);
-  writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
-  server = await startServer(parsed.config, { workflows: testWorkflows, pageDirectory, partnerRelay: { pollMs: 50 } });
+  server = await startTestServer({ LOG_LEVEL: 'silent' }, { page: true, partnerRelay: { pollMs: 50 } });
 });
 
-afterEach(async () => {
-  await server.close();
-  rmSync(directory, { recursive: true, force: true });
-});
+afterEach(() => server.close());
 
 interface PanelAnswer {
   receiver: boolean;
@@ -39,34 +26,11 @@ interface PanelAnswer {
 const panel = async (assignedTaskUuid: string) =>
   (await fetch(`${server.url}/emulator/control/partner-backend?assignedTaskUuid=${assignedTaskUuid}`)).json() as Promise<PanelAnswer>;
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** A worker of background-check who consented: the task waits on the partner. */
-async function consented() {
-  const context = {
-    wxWorkerUuid: randomUUID(),
-    wxAssignedTaskUuid: randomUUID(),
-    wxTaskFlowUuid: randomUUID(),
-    wxCompanyUuid: randomUUID(),
-  };
+async function waitingOnPartner() {
+  const context = newContext();
   await control(`${server.url}/emulator`).assign(context.wxAssignedTaskUuid, { companyUuid: context.wxCompanyUuid });
-  const post = (path: string, body: unknown, token?: string) =>
-    fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-  const session = await post('/api/session', { ...context, workflow: 'background-check' });
-  expect(session.status).toBe(200);
-  const { token } = (await session.json()) as { token: string };
-  expect((await post('/api/task/steps/consent', { data: { fullName: 'Ana López', agree: true } }, token)).status).toBe(200);
+  const { token } = await consentedToCheck(server.url, context);
   const readTask = async () =>
     (await (await fetch(`${server.url}/api/task`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       status: string;
@@ -84,8 +48,8 @@ const resolve = (assignedTaskUuid: string, stepId: string, data: unknown) =>
 
 describe('the partner backend of emulator mode', () => {
   it('receives signed events that verify, and offers the waiting step with sample results', async () => {
-    const { context } = await consented();
-    const answer = await until(
+    const { context } = await waitingOnPartner();
+    const answer = await readUntil(
       () => panel(context.wxAssignedTaskUuid),
       (value) => value.events.length > 0,
     );
@@ -107,12 +71,12 @@ describe('the partner backend of emulator mode', () => {
   });
 
   it('resolves the step through the partner API: the task completes, the page gets the end event, the event is told', async () => {
-    const { context, readTask } = await consented();
+    const { context, readTask } = await waitingOnPartner();
     expect((await readTask()).endEvent).toBeUndefined();
     const resolved = await resolve(context.wxAssignedTaskUuid, 'check', { result: 'passed' });
     expect(resolved.status).toBe(200);
     expect(await readTask()).toMatchObject({ status: 'completed', endEvent: { name: 'partner-task-complete' } });
-    const answer = await until(
+    const answer = await readUntil(
       () => panel(context.wxAssignedTaskUuid),
       (value) => value.events.length >= 3,
     );
@@ -130,14 +94,14 @@ describe('the partner backend of emulator mode', () => {
   });
 
   it("answers the partner API's refusal of data the step does not take", async () => {
-    const { context } = await consented();
+    const { context } = await waitingOnPartner();
     const refused = await resolve(context.wxAssignedTaskUuid, 'check', { result: 'maybe' });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_step_data');
   });
 
   it('refuses data nested past 64 levels as the partner API does, with 400 invalid_body', async () => {
-    const { context } = await consented();
+    const { context } = await waitingOnPartner();
     const deep = await fetch(`${server.url}/emulator/control/partner-backend/tasks/${context.wxAssignedTaskUuid}/steps/check`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,49 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { freePort, platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
 import { driveTask, type AckedTask } from '../helpers/task-load';
-
-interface Received {
-  id: string;
-  verified: boolean;
-  body: string;
-  type: string;
-  task: string;
-  attempt: number;
-}
-
-/** The partner's backend: verifies every event with standardwebhooks and answers 503 while `failing` says so. */
-async function startReceiver(secret: string, failing: () => boolean) {
-  const received: Received[] = [];
-  const verifier = new Webhook(secret);
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      if (failing()) return void response.writeHead(503).end();
-      let verified = true;
-      try {
-        verifier.verify(body, request.headers as Record<string, string>);
-      } catch {
-        verified = false;
-      }
-      const event = JSON.parse(body) as { type: string; data: { assignedTaskUuid: string; attempt: number } };
-      const id = String(request.headers['webhook-id']);
-      received.push({ id, verified, body, type: event.type, task: event.data.assignedTaskUuid, attempt: event.data.attempt });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/hooks`, received, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+import { eventOf, failingWhile, startWebhookReceiver, verifies, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 let emulator: RunningEmulator;
 let directory: string;
@@ -73,13 +36,29 @@ function envFor(url: string, extra: Record<string, string> = {}) {
   });
 }
 
+/** The events the backend accepted, with what the test looks at: their id, signature, type, task and attempt. */
+function deliveredEvents(receiver: WebhookReceiver) {
+  return receiver.accepted().map((request) => {
+    const event = eventOf(request);
+    const id = String(request.headers['webhook-id']);
+    return {
+      id,
+      verified: verifies(secret, request),
+      body: request.body,
+      type: event.type,
+      task: event.data.assignedTaskUuid,
+      attempt: event.data.attempt,
+    };
+  });
+}
+
 /** Restarts acknowledged, per task: each is one `task.restarted` owed to the partner, attempts 2, 3, … in order. */
 const restartsOf = (task: AckedTask) => task.acked.filter((status, index) => status === 'ready' && index > 0).length;
 
 describe('events to the partner backend', () => {
   it('delivers every acknowledged event, signed and in order per task, through a 503 storm and a SIGKILL', async () => {
     let failUntil = Date.now() + 1_500;
-    const receiver = await startReceiver(secret, () => Date.now() < failUntil);
+    const receiver = await startWebhookReceiver({ answer: failingWhile(() => Date.now() < failUntil) });
     try {
       const env = envFor(receiver.url, { PORT: String(await freePort()) });
       const first = await spawnServer(env);
@@ -96,7 +75,11 @@ describe('events to the partner backend', () => {
           () =>
             tasks.every(
               (task) =>
-                new Set(receiver.received.filter((r) => r.task === task.assignedTaskUuid).map((r) => r.id)).size >= restartsOf(task),
+                new Set(
+                  deliveredEvents(receiver)
+                    .filter((r) => r.task === task.assignedTaskUuid)
+                    .map((r) => r.id),
+                ).size >= restartsOf(task),
             ),
           {
             timeout: 45_000,
@@ -104,15 +87,16 @@ describe('events to the partner backend', () => {
           },
         )
         .toBe(true);
-      expect(receiver.received.every((event) => event.verified)).toBe(true);
+      const delivered = deliveredEvents(receiver);
+      expect(delivered.every((event) => event.verified)).toBe(true);
       const byId = new Map<string, string>();
-      for (const event of receiver.received) {
+      for (const event of delivered) {
         // A repeat (after the kill) carries the same webhook-id and the same body.
         if (byId.has(event.id)) expect(event.body).toBe(byId.get(event.id));
         byId.set(event.id, event.body);
       }
       for (const task of tasks) {
-        const firsts = [...new Map(receiver.received.filter((r) => r.task === task.assignedTaskUuid).map((r) => [r.id, r])).values()];
+        const firsts = [...new Map(delivered.filter((r) => r.task === task.assignedTaskUuid).map((r) => [r.id, r])).values()];
         const attempts = firsts.map((event) => event.attempt);
         expect(attempts.slice(0, restartsOf(task))).toEqual(Array.from({ length: restartsOf(task) }, (_, index) => index + 2));
         expect(firsts.every((event) => event.type === 'task.restarted')).toBe(true);
@@ -140,7 +124,7 @@ describe('events to the partner backend', () => {
       const sorted = latencies().sort((a, b) => a - b);
       return { p99: sorted[Math.floor(sorted.length * 0.99)]!, samples: sorted.length };
     };
-    const receiver = await startReceiver(secret, () => false);
+    const receiver = await startWebhookReceiver();
     const up = await p99OfRun(receiver.url);
     await receiver.close();
     const down = await p99OfRun(`http://127.0.0.1:${await freePort()}/hooks`);

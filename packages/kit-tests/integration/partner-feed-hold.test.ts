@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '@partner-task-kit/server/clock';
 import { cursorSeal } from '@partner-task-kit/server/partner-api/changes-cursor';
 import { createFeedWatch, FEED_HELD_WARN_MS } from '@partner-task-kit/server/partner-api/feed-watch';
 import { listPartnerTaskChanges } from '@partner-task-kit/server/partner-api/partner-tasks.service';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
 import { openPostgresTestDatabase, testPostgresUrl, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
 
 /**
  * On Postgres the feed serves only changes older than every transaction still open on the database server, so one
@@ -28,15 +27,7 @@ describe('the changes feed held back on Postgres', () => {
   });
   afterAll(() => database.cleanup());
 
-  const openTask = () =>
-    insertTask(database.store.db, {
-      assignedTaskUuid: randomUUID(),
-      workerUuid: randomUUID(),
-      taskFlowUuid: randomUUID(),
-      companyUuid: randomUUID(),
-      workflowId: 'safety-training',
-      now: clock.now(),
-    });
+  const openTask = () => taskServices(database.store, { clock }).open();
   const gauge = async (name: string) => (await registry.getSingleMetric(name)!.get()).values[0]?.value;
 
   it('shows the hold in a metric and a log line naming the open transaction, and its end', async () => {

@@ -1,20 +1,18 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import sharp from 'sharp';
 import { uploadWithTus } from '../helpers/tus-uploads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
 import { newPartnerKey } from '@partner-task-kit/server/partner-api/partner-key-secret';
 import { runRetention } from '@partner-task-kit/server/retention/retention-job';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { insertPartnerKey } from '@partner-task-kit/server/store/partner-keys.repository';
 import { directoryUploadFiles, type UploadFiles } from '@partner-task-kit/server/uploads/upload-files';
 import { control } from '../helpers/emulator-control';
-import { testPostgresUrl } from '../helpers/test-databases';
-import { testWorkflows } from '../helpers/test-workflows';
+import { testDatabase, type BlankTestDatabase } from '../helpers/test-databases';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+import { readUntil } from '../helpers/read-until';
 
 /*
  * docs/connecting-your-backend.md#files end to end, in emulator mode: work-authorization's `photos` step saved with
@@ -39,57 +37,22 @@ interface PanelAnswer {
   files: (FileAnswer & { stepId: string; field: string })[];
 }
 
-/** A database of the test's own: a SQLite file, or a Postgres schema named in DATABASE_URL. */
-async function databaseFor(engine: 'sqlite' | 'postgres', directory: string) {
-  if (engine === 'sqlite') return { url: join(directory, 'server.db'), remove: async () => {} };
-  const schema = `files_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testPostgresUrl });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  return {
-    url: `${testPostgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    remove: async () => {
-      await admin.query(`drop schema if exists "${schema}" cascade`);
-      await admin.end();
-    },
-  };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe.each(['sqlite', 'postgres'] as const)('files given to the partner, on %s', (engine) => {
   let directory: string;
-  let database: Awaited<ReturnType<typeof databaseFor>>;
+  let database: BlankTestDatabase;
   let files: UploadFiles;
-  let server: RunningServer;
+  let server: TestServer;
 
   beforeEach(async () => {
     directory = mkdtempSync(join(tmpdir(), 'ptk-file-answers-'));
-    database = await databaseFor(engine, directory);
-    const parsed = parseConfig({ PORT: '0', DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
-    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-    const pageDirectory = join(directory, 'page');
-    mkdirSync(pageDirectory);
-    writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
+    database = await testDatabase(engine).create();
     files = directoryUploadFiles(join(directory, 'uploads'));
-    server = await startServer(parsed.config, {
-      workflows: testWorkflows,
-      pageDirectory,
-      partnerRelay: { pollMs: 50 },
-      uploadFiles: files,
-    });
+    server = await startTestServer({ LOG_LEVEL: 'silent' }, { database, page: true, partnerRelay: { pollMs: 50 }, uploadFiles: files });
   });
 
   afterEach(async () => {
     await server.close();
-    await database.remove();
+    await database.cleanup();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -170,7 +133,7 @@ describe.each(['sqlite', 'postgres'] as const)('files given to the partner, on %
       expect([response.status, body.length, createHash('sha256').update(body).digest('hex')]).toEqual([200, file.bytes, file.sha256]);
     }
 
-    const received = await until(
+    const received = await readUntil(
       () => panel(task),
       (answer) => answer.events.some((event) => event.body.data.stepId === 'photos'),
     );
@@ -229,7 +192,7 @@ describe.each(['sqlite', 'postgres'] as const)('files given to the partner, on %
     await call('POST', '/api/task/steps/appointment', token, { data: { slotId: offer.slots[0]!.id } });
     await call('POST', `/emulator/control/partner-backend/tasks/${task}/steps/verification`, undefined, { data: { result: 'passed' } });
     // Everything delivered: retention leaves a task with an update or event still to send alone.
-    await until(
+    await readUntil(
       async () => server.store.db.selectFrom('outbox').select('id').where('state', '=', 'pending').execute(),
       (pending) => pending.length === 0,
     );

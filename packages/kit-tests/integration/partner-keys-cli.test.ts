@@ -5,13 +5,13 @@ import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '@partner-task-kit/server/app';
-import { ManualClock } from '@partner-task-kit/server/clock';
 import { parseConfig } from '@partner-task-kit/server/config';
 import { createLogger } from '@partner-task-kit/server/logger';
 import { openStore } from '@partner-task-kit/server/store/store';
 import { runKitCommand } from '../helpers/run-command';
 import { TEST_SECRETS } from '../helpers/task-app';
 import { testWorkflows } from '../helpers/test-workflows';
+import { ManualClock } from '../helpers/manual-clock';
 
 const company = '3a1f5c2e-0000-4000-8000-00000000000c';
 let directory: string;
@@ -20,7 +20,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-const environment = (extra: Record<string, string> = {}) => ({
+const keysEnvironment = (extra: Record<string, string> = {}) => ({
   WX_AUTH_URL: 'http://127.0.0.1:9/auth',
   WX_BASE_URL: 'http://127.0.0.1:9/base',
   WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
@@ -31,7 +31,7 @@ const environment = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 const tenantMode = { CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64') };
-const cli = (args: string[]) => runKitCommand('partner-keys', environment(tenantMode), 30_000, args);
+const cli = (args: string[]) => runKitCommand('partner-keys', keysEnvironment(tenantMode), 30_000, args);
 
 describe('npm run partner-keys', () => {
   it('prints a key once, stores only its hash, and the key never reaches the database, a log line or an answer', async () => {
@@ -46,7 +46,7 @@ describe('npm run partner-keys', () => {
 
     const logLines: string[] = [];
     const parsed = parseConfig({
-      ...environment(),
+      ...keysEnvironment(),
       WX_API_KEY: TEST_SECRETS.WX_API_KEY,
       WX_API_SECRET: TEST_SECRETS.WX_API_SECRET,
       LOG_LEVEL: 'trace',

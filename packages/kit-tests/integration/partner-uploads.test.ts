@@ -26,7 +26,7 @@ import { testDatabases } from '../helpers/test-databases';
  */
 
 const imageRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
+const documentFileRuleOf = (_workflowId: string, stepId: string, field: string) =>
   (stepId === 'photos' && (field === 'front' || field === 'back')) || (stepId === 'national-id' && field === 'nationalId')
     ? imageRule
     : undefined;
@@ -61,7 +61,7 @@ describe.each(cases)('files through the partner API on $name', ({ engine, store 
     const opened = await store.open();
     files = opened.files;
     removeStore = opened.remove;
-    t = await openTaskApp({ engine, uploadFiles: files, uploads: { fileRuleOf } });
+    t = await openTaskApp({ engine, uploadFiles: files, uploads: { fileRuleOf: documentFileRuleOf } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });

@@ -2,40 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runRetention } from '@partner-task-kit/server/retention/retention-job';
 import { clearPending, listPending, recordRefusal } from '@partner-task-kit/server/store/tenants.repository';
-import { runKitCommand } from '../helpers/run-command';
-import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
+import { kitCommandOn } from '../helpers/run-command';
+import { testDatabases, type TestDatabase } from '../helpers/test-databases';
 import { unusedUploadFiles } from '../helpers/upload-stores';
+import { tenantModeEnv } from '../helpers/server-process';
 
 const DAY_MS = 24 * 60 * 60_000;
 const retention = { outboxMs: 30 * DAY_MS, taskDataMs: undefined };
 const noPause = { minPauseMs: 0, pausePerBusy: 0 };
-
-/** The DATABASE_URL of a test database, as the command reads it: the SQLite file, or Postgres with the test's schema. */
-function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
-  if (engine.name === 'sqlite') return t.location;
-  const url = new URL(testPostgresUrl);
-  url.searchParams.set('options', `-c search_path=${t.location}`);
-  return url.toString();
-}
-
-/** `npm run tenants` in tenant mode, on the test's database; the platform is never called by the pending commands. */
-const tenants = (databaseUrl: string, ...args: string[]) =>
-  runKitCommand(
-    'tenants',
-    {
-      CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
-      WX_AUTH_URL: 'http://127.0.0.1:9/auth',
-      WX_BASE_URL: 'http://127.0.0.1:9/base',
-      WX_TASK_BASE_URL: 'http://127.0.0.1:9/task',
-      PORTAL_ORIGINS: 'https://portal.example.com',
-      SESSION_SECRET: 'pending-cli-session-secret-0123456789',
-      SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-      METRICS_TOKEN: 'pending-cli-metrics-token-0123456789abcdef',
-      DATABASE_URL: databaseUrl,
-    },
-    30_000,
-    args,
-  );
 
 describe.each(testDatabases)('the pending companies on $name', (engine) => {
   let database: TestDatabase;
@@ -120,41 +94,45 @@ describe.each(testDatabases)('the pending companies on $name', (engine) => {
 
   it('npm run tenants -- pending clear removes one company (any letter case) or every one, and says how many', async () => {
     const { db } = database.store;
-    const url = databaseUrlOf(engine, database);
+    const url = database.url;
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     const now = Date.now();
     for (const [index, companyUuid] of [a, b, c].entries()) await recordRefusal(db, { companyUuid, now: now + index, limit: 10 });
 
-    expect(await tenants(url, 'pending', 'clear', '--company', b.toUpperCase())).toEqual({
+    expect(await kitCommandOn(url, 'tenants', ['pending', 'clear', '--company', b.toUpperCase()], tenantModeEnv())).toEqual({
       code: 0,
       stdout: `removed company ${b} from the pending list\n`,
       stderr: '',
     });
-    const listing = await tenants(url, 'pending');
+    const listing = await kitCommandOn(url, 'tenants', ['pending'], tenantModeEnv());
     expect(listing.stdout.split('\n').map((line) => line.split('  ')[0])).toEqual([c, a, '']);
-    const again = await tenants(url, 'pending', 'clear', '--company', b);
+    const again = await kitCommandOn(url, 'tenants', ['pending', 'clear', '--company', b], tenantModeEnv());
     expect(again).toMatchObject({ code: 1, stdout: '', stderr: `pending clear: company ${b} is not in the pending list\n` });
 
-    expect(await tenants(url, 'pending', 'clear')).toEqual({
+    expect(await kitCommandOn(url, 'tenants', ['pending', 'clear'], tenantModeEnv())).toEqual({
       code: 0,
       stdout: 'cleared the pending list: 2 companies removed\n',
       stderr: '',
     });
     expect(await listed()).toEqual([]);
-    expect(await tenants(url, 'pending')).toMatchObject({ code: 0, stdout: '', stderr: 'No company is waiting for a credential.\n' });
+    expect(await kitCommandOn(url, 'tenants', ['pending'], tenantModeEnv())).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'No company is waiting for a credential.\n',
+    });
   }, 60_000);
 
   it('npm run tenants -- pending refuses what it does not know, and its help names clear', async () => {
-    const url = databaseUrlOf(engine, database);
-    const wrong = await tenants(url, 'pending', 'purge');
+    const url = database.url;
+    const wrong = await kitCommandOn(url, 'tenants', ['pending', 'purge'], tenantModeEnv());
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/^pending: expected nothing or clear, got "purge"\n/);
     expect(wrong.stderr).toContain('pending clear [--company <uuid>]');
-    expect(await tenants(url, 'pending', '--company', randomUUID())).toMatchObject({
+    expect(await kitCommandOn(url, 'tenants', ['pending', '--company', randomUUID()], tenantModeEnv())).toMatchObject({
       code: 2,
       stderr: 'pending: --company goes with clear (pending clear --company <uuid>)\n',
     });
-    expect(await tenants(url, 'pending', 'clear', '--company', 'not-a-uuid')).toMatchObject({
+    expect(await kitCommandOn(url, 'tenants', ['pending', 'clear', '--company', 'not-a-uuid'], tenantModeEnv())).toMatchObject({
       code: 2,
       stderr: 'pending clear: expected --company <uuid>, got "not-a-uuid"\n',
     });

@@ -9,6 +9,7 @@ import { control } from '../helpers/emulator-control';
 import { havePostgresBinaries, PG_BIN, PrivateCluster } from '../helpers/private-postgres';
 import { freePort, platformEnv, spawnServer, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';
 import { driveTaskThroughFaults, type DrivenTask } from '../helpers/task-load';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One answer of GET /readyz: when it was asked and answered (performance.now()), and its status (0: no answer at all). */
 interface ReadinessSample {
@@ -18,7 +19,7 @@ interface ReadinessSample {
 }
 
 /** Asks GET /readyz every `intervalMs` until stopped, one request at a time, keeping every answer. */
-function pollReadiness(url: string, intervalMs: number) {
+function sampleReadiness(url: string, intervalMs: number) {
   const samples: ReadinessSample[] = [];
   let running = true;
   const done = (async () => {
@@ -64,8 +65,6 @@ function isSubsequence<T>(part: readonly T[], whole: readonly T[]): boolean {
   for (const item of whole) if (next < part.length && item === part[next]) next += 1;
   return next === part.length;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The application names the two servers connect with, so their backends can be found in pg_stat_activity. */
 const INSTANCES = ['ptk_restart_a', 'ptk_restart_b'] as const;
@@ -134,7 +133,7 @@ describe.skipIf(!havePostgresBinaries)(
         console.info(`${logs()}\n--- postgres ---\n${db.logText()}`);
       });
 
-      const probes = instances.map((server) => pollReadiness(server.url, 100));
+      const probes = instances.map((server) => sampleReadiness(server.url, 100));
       const began = performance.now();
       let stopLoad = false;
       // Each request of a task goes to either server at random: both write the same tasks, both relays deliver them.

@@ -1,55 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { createLogger } from '@partner-task-kit/server/logger';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
-import { testWorkflows } from '../helpers/test-workflows';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
-let directory: string;
-let server: RunningServer | undefined;
-let logLines: string[];
-
-beforeEach(() => {
-  directory = mkdtempSync(join(tmpdir(), 'ptk-proxy-'));
-  logLines = [];
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  rmSync(directory, { recursive: true, force: true });
-});
-
-async function start(env: Record<string, string> = {}): Promise<RunningServer> {
-  const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'proxy.db'), ...env });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logLines.push(chunk.toString());
-      callback();
-    },
-  });
-  server = await startServer(parsed.config, { workflows: testWorkflows, log: createLogger('info', stream) });
-  return server;
-}
-
-const proxyWarnings = () =>
-  logLines
+const proxyWarnings = (server: TestServer) =>
+  server.logLines
     .map((line) => JSON.parse(line) as { level: number; msg: string; proxyAddress?: string })
     .filter((line) => line.msg.includes('X-Forwarded-For'));
 
 describe('a request through a proxy the server was not told about', () => {
   it('is warned about once per process, naming TRUST_PROXY and what it costs', async () => {
-    const { url } = await start();
+    const server = await startTestServer();
+    onTestFinished(() => server.close());
+    const { url } = server;
     await fetch(`${url}/healthz`);
-    expect(proxyWarnings()).toEqual([]);
+    expect(proxyWarnings(server)).toEqual([]);
     for (const client of ['203.0.113.7', '198.51.100.23', '203.0.113.7']) {
       await fetch(`${url}/api/task`, { headers: { 'x-forwarded-for': client } });
     }
-    const warnings = proxyWarnings();
+    const warnings = proxyWarnings(server);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.level).toBe(40);
     expect(warnings[0]!.msg).toContain('TRUST_PROXY is unset');
@@ -59,8 +26,10 @@ describe('a request through a proxy the server was not told about', () => {
   });
 
   it('is not warned about when TRUST_PROXY names the proxy', async () => {
-    const { url } = await start({ TRUST_PROXY: '127.0.0.1' });
+    const server = await startTestServer({ TRUST_PROXY: '127.0.0.1' });
+    onTestFinished(() => server.close());
+    const { url } = server;
     await fetch(`${url}/api/task`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
-    expect(proxyWarnings()).toEqual([]);
+    expect(proxyWarnings(server)).toEqual([]);
   });
 });

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'vitest';
-import { confirmTasks, insertTask } from '@partner-task-kit/server/store/tasks.repository';
-import {
-  callFrom,
-  circuitOpenings,
-  contextOf,
-  openSessionFrom,
-  serverDatabase,
-  startPlatformServer,
-  type PlatformServer,
-} from '../helpers/platform-server';
+import { confirmTasks } from '@partner-task-kit/server/store/tasks.repository';
+import { callFrom, circuitOpenings, startPlatformServer, type PlatformServer } from '../helpers/platform-server';
+import { testDatabase } from '../helpers/test-databases';
+import { newContext, requestSession } from '../helpers/task-app';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
+import { deliverEverything } from '../helpers/worker-answers';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -33,25 +30,28 @@ describe.concurrent.each([
     'rejects the one task the platform refuses within 90 s in 6 update requests, and the one token request of a ' +
       'server holding none, its last success an hour old and from before a restart',
     async ({ expect, onTestFinished }) => {
-      const database = serverDatabase(engine);
+      const database = await testDatabase(engine).create();
       // Undone last first: the server closes before its database goes.
-      const undo: Array<() => Promise<void>> = [() => database.remove()];
+      const undo: Array<() => Promise<void>> = [() => database.cleanup()];
       onTestFinished(async () => {
         for (const step of undo.reverse()) await step();
       });
       const company = randomUUID();
       // The evidence that the credential works: a task the platform accepted an hour ago, before this server started.
-      const before = await database.open();
-      const known = await insertTask(before.db, { ...taskOf(company), now: Date.now() - HOUR_MS });
-      await confirmTasks(before.db, [known.id], Date.now() - HOUR_MS);
+      const before = await database.openStore();
+      const anHourAgo = Date.now() - HOUR_MS;
+      const known = await taskServices(before, { clock: new ManualClock(anHourAgo) }).open({ wxCompanyUuid: company });
+      // Delivered and confirmed, as the relay settles an update the platform accepted.
+      await deliverEverything(before, anHourAgo);
+      await confirmTasks(before.db, [known.id], anHourAgo);
       await before.close();
 
       const platform = await startPlatformServer(database);
       undo.push(() => platform.close());
-      const context = contextOf(company);
+      const context = newContext({ wxCompanyUuid: company });
       await refuse(platform, refusal, context.wxAssignedTaskUuid);
       const openedAt = performance.now();
-      const { token } = await openSessionFrom('127.0.0.1', platform.server.url, context);
+      const { token } = await requestSession(platform.server.url, context);
       let status = 200;
       while (status === 200 && performance.now() - openedAt < 100_000) {
         await sleep(1_000);
@@ -73,14 +73,3 @@ describe.concurrent.each([
     120_000,
   );
 });
-
-function taskOf(companyUuid: string) {
-  const context = contextOf(companyUuid);
-  return {
-    assignedTaskUuid: context.wxAssignedTaskUuid,
-    workerUuid: context.wxWorkerUuid,
-    taskFlowUuid: context.wxTaskFlowUuid,
-    companyUuid,
-    workflowId: 'safety-training',
-  };
-}

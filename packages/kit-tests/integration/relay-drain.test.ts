@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@partner-task-kit/server/clock';
 import { createOutboxRelay, type OutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
 import { defaultRetryPolicy } from '@partner-task-kit/server/delivery/retry-policy';
 import { EMULATOR_CREDENTIAL, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
-import { outboxStats } from '@partner-task-kit/server/store/outbox-status.repository';
+import { outboxStatsByLane } from '@partner-task-kit/server/store/outbox-status.repository';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';
-import { createTask, enqueue } from '../helpers/outbox-fixtures';
+import { taskServices } from '../helpers/task-services';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -34,8 +34,8 @@ describe.each(testDatabases)('after an outage, on $name', (database) => {
     const url = emulator.url;
     const emulatorControl = control(url);
     await emulatorControl.fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 1_000_000 });
-    const tasks = await Promise.all(Array.from({ length: 50 }, () => createTask(store, clock)));
-    for (const task of tasks) await enqueue(store, clock, task, 0, 'ready');
+    const services = taskServices(store, { clock });
+    await Promise.all(Array.from({ length: 50 }, () => services.open()));
 
     const client = createWorkforceClient({
       upstream: { authUrl: url, baseUrl: url, taskBaseUrl: url, credential: { ...EMULATOR_CREDENTIAL }, timeoutMs: 2_000 },
@@ -62,7 +62,7 @@ describe.each(testDatabases)('after an outage, on $name', (database) => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await failedSends()).toBe(before + 1);
     }
-    expect((await outboxStats(store.db, clock.now())).pending).toBe(50);
+    expect((await outboxStatsByLane(store.db, clock.now())).platform.pending).toBe(50);
     await expect
       .poll(async () => (await store.db.selectFrom('outbox').select('id').where('locked_by', 'is not', null).execute()).length)
       .toBe(0);
@@ -79,6 +79,6 @@ describe.each(testDatabases)('after an outage, on $name', (database) => {
     clock.advance(defaultRetryPolicy.probeMaxMs);
     relay.wake();
     await expect.poll(accepted, { timeout: 30_000 }).toBeGreaterThan(0);
-    await expect.poll(async () => (await outboxStats(store.db, clock.now())).pending, { timeout: 30_000 }).toBe(0);
+    await expect.poll(async () => (await outboxStatsByLane(store.db, clock.now())).platform.pending, { timeout: 30_000 }).toBe(0);
   }, 120_000);
 });

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@partner-task-kit/server/clock';
 import { deliveryLeaseMs } from '@partner-task-kit/server/delivery/delivery-lease';
 import { createOutboxRelay, type OutboxRelay } from '@partner-task-kit/server/delivery/outbox-relay';
 import { EMULATOR_CREDENTIAL, type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { listUpdatesForTask } from '@partner-task-kit/server/store/outbox-status.repository';
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { control } from '../helpers/emulator-control';
-import { createTask, enqueue } from '../helpers/outbox-fixtures';
+import { taskServices } from '../helpers/task-services';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const TIMEOUT_MS = 2_000;
@@ -39,7 +39,7 @@ describe.each(testDatabases)('two relays on one $name outbox, a slow platform an
     // Both relays read one clock, moved by hand: time can pass as if each call took nearly its whole timeout.
     const clock = new ManualClock(Date.parse('2030-01-01T00:00:00Z'));
     const store = db.store;
-    const other = database.name === 'postgres' ? await db.openAnother() : store;
+    const other = database.name === 'postgres' ? await db.openStore() : store;
     const url = emulator.url;
     const relay = (storeOf: typeof store, workerId: string) => {
       const client = createWorkforceClient({
@@ -62,8 +62,7 @@ describe.each(testDatabases)('two relays on one $name outbox, a slow platform an
     // The update's first send finds its token expired (401), then the resend is held back by the platform.
     await emulatorControl.fault({ endpoint: 'partnerTask', kind: 'expireToken' });
     await emulatorControl.fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 800 });
-    const task = await createTask(store, clock);
-    await enqueue(store, clock, task, 0, 'ready');
+    const task = await taskServices(store, { clock }).open();
 
     relay(store, 'relay-a').start();
     // relay-a is in the resend, held by the delay: the token was renewed after the 401.

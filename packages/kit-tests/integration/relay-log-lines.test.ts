@@ -1,36 +1,20 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
-import { createLogger } from '@partner-task-kit/server/logger';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { control } from '../helpers/emulator-control';
 import { runKitCommand } from '../helpers/run-command';
-import { platformEnv } from '../helpers/server-process';
+import { platformEnv, tenantModeEnv } from '../helpers/server-process';
 import { driveTask } from '../helpers/task-load';
-import { testWorkflows } from '../helpers/test-workflows';
+import { failingWhile, startWebhookReceiver } from '../helpers/webhook-receiver';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 interface Line {
   msg: string;
   lane?: string;
   tenant?: string;
-}
-
-/** The partner's backend: answers 503 while `failing` says so, else 204. */
-async function startReceiver(failing: () => boolean) {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(failing() ? 503 : 204).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 const paused = {
@@ -44,29 +28,14 @@ const resumed = {
 
 let emulator: RunningEmulator;
 let directory: string;
-let server: RunningServer | undefined;
-let lines: string[];
-const parsedLines = () => lines.map((line) => JSON.parse(line) as Line);
+let server: TestServer | undefined;
+const parsedLines = () => (server?.logLines ?? []).map((line) => JSON.parse(line) as Line);
 const withMessage = (message: string) => parsedLines().filter((line) => line.msg === message);
 
-/** Starts the server in-process with `environment`, its log lines (at info) collected in `lines`. */
-async function start(environment: Record<string, string>): Promise<RunningServer> {
-  const parsed = parseConfig({ ...environment, PORT: '0', LOG_LEVEL: 'info', DELIVERY_RETRY_BASE_MS: '20', DELIVERY_RETRY_MAX_MS: '200' });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  const log = createLogger(
-    'info',
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    }),
-  );
-  return startServer(parsed.config, { workflows: testWorkflows, log, tenantsRefreshMs: 100 });
-}
+/** Retries within a test's patience, and the lines they log. */
+const FAST_RETRIES = { LOG_LEVEL: 'info', DELIVERY_RETRY_BASE_MS: '20', DELIVERY_RETRY_MAX_MS: '200' };
 
 beforeEach(() => {
-  lines = [];
   directory = mkdtempSync(join(tmpdir(), 'ptk-relay-logs-'));
 });
 
@@ -81,16 +50,15 @@ describe("the relays' log lines", () => {
   it('name the lane and its receiver when each lane pauses and resumes with the single credential', async () => {
     emulator = await startEmulator();
     let receiverFails = true;
-    const receiver = await startReceiver(() => receiverFails);
+    const receiver = await startWebhookReceiver({ answer: failingWhile(() => receiverFails) });
     try {
       await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 503, count: 10_000 });
-      server = await start(
-        platformEnv(emulator.url, {
-          DATABASE_URL: join(directory, 'store.db'),
-          PARTNER_WEBHOOK_URL: receiver.url,
-          PARTNER_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
-        }),
-      );
+      const environment = platformEnv(emulator.url, {
+        DATABASE_URL: join(directory, 'store.db'),
+        PARTNER_WEBHOOK_URL: receiver.url,
+        PARTNER_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+      });
+      server = await startTestServer({ ...environment, ...FAST_RETRIES }, { tenantsRefreshMs: 100 });
       const url = server.url;
       await driveTask(() => url, 1, { assignedTaskUuid: randomUUID(), acked: [] });
       await expect
@@ -118,25 +86,15 @@ describe("the relays' log lines", () => {
     const company = '9A8B7C6D-5E4F-4A3B-8C2D-1E0F9A8B7C6D';
     const credential = { key: 'log-lines-tenant', secret: 'log-lines-tenant-secret-3e9a' };
     emulator = await startEmulator({ credentials: [credential] });
-    const receiver = await startReceiver(() => true);
+    const receiver = await startWebhookReceiver({ answer: failingWhile(() => true) });
     try {
-      const environment = {
-        CREDENTIALS_KEY: Buffer.alloc(32, 41).toString('base64'),
-        WX_AUTH_URL: emulator.url,
-        WX_BASE_URL: emulator.url,
-        WX_TASK_BASE_URL: emulator.url,
-        PORTAL_ORIGINS: 'https://portal.example.com',
-        SESSION_SECRET: 'log-lines-test-session-secret-0123456789',
-        SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-        DATABASE_URL: join(directory, 'store.db'),
-        METRICS_TOKEN: 'log-lines-test-metrics-token-0123456789abcdef',
-      };
+      const environment = tenantModeEnv(emulator.url, { DATABASE_URL: join(directory, 'store.db') });
       const tenants = (args: string[], input?: string) => runKitCommand('tenants', environment, 20_000, args, input);
       expect(await tenants(['add', '--company', company, '--key', credential.key, '--no-check'], `${credential.secret}\n`)).toMatchObject({
         code: 0,
       });
       expect(await tenants(['webhook', '--company', company, '--url', receiver.url])).toMatchObject({ code: 0 });
-      server = await start(environment);
+      server = await startTestServer({ ...environment, ...FAST_RETRIES }, { tenantsRefreshMs: 100 });
       const url = server.url;
       const context = {
         wxWorkerUuid: randomUUID(),

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '@partner-task-kit/dev';
 import type { AssignmentView } from '@partner-task-kit/dev/emulator/task-rules';
 import { caddyBinary, startCaddy, type ProxyTimings, type RunningProxy } from '../helpers/caddy-proxy';
-import { testPostgresUrl } from '../helpers/test-databases';
-import { freePort, launchServer, platformEnv, TEST_METRICS_TOKEN, type ServerProcess } from '../helpers/server-process';
+import { createPostgresDatabase, queryPostgres } from '../helpers/test-databases';
+import { exitOf, freePort, launchServer, platformEnv, type ServerProcess, TEST_METRICS_TOKEN } from '../helpers/server-process';
 import { upgradedProject } from '../helpers/upgraded-project';
 import { startWorkflowLoad, type LoadRequest, type WorkflowLoad } from '../helpers/workflow-load';
 
@@ -28,16 +26,6 @@ const ACKS_WHILE_AWAY = 20;
 const TSX_SERVER = [process.execPath, '--import', 'tsx', 'packages/kit-tests/fixtures/kit-main.ts'] as const;
 
 const ok = (request: LoadRequest) => request.status >= 200 && request.status < 300;
-
-async function query<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Undo steps of the running test, last first, each even when another fails. */
 const cleanups: Array<() => unknown> = [];
@@ -76,10 +64,9 @@ interface Deployment {
 
 /** A database, the platform (the emulator), two instances of this checkout, Caddy in front, and the load started. */
 async function deploy(): Promise<Deployment> {
-  const name = `ptk_rolling_${randomBytes(6).toString('hex')}`;
-  await query(testPostgresUrl, `create database ${name}`);
-  cleanups.push(() => query(testPostgresUrl, `drop database if exists ${name} with (force)`));
-  const databaseUrl = Object.assign(new URL(testPostgresUrl), { pathname: `/${name}` }).toString();
+  const database = await createPostgresDatabase('ptk_rolling');
+  cleanups.push(() => database.cleanup());
+  const databaseUrl = database.url;
   const emulator = await startEmulator();
   cleanups.push(() => emulator.close());
   const env = platformEnv(emulator.url, {
@@ -118,12 +105,6 @@ async function deploy(): Promise<Deployment> {
       [...generations.map((g) => `--- instance ${g.name} ---\n${g.server.output()}`), `--- caddy ---\n${proxy.output()}`].join('\n'),
   };
 }
-
-const exitOf = (server: ServerProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) resolve(server.child.exitCode);
-    else server.child.once('exit', (code) => resolve(code));
-  });
 
 /** 2xx answers from the instance on `port` to requests asked after `since`. */
 const servedBy = (load: WorkflowLoad, port: number, since: number) =>
@@ -279,10 +260,10 @@ describe.skipIf(!caddyBinary)(
       const second = await replace(deployment, b, upgrade.serverCommand);
       await finish(deployment, [first, second]);
 
-      const recorded = await query<{ name: string }>(deployment.databaseUrl, 'select name from kysely_migration order by name');
+      const recorded = await queryPostgres<{ name: string }>(deployment.databaseUrl, 'select name from kysely_migration order by name');
       expect(recorded.filter((row) => row.name === upgrade.migration)).toHaveLength(1);
       expect(recorded.at(-1)?.name).toBe(upgrade.migration);
-      const notes = await query<{ note: string; tasks: number }>(
+      const notes = await queryPostgres<{ note: string; tasks: number }>(
         deployment.databaseUrl,
         'select rollout_note as note, count(*)::int as tasks from tasks group by 1',
       );

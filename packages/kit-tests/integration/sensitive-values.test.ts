@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
 import { control } from '../helpers/emulator-control';
@@ -11,8 +9,9 @@ import { runKitCommand } from '../helpers/run-command';
 import { runRetention } from '@partner-task-kit/server/retention/retention-job';
 import { platformEnv, spawnServer, type ServerProcess } from '../helpers/server-process';
 import { bearer, newContext, openTaskApp } from '../helpers/task-app';
-import { testDatabases, testPostgresUrl } from '../helpers/test-databases';
+import { testDatabase, testDatabases, type BlankTestDatabase } from '../helpers/test-databases';
 import { deliverEverything } from '../helpers/worker-answers';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 /*
  * docs/connecting-your-backend.md#sensitive-values, end to end on a real server process at LOG_LEVEL=trace: after the
@@ -24,76 +23,18 @@ import { deliverEverything } from '../helpers/worker-answers';
 const NATIONAL_ID = 'ZQ73159048';
 const MASKED = '••••48';
 
-/** The partner's backend: keeps every event's body as it arrived. */
-async function startReceiver() {
-  const bodies: string[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      bodies.push(body);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/hooks`, bodies, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-/** The store's bytes as an attacker with the disk (SQLite: every file, -wal included) or a dump (Postgres) sees them. */
-interface Database {
-  url: string;
-  contents(): Promise<string[]>;
-  remove(): Promise<void>;
-}
-
-async function databaseFor(engine: 'sqlite' | 'postgres', directory: string): Promise<Database> {
-  if (engine === 'sqlite') {
-    return {
-      url: join(directory, 'store.db'),
-      // latin1 keeps every byte as one character: a value anywhere in a page, a WAL frame or a free block is found.
-      contents: async () => readdirSync(directory).map((name) => readFileSync(join(directory, name)).toString('latin1')),
-      remove: async () => {},
-    };
-  }
-  const schema = `sensitive_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testPostgresUrl });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  return {
-    url: `${testPostgresUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    async contents() {
-      const tables = await admin.query<{ table_name: string }>('select table_name from information_schema.tables where table_schema = $1', [
-        schema,
-      ]);
-      expect(tables.rows.map((row) => row.table_name)).toEqual(expect.arrayContaining(['tasks', 'outbox', 'sensitive_reveals']));
-      const rows: string[] = [];
-      for (const { table_name } of tables.rows) {
-        const result = await admin.query<{ row: string }>(`select t::text as row from "${schema}"."${table_name}" t`);
-        rows.push(...result.rows.map((row) => row.row));
-      }
-      return rows;
-    },
-    async remove() {
-      await admin.query(`drop schema if exists "${schema}" cascade`);
-      await admin.end();
-    },
-  };
-}
-
 describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engine) => {
   let directory: string;
   let emulator: RunningEmulator;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let database: Database;
+  let receiver: WebhookReceiver;
+  let database: BlankTestDatabase;
   let server: ServerProcess | undefined;
 
   beforeEach(async () => {
     directory = mkdtempSync(join(tmpdir(), 'ptk-sensitive-'));
     emulator = await startEmulator();
-    receiver = await startReceiver();
-    database = await databaseFor(engine, directory);
+    receiver = await startWebhookReceiver();
+    database = await testDatabase(engine).create();
   });
 
   afterEach(async () => {
@@ -101,7 +42,7 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
     server = undefined;
     await receiver.close();
     await emulator.close();
-    await database.remove();
+    await database.cleanup();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -156,8 +97,12 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
     const platform = control(emulator.url);
     const updateBodies = async () => (await platform.requests('partnerTask')).map((request) => JSON.stringify(request.body));
     await expect.poll(async () => (await updateBodies()).some((body) => body.includes('national ID')), { timeout: 20_000 }).toBe(true);
-    await expect.poll(() => receiver.bodies.filter((body) => body.includes('"stepId":"national-id"')).length, { timeout: 20_000 }).toBe(1);
-    const event = receiver.bodies.find((body) => body.includes('"stepId":"national-id"'))!;
+    await expect
+      .poll(() => receiver.received.map((request) => request.body).filter((body) => body.includes('"stepId":"national-id"')).length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    const event = receiver.received.map((request) => request.body).find((body) => body.includes('"stepId":"national-id"'))!;
     expect(JSON.parse(event)).toMatchObject({ type: 'task.step_saved', data: { stepData: { nationalId: MASKED } } });
 
     const view = await call('GET', '/api/task', token);
@@ -201,7 +146,7 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
 
     const everywhere = {
       updates: (await updateBodies()).join('\n'),
-      events: receiver.bodies.join('\n'),
+      events: receiver.received.map((request) => request.body).join('\n'),
       view: view.text,
       partnerApi: withoutReveal.map((answer) => answer.text).join('\n') + refused.text,
       export: exported,
@@ -220,19 +165,19 @@ describe.each(['sqlite', 'postgres'] as const)('a sensitive value, on %s', (engi
     expect(log).not.toContain(NATIONAL_ID);
     expect(log.toLowerCase()).not.toContain(NATIONAL_ID.toLowerCase());
 
-    const stored = await database.contents();
-    if (engine === 'sqlite') expect(readdirSync(directory)).toEqual(expect.arrayContaining(['store.db', 'store.db-wal']));
-    expect(stored.some((text) => text.includes(NATIONAL_ID) || text.includes(NATIONAL_ID.toLowerCase()))).toBe(false);
+    const stored = await database.storedText();
+    if (engine === 'sqlite') expect(readdirSync(dirname(database.location))).toEqual(expect.arrayContaining(['store.db', 'store.db-wal']));
+    expect(stored).not.toContain(NATIONAL_ID);
+    expect(stored).not.toContain(NATIONAL_ID.toLowerCase());
     // What is stored in its place: a JWE naming its key, and the masked form.
-    const sealed = /eyJ[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(stored.join('\n'))?.[0];
+    const sealed = /eyJ[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.exec(stored)?.[0];
     expect(sealed).toBeDefined();
     // Padded to a block of 32 bytes before it was sealed: the ciphertext does not say how long the ID is.
     expect(Buffer.from(sealed!.split('.')[3]!, 'base64url')).toHaveLength(32);
 
     // An erasure removes it like any answer (docs/operations.md#export-and-erasure); the reveal record stays, naming no value.
     await cli('tasks', ['erase', '--worker', context.wxWorkerUuid, '--by', 'test']);
-    const afterErasure = await database.contents();
-    expect(afterErasure.some((text) => text.includes(sealed!))).toBe(false);
+    expect(await database.storedText()).not.toContain(sealed);
     expect(await cli('partner-keys', ['reveals'])).toContain(`task ${context.wxAssignedTaskUuid}`);
   }, 120_000);
 });

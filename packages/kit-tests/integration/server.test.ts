@@ -1,43 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { createLogger } from '@partner-task-kit/server/logger';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { control } from '../helpers/emulator-control';
-import { createTask, enqueue } from '../helpers/outbox-fixtures';
-import { testWorkflows } from '../helpers/test-workflows';
+import { newContext, openSession, restartedTask } from '../helpers/task-app';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
-let directory: string;
-let server: RunningServer;
-let logLines: string[];
+let server: TestServer;
 /** A delivery through the relay (token, then the update, over loopback) takes longer than vitest's 1 s on a busy machine. */
 const DELIVERED = { timeout: 10_000 };
 
 beforeEach(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'ptk-server-'));
-  const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'server.db'), LOG_LEVEL: 'debug' });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  logLines = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logLines.push(chunk.toString());
-      callback();
-    },
-  });
-  // A built page of one file, so `GET /` runs the page route (first screen or index.html) as in production.
-  const pageDirectory = join(directory, 'page');
-  mkdirSync(pageDirectory);
-  writeFileSync(join(pageDirectory, 'index.html'), '<!doctype html><title>task</title>');
-  server = await startServer(parsed.config, { workflows: testWorkflows, log: createLogger('debug', stream), pageDirectory });
+  server = await startTestServer({ LOG_LEVEL: 'debug' }, { page: true });
 });
 
-afterEach(async () => {
-  await server.close();
-  rmSync(directory, { recursive: true, force: true });
-});
+afterEach(() => server.close());
 
 describe('the server in emulator mode', () => {
   it('answers liveness and readiness', async () => {
@@ -53,7 +27,7 @@ describe('the server in emulator mode', () => {
     await fetch(`${server.url}/api/task`);
     await server.store.close();
     await fetch(`${server.url}/readyz`);
-    const levels = logLines
+    const levels = server.logLines
       .map((line) => JSON.parse(line) as { level: number; msg: string; req?: { method: string; url: string } })
       .filter((line) => line.msg === 'request completed')
       .map((line) => `${line.level} ${line.req?.method} ${line.req?.url}`);
@@ -75,13 +49,13 @@ describe('the server in emulator mode', () => {
     };
     const page = await fetch(`${server.url}/?workflow=safety-training&${new URLSearchParams(context).toString()}`);
     expect(page.status).toBe(200);
-    const lines = logLines
+    const lines = server.logLines
       .map((line) => JSON.parse(line) as { msg: string; req?: { method: string; url: string; wxAssignedTaskUuid?: string } })
       .filter((line) => line.msg === 'request completed');
     expect(lines.map((line) => line.req)).toEqual([
       expect.objectContaining({ method: 'GET', url: '/', wxAssignedTaskUuid: context.wxAssignedTaskUuid }),
     ]);
-    const logs = logLines.join('');
+    const logs = server.logLines.join('\n');
     for (const value of [context.wxWorkerUuid, context.wxTaskFlowUuid, context.wxCompanyUuid]) expect(logs).not.toContain(value);
     expect(logs).not.toContain('wxWorkerUuid');
   });
@@ -96,18 +70,16 @@ describe('the server in emulator mode', () => {
   it('mounts the emulator and delivers to it over loopback HTTP', async () => {
     expect(server.config.upstream.taskBaseUrl).toBe(`${server.url}/emulator`);
     const emulator = control(`${server.url}/emulator`);
-    const task = await createTask(server.store, { now: () => Date.now() });
-    await emulator.assign(task.assignedTaskUuid);
-    await enqueue(server.store, { now: () => Date.now() }, task, 0, 'ready');
-    server.relay.wake();
+    const context = newContext();
+    await emulator.assign(context.wxAssignedTaskUuid);
+    // The worker opens the task: its `ready` is written, and the relay woken.
+    await openSession(server.url, context);
     await expect.poll(async () => (await emulator.requests('partnerTask')).map((request) => request.status), DELIVERED).toEqual([200]);
   });
 
   it('answers 404 for a task its emulator never assigned, as the platform would', async () => {
     const emulator = control(`${server.url}/emulator`);
-    const task = await createTask(server.store, { now: () => Date.now() });
-    await enqueue(server.store, { now: () => Date.now() }, task, 0, 'ready');
-    server.relay.wake();
+    await openSession(server.url);
     const statuses = async () => (await emulator.requests('partnerTask')).map((request) => request.status);
     await expect.poll(statuses, DELIVERED).toContain(404);
     // The relay may have tried again meanwhile (a refusal is retried before the task is rejected): each is a 404.
@@ -115,10 +87,9 @@ describe('the server in emulator mode', () => {
   });
 
   it('exposes delivery figures in Prometheus text', async () => {
-    const task = await createTask(server.store, { now: () => Date.now() });
-    await control(`${server.url}/emulator`).assign(task.assignedTaskUuid);
-    for (let index = 0; index < 3; index += 1) await enqueue(server.store, { now: () => Date.now() }, task, index);
-    server.relay.wake();
+    const context = newContext();
+    await control(`${server.url}/emulator`).assign(context.wxAssignedTaskUuid);
+    await restartedTask(server.url, context);
     await expect
       .poll(
         async () =>
@@ -138,16 +109,15 @@ describe('the server in emulator mode', () => {
   });
 
   it('never writes a bearer token or the credential into its logs', async () => {
-    const task = await createTask(server.store, { now: () => Date.now() });
-    await control(`${server.url}/emulator`).assign(task.assignedTaskUuid);
-    await enqueue(server.store, { now: () => Date.now() }, task, 0);
-    server.relay.wake();
+    const context = newContext();
+    await control(`${server.url}/emulator`).assign(context.wxAssignedTaskUuid);
+    await openSession(server.url, context);
     const emulator = control(`${server.url}/emulator`);
     await expect.poll(async () => (await emulator.requests('partnerTask')).length, DELIVERED).toBe(1);
     const [delivery] = await emulator.requests('partnerTask');
     const bearer = String(delivery?.headers.authorization).replace('Bearer ', '');
     await fetch(`${server.url}/healthz`, { headers: { authorization: `Bearer ${bearer}` } });
-    const logs = logLines.join('');
+    const logs = server.logLines.join('\n');
     expect(logs).toContain('"msg":"request completed"');
     expect(logs).not.toContain(bearer);
     expect(logs).not.toContain('emulator-secret');

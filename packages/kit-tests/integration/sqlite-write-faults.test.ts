@@ -1,15 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { createLogger } from '@partner-task-kit/server/logger';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { spawnServer } from '../helpers/server-process';
-import { testWorkflows } from '../helpers/test-workflows';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+import { requestSession, type SessionAnswer } from '../helpers/task-app';
 
 /*
  * Real faults on real files, as root (tests and CI run as root, which ignores permission bits, so chmod proves
@@ -24,14 +20,14 @@ import { testWorkflows } from '../helpers/test-workflows';
 
 let directory: string;
 let mountPoint: string;
-let server: RunningServer | undefined;
-let logLines: string[];
+let server: TestServer | undefined;
+/** The server's log, for a failure's message and for what it says of the file. */
+const serverLog = () => server?.logLines ?? [];
 
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'ptk-sqlite-faults-'));
   mountPoint = join(directory, 'mounted');
   mkdirSync(mountPoint);
-  logLines = [];
 });
 
 afterEach(async () => {
@@ -54,50 +50,22 @@ function isMounted(path: string): boolean {
   }
 }
 
-/** The server in-process (as packages/kit-tests/integration/server.test.ts), its JSON log lines kept; rate limits off for loops. */
-async function start(filename: string): Promise<RunningServer> {
-  const parsed = parseConfig({
-    PORT: '0',
-    DATABASE_URL: filename,
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_ADDRESS: '0',
-    RATE_LIMIT_PER_TASK: '0',
-  });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logLines.push(chunk.toString());
-      callback();
-    },
-  });
-  return startServer(parsed.config, { workflows: testWorkflows, log: createLogger('info', stream) });
-}
-
-/** A session for a new assigned task: the task row and its history are written before it answers. */
-function openSession(url: string): Promise<Response> {
-  const context = {
-    wxWorkerUuid: randomUUID(),
-    wxAssignedTaskUuid: randomUUID(),
-    wxTaskFlowUuid: randomUUID(),
-    wxCompanyUuid: randomUUID(),
-  };
-  return fetch(`${url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(context) });
-}
+/** Loops of requests from one address: rate limits off. */
+const NO_RATE_LIMITS = { RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_TASK: '0' };
 
 const readyStatus = async (url: string) => (await fetch(`${url}/readyz`)).status;
 
 /** The contract's error body, and nothing of the driver's (no stack, no SQLite wording). */
-async function expectContractError(response: Response): Promise<void> {
+function expectContractError(answer: SessionAnswer): void {
   // 503, not 500: the database, not the server's code, is at fault, and it heals by itself.
-  expect(response.status).toBe(503);
-  expect(response.headers.get('retry-after')).toBe('2');
-  const text = await response.text();
-  expect(JSON.parse(text)).toEqual({ error: { code: 'database_unreachable', message: expect.any(String) } });
-  expect(text).not.toMatch(/SQLITE|\bat .+:\d+/);
+  expect(answer.status).toBe(503);
+  expect(answer.headers['retry-after']).toBe('2');
+  expect(answer.body).toEqual({ error: { code: 'database_unreachable', message: expect.any(String) } });
+  expect(JSON.stringify(answer.body)).not.toMatch(/SQLITE|\bat .+:\d+/);
 }
 
 /** Asks /readyz for longer than its 1 s probe cache, so several real probes fail (or succeed) in a row. */
-async function pollReadiness(url: string, ms: number): Promise<number[]> {
+async function readinessDuring(url: string, ms: number): Promise<number[]> {
   const statuses: number[] = [];
   for (const until = Date.now() + ms; Date.now() < until;) {
     statuses.push(await readyStatus(url));
@@ -123,24 +91,24 @@ describe('SQLite that cannot take a write', () => {
   it('opened read-only after a crash: 503 naming read-only, one log line naming the file, 200 again once writable', async () => {
     const data = join(directory, 'data');
     const crashed = await spawnServer({ DATABASE_URL: join(data, 'store.db') });
-    expect((await openSession(crashed.url)).status).toBe(200);
+    expect((await requestSession(crashed.url)).status).toBe(200);
     await crashed.kill('SIGKILL');
     expect(existsSync(join(data, 'store.db-wal'))).toBe(true);
 
     sh('mount', '--bind', data, mountPoint);
     sh('mount', '-o', 'remount,ro,bind', mountPoint);
     const filename = join(mountPoint, 'store.db');
-    server = await start(filename);
+    server = await startTestServer({ DATABASE_URL: filename, LOG_LEVEL: 'info', ...NO_RATE_LIMITS });
     const { url } = server;
 
     const refused = await fetch(`${url}/readyz`);
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({ error: { code: 'database_unreachable', message: expect.stringMatching(/read-only/) } });
-    await expectContractError(await openSession(url));
-    expect(await pollReadiness(url, 2_500)).not.toContain(200);
+    expectContractError(await requestSession(url));
+    expect(await readinessDuring(url, 2_500)).not.toContain(200);
 
-    const naming = logLines.filter((line) => line.includes(filename));
-    expect(naming, logLines.join('')).toHaveLength(1);
+    const naming = serverLog().filter((line) => line.includes(filename));
+    expect(naming, serverLog().join('\n')).toHaveLength(1);
     expect(JSON.parse(naming[0]!)).toMatchObject({
       level: 50,
       location: filename,
@@ -149,15 +117,15 @@ describe('SQLite that cannot take a write', () => {
     });
 
     sh('mount', '-o', 'remount,rw,bind', mountPoint);
-    expect(await readinessAfterProbeInterval(url), logLines.join('')).toBe(200);
-    expect((await openSession(url)).status).toBe(200);
-    expect(logLines.filter((line) => line.includes('takes writes again'))).toHaveLength(1);
+    expect(await readinessAfterProbeInterval(url), serverLog().join('\n')).toBe(200);
+    expect((await requestSession(url)).status).toBe(200);
+    expect(serverLog().filter((line) => line.includes('takes writes again'))).toHaveLength(1);
   }, 60_000);
 
   it('on a full disk: 503 naming disk full, not "cannot rollback", 200 again once space is freed', async () => {
     sh('mount', '-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint);
     const filename = join(mountPoint, 'store.db');
-    server = await start(filename);
+    server = await startTestServer({ DATABASE_URL: filename, LOG_LEVEL: 'info', ...NO_RATE_LIMITS });
     const { url } = server;
     expect(await readyStatus(url)).toBe(200);
 
@@ -175,30 +143,30 @@ describe('SQLite that cannot take a write', () => {
 
     // The WAL reuses the space it already has, so writes keep succeeding until the database must grow: write until
     // one fails, as partners opening tasks on a full disk would.
-    let failed: Response | undefined;
+    let failed: SessionAnswer | undefined;
     for (let index = 0; index < 2_000 && !failed; index += 1) {
-      const response = await openSession(url);
+      const response = await requestSession(url);
       if (response.status !== 200) failed = response;
     }
     expect(failed, 'no write failed on the full disk').toBeDefined();
-    await expectContractError(failed!);
+    expectContractError(failed!);
 
-    const statuses = await pollReadiness(url, 2_500);
+    const statuses = await readinessDuring(url, 2_500);
     expect(statuses.at(-1)).toBe(503);
     const refused = await fetch(`${url}/readyz`);
     expect(await refused.json()).toEqual({ error: { code: 'database_unreachable', message: expect.stringMatching(/disk full/) } });
-    const naming = logLines.filter((line) => line.includes(filename));
-    expect(naming, logLines.join('')).toHaveLength(1);
+    const naming = serverLog().filter((line) => line.includes(filename));
+    expect(naming, serverLog().join('\n')).toHaveLength(1);
     expect(JSON.parse(naming[0]!)).toMatchObject({
       level: 50,
       location: filename,
       reason: 'disk full',
       msg: expect.stringMatching(/disk full/),
     });
-    expect(logLines.join('')).not.toMatch(/cannot rollback/);
+    expect(serverLog().join('\n')).not.toMatch(/cannot rollback/);
 
     unlinkSync(junk);
-    expect(await readinessAfterProbeInterval(url), logLines.join('')).toBe(200);
-    expect((await openSession(url)).status).toBe(200);
+    expect(await readinessAfterProbeInterval(url), serverLog().join('\n')).toBe(200);
+    expect((await requestSession(url)).status).toBe(200);
   }, 60_000);
 });

@@ -1,32 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enqueueUpdate } from '@partner-task-kit/server/store/outbox-enqueue.repository';
 import { listUpdatesForTask } from '@partner-task-kit/server/store/outbox-status.repository';
-import type { PartnerTaskUpdateRecord } from '@partner-task-kit/workflow/contract/partner-task-update';
-import type { StoreDb } from '@partner-task-kit/server/store/database-schema';
-import { findTaskById, insertTask, saveLockedTask } from '@partner-task-kit/server/store/tasks.repository';
-import type { Task } from '@partner-task-kit/server/store/tasks.table';
+import { findTaskById } from '@partner-task-kit/server/store/tasks.repository';
+import { withLockedTask } from '@partner-task-kit/server/task-progress/locked-task';
+import { ManualClock } from '../helpers/manual-clock';
+import { newContext } from '../helpers/task-app';
+import { taskServices, type ServiceTask, type TaskServices } from '../helpers/task-services';
 import { testDatabases } from '../helpers/test-databases';
 import type { TestDatabase } from '../helpers/test-databases';
 
 const t0 = Date.UTC(2026, 10, 22, 10, 0, 0);
-
-function addTask(db: StoreDb): Promise<Task> {
-  return insertTask(db, {
-    assignedTaskUuid: randomUUID(),
-    workerUuid: randomUUID(),
-    taskFlowUuid: randomUUID(),
-    companyUuid: randomUUID(),
-    workflowId: 'onboarding-quiz',
-    now: t0,
-  });
-}
-
-function enqueue(db: StoreDb, task: Task, now: number, record: Partial<PartnerTaskUpdateRecord> = {}) {
-  return db
-    .transaction()
-    .execute((trx) => enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress', partnerId: task.id, ...record }, now }));
-}
 
 function strictlyIncreasing(values: number[]): boolean {
   return values.every((value, i) => i === 0 || value > values[i - 1]!);
@@ -34,14 +16,21 @@ function strictlyIncreasing(values: number[]): boolean {
 
 describe.each(testDatabases)('enqueueing updates on $name', (engine) => {
   let t: TestDatabase;
+  let clock: ManualClock;
+  let services: TaskServices;
   beforeEach(async () => {
     t = await engine.open();
+    clock = new ManualClock(t0);
+    services = taskServices(t.store, { clock });
   });
   afterEach(() => t.cleanup());
 
-  it('stores the full spec 2.6 record with sentAt as ISO 8601, pending and due now', async () => {
-    const task = await addTask(t.store.db);
-    const row = await enqueue(t.store.db, task, t0 + 5, { partnerStatus: { label: 'Step 1 of 3', color: 'neutral' } });
+  const sentAtsOf = async (task: ServiceTask) => (await listUpdatesForTask(t.store.db, task.id)).map((row) => row.sentAt);
+
+  it('stores the full docs/platform.md record with sentAt as ISO 8601, pending and due now', async () => {
+    clock.set(t0 + 5);
+    const task = await services.open();
+    const [row] = await listUpdatesForTask(t.store.db, task.id);
     expect(row).toMatchObject({
       taskId: task.id,
       assignedTaskUuid: task.assignedTaskUuid,
@@ -51,70 +40,77 @@ describe.each(testDatabases)('enqueueing updates on $name', (engine) => {
       nextAttemptAt: t0 + 5,
       lockedUntil: null,
       payload: {
-        taskStatus: 'inProgress',
+        taskStatus: 'ready',
         sentAt: '2026-11-22T10:00:00.005Z',
         partnerId: task.id,
-        partnerStatus: { label: 'Step 1 of 3', color: 'neutral' },
+        partnerStatus: { label: expect.any(String), details: 'The worker opened the task.' },
       },
     });
   });
 
-  it('writes nothing when the caller transaction throws: neither the task change nor the outbox row', async () => {
-    const task = await addTask(t.store.db);
-    const failing = t.store.db.transaction().execute(async (trx) => {
-      await saveLockedTask(trx, task, { status: 'inProgress', currentStep: 'intro' }, t0 + 1);
-      await enqueueUpdate(trx, { taskId: task.id, record: { taskStatus: 'inProgress' }, now: t0 + 1 });
-      throw new Error('the handler failed after enqueueing');
+  it('writes nothing when the action fails after deciding: neither the task change nor the update', async () => {
+    const task = await services.open();
+    const before = await findTaskById(t.store.db, task.id);
+    const failing = withLockedTask(services.deps, task.context, async (locked) => {
+      await locked.save(locked.task, { status: 'inProgress', currentStep: 'policy' });
+      await locked.enqueue({ taskStatus: 'inProgress', partnerId: task.id });
+      throw new Error('the action failed after enqueueing');
     });
-    await expect(failing).rejects.toThrow('the handler failed');
-    expect(await findTaskById(t.store.db, task.id)).toEqual(task);
-    expect(await listUpdatesForTask(t.store.db, task.id)).toEqual([]);
+    await expect(failing).rejects.toThrow('the action failed');
+    expect(await findTaskById(t.store.db, task.id)).toEqual(before);
+    expect(await sentAtsOf(task)).toEqual([t0]);
   });
 
   it('rejects a record the platform would refuse and leaves the transaction to roll back', async () => {
-    const task = await addTask(t.store.db);
-    await expect(enqueue(t.store.db, task, t0, { partnerStatus: { label: 'x'.repeat(33) } })).rejects.toThrow();
-    expect(await listUpdatesForTask(t.store.db, task.id)).toEqual([]);
+    const task = await services.open();
+    const refused = withLockedTask(services.deps, task.context, (locked) =>
+      locked.enqueue({ taskStatus: 'inProgress', partnerStatus: { label: 'x'.repeat(33) } }),
+    );
+    await expect(refused).rejects.toThrow();
+    expect(await sentAtsOf(task)).toEqual([t0]);
   });
 
   it('keeps sentAt strictly increasing when the clock steps back', async () => {
-    const task = await addTask(t.store.db);
-    for (const now of [t0 + 1000, t0 + 2000, t0 + 500, t0 + 2000, t0 + 3000]) await enqueue(t.store.db, task, now);
-    const sentAts = (await listUpdatesForTask(t.store.db, task.id)).map((row) => row.sentAt);
-    expect(sentAts).toEqual([t0 + 1000, t0 + 2000, t0 + 2001, t0 + 2002, t0 + 3000]);
+    clock.set(t0 + 1000);
+    const task = await services.open();
+    for (const now of [t0 + 2000, t0 + 500, t0 + 2000, t0 + 3000]) {
+      clock.set(now);
+      await services.nextUpdate(task);
+    }
+    expect(await sentAtsOf(task)).toEqual([t0 + 1000, t0 + 2000, t0 + 2001, t0 + 2002, t0 + 3000]);
   });
 
   it('keeps sentAt strictly increasing for many updates in one millisecond', async () => {
-    const task = await addTask(t.store.db);
-    for (let i = 0; i < 50; i += 1) await enqueue(t.store.db, task, t0);
+    const task = await services.open();
+    for (let i = 1; i < 50; i += 1) await services.nextUpdate(task);
     const rows = await listUpdatesForTask(t.store.db, task.id);
     expect(rows.map((row) => row.sentAt)).toEqual(Array.from({ length: 50 }, (_, i) => t0 + i));
     expect(rows.map((row) => Date.parse(row.payload.sentAt))).toEqual(rows.map((row) => row.sentAt));
   });
 
   it("keeps each task's sentAt independent of other tasks", async () => {
-    const [a, b] = [await addTask(t.store.db), await addTask(t.store.db)];
-    await enqueue(t.store.db, a!, t0);
-    await enqueue(t.store.db, a!, t0);
-    await enqueue(t.store.db, b!, t0);
-    expect((await listUpdatesForTask(t.store.db, a!.id)).map((row) => row.sentAt)).toEqual([t0, t0 + 1]);
-    expect((await listUpdatesForTask(t.store.db, b!.id)).map((row) => row.sentAt)).toEqual([t0]);
+    const a = await services.open();
+    await services.nextUpdate(a);
+    const b = await services.open();
+    expect(await sentAtsOf(a)).toEqual([t0, t0 + 1]);
+    expect(await sentAtsOf(b)).toEqual([t0]);
   });
 
-  it('serializes concurrent enqueues for one task so id order is sentAt order', async () => {
-    const task = await addTask(t.store.db);
+  it('serializes concurrent updates of one task so id order is sentAt order', async () => {
+    const task = await services.open();
     // Postgres: a second pool, as a second server process. SQLite: one process shares one store (see the helper).
-    const other = engine.name === 'postgres' ? (await t.openAnother()).db : t.store.db;
-    const writers = [t.store.db, other].map((db) => Promise.all(Array.from({ length: 25 }, () => enqueue(db, task, t0))));
-    await Promise.all(writers);
-    const rows = await listUpdatesForTask(t.store.db, task.id);
-    expect(rows).toHaveLength(50);
-    expect(strictlyIncreasing(rows.map((row) => row.sentAt))).toBe(true);
+    const other = engine.name === 'postgres' ? taskServices(await t.openStore(), { clock }) : services;
+    const update = (on: TaskServices) =>
+      withLockedTask(on.deps, task.context, (locked) => locked.enqueue({ taskStatus: 'inProgress', partnerId: task.id }));
+    await Promise.all([services, other].map((on) => Promise.all(Array.from({ length: 25 }, () => update(on)))));
+    const sentAts = await sentAtsOf(task);
+    expect(sentAts).toHaveLength(51);
+    expect(strictlyIncreasing(sentAts)).toBe(true);
   });
 
-  it('refuses to enqueue for a task that does not exist', async () => {
-    await expect(
-      t.store.db.transaction().execute((trx) => enqueueUpdate(trx, { taskId: randomUUID(), record: { taskStatus: 'ready' }, now: t0 })),
-    ).rejects.toThrow(/unknown task/);
+  it('refuses an update of a task that does not exist', async () => {
+    const never = { id: 'none', assignedTaskUuid: 'none', companyUuid: 'none', context: newContext() };
+    await expect(services.start(never)).rejects.toMatchObject({ code: 'invalid_token' });
+    expect(await t.store.db.selectFrom('outbox').select('id').execute()).toEqual([]);
   });
 });

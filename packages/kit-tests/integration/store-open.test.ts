@@ -5,20 +5,14 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeWrite } from '@partner-task-kit/server/store/health.repository';
-import { findTaskById, insertTask } from '@partner-task-kit/server/store/tasks.repository';
+import { findTaskById } from '@partner-task-kit/server/store/tasks.repository';
 import { openStore } from '@partner-task-kit/server/store/store';
 import { testDatabases, testPostgresUrl } from '../helpers/test-databases';
 import type { TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
 
 const now = 1_700_000_000_000;
-const newTask = {
-  assignedTaskUuid: '6f1c1d2e-0000-4000-8000-000000000001',
-  workerUuid: '6f1c1d2e-0000-4000-8000-000000000002',
-  taskFlowUuid: '6f1c1d2e-0000-4000-8000-000000000003',
-  companyUuid: '6f1c1d2e-0000-4000-8000-000000000004',
-  workflowId: 'onboarding-quiz',
-  now,
-};
 
 describe.each(testDatabases)('opening the store on $name', (engine) => {
   let t: TestDatabase;
@@ -36,9 +30,9 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
   });
 
   it('reopens an existing database without failing, re-running migrations or losing data', async () => {
-    const task = await insertTask(t.store.db, newTask);
+    const task = await taskServices(t.store, { clock: new ManualClock(now) }).openStored();
     await t.store.close();
-    const reopened = await t.openAnother();
+    const reopened = await t.openStore();
     expect(await findTaskById(reopened.db, task.id)).toEqual(task);
     const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(reopened.db);
     expect(migrations.rows.map((row) => row.name)).toEqual([
@@ -68,7 +62,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
   });
 
   it('returns epoch-millisecond columns as numbers', async () => {
-    const task = await insertTask(t.store.db, newTask);
+    const task = await taskServices(t.store, { clock: new ManualClock(now) }).openStored();
     expect(task.createdAt).toBe(now);
     expect(typeof task.createdAt).toBe('number');
   });
@@ -82,7 +76,7 @@ describe.each(testDatabases)('opening the store on $name', (engine) => {
   it('lets two stores be open side by side', async () => {
     const other = await engine.open();
     try {
-      await insertTask(t.store.db, newTask);
+      await taskServices(t.store, { clock: new ManualClock(now) }).openStored();
       expect(await other.store.db.selectFrom('tasks').selectAll().execute()).toEqual([]);
     } finally {
       await other.cleanup();

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runRetention } from '@partner-task-kit/server/retention/retention-job';
 import type { Store } from '@partner-task-kit/server/store/store';
@@ -13,12 +12,6 @@ const DAY = 24 * 60 * 60_000;
 /** TASK_DATA_RETENTION_DAYS=30; the outbox keeps its rows for a year here, so only the answers go. */
 const retention = { outboxMs: 365 * DAY, taskDataMs: 30 * DAY };
 const noPause = { minPauseMs: 0, pausePerBusy: 0 };
-
-/** The SQLite file and its WAL, as text: what a copy of the disk would show. */
-function sqliteBytes(filename: string): string {
-  const wal = existsSync(`${filename}-wal`) ? readFileSync(`${filename}-wal`) : Buffer.alloc(0);
-  return Buffer.concat([readFileSync(filename), wal]).toString('latin1');
-}
 
 /** The one task of a worker, as the export shows it. */
 async function exported(store: Store, context: TaskContext) {
@@ -60,8 +53,9 @@ describe.each(testDatabases)('task data retention on $name', (engine) => {
 
     const after = await exported(store, finishedLongAgo);
     expect(await rowsAsText(store)).not.toContain('Ottoline Quaver-Vane');
-    // SQLite: nor in the file and its WAL, where rows rewritten before (each update settled) could have left copies.
-    if (engine.name === 'sqlite') expect(sqliteBytes(taskApp.database.location)).not.toContain('Ottoline Quaver-Vane');
+    // Nor in what the storage holds: on SQLite the file and its WAL, where rows rewritten before (each update settled)
+    // could have left copies.
+    expect(await taskApp.database.storedText()).not.toContain('Ottoline Quaver-Vane');
     expect(after).toMatchObject({ status: 'completed', stepData: {}, attempt: 1, context: finishedLongAgo });
     expect(after.history.map((entry) => [entry.kind, entry.stepId, entry.detail])).toEqual(
       before.history.map((entry) => [entry.kind, entry.stepId, null]),

@@ -177,7 +177,7 @@ describe('rate limits', () => {
 
   it('shares the limits between two instances on one Postgres database', async () => {
     const database = await testDatabases[1]!.open();
-    const other = await database.openAnother();
+    const other = await database.openStore();
     const apps = await Promise.all(
       [database.store, other].map(async (store) => {
         const parsed = parseConfig({ ...TEST_SECRETS, ...platformAddresses });

@@ -2,20 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
 import { type RunningEmulator, startEmulator } from '@partner-task-kit/dev';
-import { createLogger } from '@partner-task-kit/server/logger';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import { listPending } from '@partner-task-kit/server/store/tenants.repository';
 import { metricsLabelOf } from '@partner-task-kit/server/tenants/company-credentials';
 import type { SessionResponse } from '@partner-task-kit/workflow/contract/session';
-import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
 import { control } from '../helpers/emulator-control';
 import { runKitCommand, runNodeScript } from '../helpers/run-command';
-import { openTaskApp } from '../helpers/task-app';
-import { testWorkflows } from '../helpers/test-workflows';
+import { newContext, openSession, openTaskApp, requestSession } from '../helpers/task-app';
+import { startTestServer, type TestServer } from '../helpers/test-server';
+import { tenantModeEnv, TEST_METRICS_TOKEN } from '../helpers/server-process';
 
 /** Distinctive Secrets, so every file, log line and output can be searched for them (and for their Basic form). */
 const companyA = { company: '3f0c9a1e-5b2d-4e8f-9a6c-1d7e2b4f8a0c', key: 'tenant-a-key', secret: 'tenant-a-secret-71c3e9d2b5a8' };
@@ -23,18 +19,13 @@ const companyA2 = { ...companyA, key: 'tenant-a-key-2', secret: 'tenant-a-rotate
 const companyB = { company: '9d2e4f6a-8b0c-4d1e-a3f5-7b9c1d3e5f70', key: 'tenant-b-key', secret: 'tenant-b-secret-0e5a7c9b3d1f' };
 const secrets = [companyA.secret, companyA2.secret, companyB.secret];
 const basicForms = [companyA, companyA2, companyB].map((c) => Buffer.from(`${c.key}:${c.secret}`).toString('base64'));
-const credentialsKey = Buffer.alloc(32, 42).toString('base64');
-/** Outside emulator mode /metrics answers only this bearer token (README "Operating it"). */
-const metricsToken = 'tenants-test-metrics-token-0123456789abcdef';
 
 let directory: string;
 let emulator: RunningEmulator;
-let server: RunningServer | undefined;
-let logLines: string[];
+let server: TestServer | undefined;
 
 beforeEach(async () => {
   directory = mkdtempSync(join(tmpdir(), 'ptk-tenants-'));
-  logLines = [];
   emulator = await startEmulator({ credentials: [companyA, companyA2, companyB].map(({ key, secret }) => ({ key, secret })) });
 });
 
@@ -45,53 +36,11 @@ afterEach(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-function environment(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    CREDENTIALS_KEY: credentialsKey,
-    WX_AUTH_URL: emulator.url,
-    WX_BASE_URL: emulator.url,
-    WX_TASK_BASE_URL: emulator.url,
-    PORTAL_ORIGINS: 'https://portal.example.com',
-    SESSION_SECRET: 'tenant-test-session-secret-0123456789',
-    SENSITIVE_DATA_KEYS: 'test:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-    DATABASE_URL: join(directory, 'tenants.db'),
-    RATE_LIMIT_PER_ADDRESS: '0',
-    RATE_LIMIT_PER_TASK: '0',
-    METRICS_TOKEN: metricsToken,
-    ...extra,
-  };
-}
-
-async function start(): Promise<RunningServer> {
-  const parsed = parseConfig({ ...environment(), PORT: '0', LOG_LEVEL: 'trace' });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logLines.push(chunk.toString());
-      callback();
-    },
-  });
-  return startServer(parsed.config, { workflows: testWorkflows, log: createLogger('trace', stream), tenantsRefreshMs: 200 });
-}
+const environment = (extra: Record<string, string> = {}) =>
+  tenantModeEnv(emulator.url, { DATABASE_URL: join(directory, 'tenants.db'), RATE_LIMIT_PER_TASK: '0', ...extra });
 
 function tenants(args: string[], input?: string) {
   return runKitCommand('tenants', environment(), 20_000, args, input);
-}
-
-/** A session for a new task of `company`, or for the task of `existing` (reopening writes nothing). */
-async function openSession(url: string, company: string, existing?: TaskContext) {
-  const context = existing ?? {
-    wxWorkerUuid: randomUUID(),
-    wxAssignedTaskUuid: randomUUID(),
-    wxTaskFlowUuid: randomUUID(),
-    wxCompanyUuid: company,
-  };
-  const response = await fetch(`${url}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(context),
-  });
-  return { response, context };
 }
 
 /** The keys the token requests were made with (docs/platform.md#token: HTTP Basic, the Key as user name), in order. */
@@ -119,16 +68,16 @@ describe('tenant mode', () => {
     const addB = await tenants(['add', '--company', companyB.company.toUpperCase(), '--key', companyB.key], `${companyB.secret}\n`);
     expect(addB).toMatchObject({ code: 0 });
     const checkedByTheCli = (await tokenKeys()).length;
-    server = await start();
+    server = await startTestServer({ ...environment(), LOG_LEVEL: 'trace' }, { tenantsRefreshMs: 200 });
 
-    const a = await openSession(server.url, companyA.company);
-    const b = await openSession(server.url, companyB.company.toUpperCase());
-    expect([a.response.status, b.response.status]).toEqual([200, 200]);
+    const a = await requestSession(server.url, newContext({ wxCompanyUuid: companyA.company }));
+    const b = await requestSession(server.url, newContext({ wxCompanyUuid: companyB.company.toUpperCase() }));
+    expect([a.status, b.status]).toEqual([200, 200]);
     const stranger = randomUUID();
-    const refused = await openSession(server.url, stranger);
-    expect(refused.response.status).toBe(403);
-    expect(await refused.response.json()).toMatchObject({ error: { code: 'unknown_company', field: 'wxCompanyUuid' } });
-    await openSession(server.url, stranger);
+    const refused = await requestSession(server.url, newContext({ wxCompanyUuid: stranger }));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: { code: 'unknown_company', field: 'wxCompanyUuid' } });
+    await requestSession(server.url, newContext({ wxCompanyUuid: stranger }));
 
     await expect.poll(() => appliedFor(a.context.wxAssignedTaskUuid)).toBe(1);
     await expect.poll(() => appliedFor(b.context.wxAssignedTaskUuid)).toBe(1);
@@ -142,7 +91,7 @@ describe('tenant mode', () => {
     expect(await appliedFor(refused.context.wxAssignedTaskUuid)).toBe(0);
     const tasks = await server.store.db.selectFrom('tasks').select('company_uuid').execute();
     expect(tasks.map((task) => task.company_uuid.toLowerCase()).sort()).toEqual([companyA.company, companyB.company].sort());
-    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text();
     // Each tenant by its label: the metrics name no company UUID (one is enough to open sessions for its tasks).
     expect(metrics).toContain(`partner_task_token_requests_total{tenant="${metricsLabelOf(companyA.company)}"} 1`);
     expect(metrics).toContain(`partner_task_token_requests_total{tenant="${metricsLabelOf(companyB.company)}"} 1`);
@@ -164,8 +113,8 @@ describe('tenant mode', () => {
     // metrics or an answer.
     const files = readdirSync(directory).map((name) => readFileSync(join(directory, name)).toString('latin1'));
     const outputs = [pending, list, addB].map((result) => result.stdout + result.stderr);
-    const answers = [metrics, await (await fetch(`${server.url}/api/openapi.json`)).text(), JSON.stringify(await a.response.json())];
-    for (const text of [...files, logLines.join(''), ...outputs, ...answers]) {
+    const answers = [metrics, await (await fetch(`${server.url}/api/openapi.json`)).text(), JSON.stringify(a.body)];
+    for (const text of [...files, server!.logLines.join('\n'), ...outputs, ...answers]) {
       for (const secret of [...secrets, ...basicForms]) expect(text).not.toContain(secret);
     }
   }, 30_000);
@@ -173,9 +122,9 @@ describe('tenant mode', () => {
   it('uses a rotated credential within seconds, holds a removed tenant’s updates and delivers them when it is added again', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
     await tenants(['add', '--company', companyB.company, '--key', companyB.key], `${companyB.secret}\n`);
-    server = await start();
-    const a = await openSession(server.url, companyA.company);
-    const b = await openSession(server.url, companyB.company);
+    server = await startTestServer({ ...environment(), LOG_LEVEL: 'trace' }, { tenantsRefreshMs: 200 });
+    const a = await requestSession(server.url, newContext({ wxCompanyUuid: companyA.company }));
+    const b = await requestSession(server.url, newContext({ wxCompanyUuid: companyB.company }));
     await expect.poll(() => appliedFor(a.context.wxAssignedTaskUuid)).toBe(1);
     await expect.poll(() => appliedFor(b.context.wxAssignedTaskUuid)).toBe(1);
 
@@ -183,18 +132,16 @@ describe('tenant mode', () => {
     const rotated = await tenants(['rotate', '--company', companyA.company, '--key', companyA2.key], `${companyA2.secret}\n`);
     expect(rotated).toMatchObject({ code: 0 });
     const rotatedAt = Date.now();
-    const second = await openSession(server.url, companyA.company);
+    const second = await requestSession(server.url, newContext({ wxCompanyUuid: companyA.company }));
     await expect.poll(() => appliedFor(second.context.wxAssignedTaskUuid), { timeout: 10_000 }).toBe(1);
     expect(Date.now() - rotatedAt).toBeLessThan(10_000);
     expect(await tokenKeys()).toContain(companyA2.key);
 
     // Removal: new sessions are refused; an update of a task already open is written and held, not sent.
-    const bSession = (await b.response.json()) as SessionResponse;
+    const bSession = b.body as SessionResponse;
     expect(await tenants(['remove', '--company', companyB.company])).toMatchObject({ code: 0 });
     // Asked with B's own task: a new task opened while the removal is on its way would write an update of its own.
-    await expect
-      .poll(async () => (await openSession(server!.url, companyB.company, b.context)).response.status, { timeout: 10_000 })
-      .toBe(403);
+    await expect.poll(async () => (await requestSession(server!.url, b.context)).status, { timeout: 10_000 }).toBe(403);
     const started = await fetch(`${server.url}/api/task/start`, { method: 'POST', headers: { authorization: `Bearer ${bSession.token}` } });
     expect(started.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -209,13 +156,13 @@ describe('tenant mode', () => {
 
   it('loses nothing when the old credential is revoked during a rotation under load: all delivered within 60 s', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
-    server = await start();
+    server = await startTestServer({ ...environment(), LOG_LEVEL: 'trace' }, { tenantsRefreshMs: 200 });
     const opened: Array<{ wxAssignedTaskUuid: string }> = [];
     let loading = true;
     const load = (async () => {
       while (loading) {
-        const { response, context } = await openSession(server!.url, companyA.company);
-        if (response.status === 200) opened.push(context);
+        const { status, context } = await requestSession(server!.url, newContext({ wxCompanyUuid: companyA.company }));
+        if (status === 200) opened.push(context);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
@@ -248,16 +195,14 @@ describe('tenant mode', () => {
 
   it('refuses a session for a task bound to another context with 409, logs both contexts, and frees it on release', async () => {
     await tenants(['add', '--company', companyA.company, '--key', companyA.key], `${companyA.secret}\n`);
-    server = await start();
-    const first = await openSession(server.url, companyA.company);
+    server = await startTestServer({ ...environment(), LOG_LEVEL: 'trace' }, { tenantsRefreshMs: 200 });
+    const first = await requestSession(server.url, newContext({ wxCompanyUuid: companyA.company }));
     const worker = { ...first.context, wxWorkerUuid: randomUUID() };
-    const refused = await fetch(`${server.url}/api/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(worker),
-    });
-    expect([refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([409, 'context_mismatch']);
-    const events = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'context_mismatch');
+    const refused = await requestSession(server.url, worker);
+    expect([refused.status, refused.code]).toEqual([409, 'context_mismatch']);
+    const events = server!.logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === 'context_mismatch');
     expect(events).toEqual([
       expect.objectContaining({
         assignedTaskUuid: first.context.wxAssignedTaskUuid,
@@ -270,12 +215,7 @@ describe('tenant mode', () => {
     expect(released.stdout).toMatch(
       new RegExp(`^released ${first.context.wxAssignedTaskUuid}: it was bound to worker ${first.context.wxWorkerUuid}`),
     );
-    const again = await fetch(`${server.url}/api/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(worker),
-    });
-    expect(again.status).toBe(200);
+    expect((await requestSession(server.url, worker)).status).toBe(200);
   }, 30_000);
 
   it("npm run doctor checks every tenant's credential and names the failing one", async () => {
@@ -304,21 +244,16 @@ describe('tenant mode', () => {
       code: 0,
     });
     expect((await tenants(['flows'])).stdout).toBe(`${companyA.company}  flow ${flow}  availability\n`);
-    server = await start();
-    const session = async (body: Record<string, string>) => {
-      const response = await fetch(`${server!.url}/api/session`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ wxWorkerUuid: randomUUID(), wxAssignedTaskUuid: randomUUID(), wxCompanyUuid: companyA.company, ...body }),
-      });
-      expect(response.status).toBe(200);
-      return ((await response.json()) as SessionResponse).task.workflow.id;
+    server = await startTestServer({ ...environment(), LOG_LEVEL: 'trace' }, { tenantsRefreshMs: 200 });
+    const session = async (wxTaskFlowUuid: string, workflow?: string) => {
+      const context = newContext({ wxCompanyUuid: companyA.company, wxTaskFlowUuid });
+      return (await openSession(server!.url, context, workflow === undefined ? {} : { workflow })).task.workflow.id;
     };
-    expect(await session({ wxTaskFlowUuid: flow })).toBe('availability');
-    expect(await session({ wxTaskFlowUuid: flow, workflow: 'safety-training' })).toBe('safety-training');
-    expect(await session({ wxTaskFlowUuid: randomUUID() })).toBe('safety-training');
+    expect(await session(flow)).toBe('availability');
+    expect(await session(flow, 'safety-training')).toBe('safety-training');
+    expect(await session(randomUUID())).toBe('safety-training');
     expect(await tenants(['unmap-flow', '--company', companyA.company, '--flow', flow])).toMatchObject({ code: 0 });
-    expect(await session({ wxTaskFlowUuid: flow })).toBe('safety-training');
+    expect(await session(flow)).toBe('safety-training');
   }, 30_000);
 
   it('stops at start, naming CREDENTIALS_KEY, when the key cannot open the stored Secrets', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { npmEnvironment } from '../helpers/dev-process';
+import { isRunning } from '../helpers/dev-process';
 
 /**
  * `npm test` (scripts/run-tests.mjs) in a project of its own whose stages are stand-ins: each writes the report its
@@ -158,12 +159,3 @@ describe('npm test: the stages', () => {
       .toEqual(['passed', 'failed', 'not run', 'not run', 'not run', 'not run']);
   }, 60_000);
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@partner-task-kit/workflow/contract/api-errors';
-import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
-import { noisyPhoto, uploadWithTus } from '../helpers/tus-uploads';
-import { rawRequest, tusMetadata } from '../helpers/raw-upload-requests';
+import { noisyPhoto, TUS_HEADERS, tusMetadata, uploadWithTus, welcomePhoto, welcomePhotoRuleOf } from '../helpers/tus-uploads';
+import { rawRequest } from '../helpers/raw-upload-requests';
 import { testUploadStores, type TestUploadStore } from '../helpers/upload-stores';
 
 /*
@@ -15,12 +14,7 @@ import { testUploadStores, type TestUploadStore } from '../helpers/upload-stores
  */
 
 /** A field of the test's own, on the first step of the default workflow, where a new task is. */
-const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
 const PHONE_FILE_NAME = 'passport_Maria_Garcia_Lopez.jpg';
-const target = { stepId: 'welcome', field: 'photo' };
-const tusHeaders = { 'tus-resumable': '1.0.0' };
 
 const storesAndEngines = testUploadStores.flatMap((store) =>
   testDatabases.map((engine) => ({ name: `the ${store.name} store on ${engine.name}`, store, engine })),
@@ -34,7 +28,7 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
 
   beforeEach(async () => {
     kept = await store.open();
-    t = await openTaskApp({ engine, uploadFiles: kept.files, uploads: { fileRuleOf } });
+    t = await openTaskApp({ engine, uploadFiles: kept.files, uploads: { fileRuleOf: welcomePhotoRuleOf } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
     endpoint = `http://127.0.0.1:${port}/api/task/uploads`;
@@ -45,28 +39,28 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
   });
 
   /** An upload created for `length` bytes, none sent yet: its id. */
-  async function createUpload(token: string, length: number, metadata: Record<string, string> = target): Promise<string> {
+  async function createUpload(token: string, length: number, metadata: Record<string, string> = welcomePhoto): Promise<string> {
     const created = await fetch(endpoint, {
       method: 'POST',
-      headers: { ...bearer(token), ...tusHeaders, 'upload-length': String(length), 'upload-metadata': tusMetadata(metadata) },
+      headers: { ...bearer(token), ...TUS_HEADERS, 'upload-length': String(length), 'upload-metadata': tusMetadata(metadata) },
     });
     expect(created.status, await created.clone().text()).toBe(201);
     return created.headers.get('location')!.split('/').pop()!;
   }
 
   async function offsetSeenByOwner(token: string, id: string): Promise<string | null> {
-    const head = await fetch(`${endpoint}/${id}`, { method: 'HEAD', headers: { ...bearer(token), ...tusHeaders } });
+    const head = await fetch(`${endpoint}/${id}`, { method: 'HEAD', headers: { ...bearer(token), ...TUS_HEADERS } });
     return head.status === 200 ? head.headers.get('upload-offset') : `status ${head.status}`;
   }
 
   it('reaches no other upload through a query string or another form of the address', async () => {
     const victim = await openSession(t.app);
     const attacker = await openSession(t.app);
-    const theirs = await createUpload(victim.token, 4321, { ...target, filename: PHONE_FILE_NAME });
+    const theirs = await createUpload(victim.token, 4321, { ...welcomePhoto, filename: PHONE_FILE_NAME });
     const mine = await createUpload(attacker.token, 100);
     const patchHeaders = {
       ...bearer(attacker.token),
-      ...tusHeaders,
+      ...TUS_HEADERS,
       'upload-offset': '0',
       'content-type': 'application/offset+octet-stream',
     };
@@ -84,13 +78,13 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
       `/api/task/uploads?x=/${theirs}`,
     ];
     for (const path of forms) {
-      const head = await rawRequest(port, 'HEAD', path, { ...bearer(attacker.token), ...tusHeaders });
+      const head = await rawRequest(port, 'HEAD', path, { ...bearer(attacker.token), ...TUS_HEADERS });
       expect(head.status, `HEAD ${path}`).toBeGreaterThanOrEqual(400);
       expect(head.headers['upload-length'], `HEAD ${path}`).toBeUndefined();
       expect(head.headers['upload-metadata'], `HEAD ${path}`).toBeUndefined();
       const patch = await rawRequest(port, 'PATCH', path, patchHeaders, Buffer.alloc(50, 7));
       expect(patch.status, `PATCH ${path}`).toBeGreaterThanOrEqual(400);
-      const removal = await rawRequest(port, 'DELETE', path, { ...bearer(attacker.token), ...tusHeaders });
+      const removal = await rawRequest(port, 'DELETE', path, { ...bearer(attacker.token), ...TUS_HEADERS });
       expect(removal.status, `DELETE ${path}`).toBeGreaterThanOrEqual(400);
     }
     // Nothing of either upload changed: the victim's is whole and untouched, the attacker's own got no byte either.
@@ -101,10 +95,10 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
   it('refuses a query string on its own upload too, and after it is complete adds nothing to the cleaned file', async () => {
     const session = await openSession(t.app);
     const photo = await noisyPhoto(3);
-    const id = await uploadWithTus(endpoint, session.token, photo, target);
+    const id = await uploadWithTus(endpoint, session.token, photo, welcomePhoto);
     const stored = await t.uploadFiles.open(id);
     const before = Buffer.concat(await stored!.toArray());
-    const headers = { ...bearer(session.token), ...tusHeaders, 'content-type': 'application/offset+octet-stream' };
+    const headers = { ...bearer(session.token), ...TUS_HEADERS, 'content-type': 'application/offset+octet-stream' };
     const appended = await rawRequest(
       port,
       'PATCH',
@@ -128,16 +122,16 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
       [
         'PATCH',
         `/api/task/uploads/${id}`,
-        { ...auth, ...tusHeaders, ...octets, 'upload-offset': '5' },
+        { ...auth, ...TUS_HEADERS, ...octets, 'upload-offset': '5' },
         Buffer.alloc(10),
         409,
         'upload_offset_mismatch',
       ],
-      ['PATCH', `/api/task/uploads/${id}`, { ...auth, ...tusHeaders, ...octets }, Buffer.alloc(10), 403, 'upload_header_missing'],
+      ['PATCH', `/api/task/uploads/${id}`, { ...auth, ...TUS_HEADERS, ...octets }, Buffer.alloc(10), 403, 'upload_header_missing'],
       [
         'POST',
         '/api/task/uploads',
-        { ...auth, ...tusHeaders, 'upload-length': '0', 'upload-metadata': tusMetadata(target) },
+        { ...auth, ...TUS_HEADERS, 'upload-length': '0', 'upload-metadata': tusMetadata(welcomePhoto) },
         undefined,
         400,
         'invalid_upload_metadata',
@@ -145,7 +139,7 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
       [
         'POST',
         '/api/task/uploads',
-        { ...auth, ...tusHeaders, 'upload-length': 'ten', 'upload-metadata': tusMetadata(target) },
+        { ...auth, ...TUS_HEADERS, 'upload-length': 'ten', 'upload-metadata': tusMetadata(welcomePhoto) },
         undefined,
         400,
         'bad_request',
@@ -153,7 +147,7 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
       [
         'POST',
         '/api/task/uploads',
-        { ...auth, ...tusHeaders, 'upload-defer-length': '1', 'upload-metadata': tusMetadata(target) },
+        { ...auth, ...TUS_HEADERS, 'upload-defer-length': '1', 'upload-metadata': tusMetadata(welcomePhoto) },
         undefined,
         400,
         'invalid_upload_metadata',
@@ -161,7 +155,7 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
       [
         'PATCH',
         `/api/task/uploads/${'A'.repeat(22)}`,
-        { ...auth, ...tusHeaders, ...octets, 'upload-offset': '0' },
+        { ...auth, ...TUS_HEADERS, ...octets, 'upload-offset': '0' },
         Buffer.alloc(10),
         404,
         'not_found',
@@ -169,7 +163,7 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
       [
         'PATCH',
         `/api/task/uploads/${id}?v=1`,
-        { ...auth, ...tusHeaders, ...octets, 'upload-offset': '0' },
+        { ...auth, ...TUS_HEADERS, ...octets, 'upload-offset': '0' },
         Buffer.alloc(10),
         400,
         'bad_request',
@@ -189,9 +183,9 @@ describe.each(storesAndEngines)('upload addresses, $name', ({ store, engine }) =
 
   it("keeps no file name of the phone's in the store, and answers none", async () => {
     const session = await openSession(t.app);
-    const unfinished = await createUpload(session.token, 5000, { ...target, filename: PHONE_FILE_NAME, filetype: 'image/jpeg' });
-    const completed = await uploadWithTus(endpoint, session.token, await noisyPhoto(5), target);
-    const head = await fetch(`${endpoint}/${unfinished}`, { method: 'HEAD', headers: { ...bearer(session.token), ...tusHeaders } });
+    const unfinished = await createUpload(session.token, 5000, { ...welcomePhoto, filename: PHONE_FILE_NAME, filetype: 'image/jpeg' });
+    const completed = await uploadWithTus(endpoint, session.token, await noisyPhoto(5), welcomePhoto);
+    const head = await fetch(`${endpoint}/${unfinished}`, { method: 'HEAD', headers: { ...bearer(session.token), ...TUS_HEADERS } });
     expect(head.status).toBe(200);
     expect(head.headers.get('upload-metadata') ?? '').not.toContain(Buffer.from(PHONE_FILE_NAME).toString('base64'));
     expect(head.headers.get('upload-metadata') ?? '').not.toContain(Buffer.from('IMG_0001.jpg').toString('base64'));

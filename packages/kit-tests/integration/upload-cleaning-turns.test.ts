@@ -6,10 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { directoryUploadFiles } from '@partner-task-kit/server/uploads/upload-files';
-import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { scanBomb } from '../helpers/scan-bomb';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
+import { tusMetadata, welcomePhoto, welcomePhotoRuleOf } from '../helpers/tus-uploads';
 
 /**
  * Uploads cleaned beside files that cost much to decode (docs/api.md#uploads), through the real tus routes over
@@ -17,12 +17,7 @@ import { testDatabases } from '../helpers/test-databases';
  * only.
  */
 /** A field of the test's own, on the first step of the default workflow, where a new task is. */
-const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
-const uploadMetadata = Object.entries({ filename: 'photo.jpg', filetype: 'image/jpeg', stepId: 'welcome', field: 'photo' })
-  .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-  .join(',');
+const uploadMetadata = tusMetadata({ filename: 'photo.jpg', filetype: 'image/jpeg', ...welcomePhoto });
 
 /** A phone's smallest photo: 16x16 of one colour, under 300 bytes. */
 const smallPhoto = () =>
@@ -37,7 +32,7 @@ describe.each(testDatabases)('cleaning uploads in turns, under a budget and a de
 
   async function open(env: Record<string, string> = {}) {
     directory = mkdtempSync(join(tmpdir(), 'ptk-cleaning-turns-'));
-    t = await openTaskApp({ engine, env, uploadFiles: directoryUploadFiles(directory), uploads: { fileRuleOf } });
+    t = await openTaskApp({ engine, env, uploadFiles: directoryUploadFiles(directory), uploads: { fileRuleOf: welcomePhotoRuleOf } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
     return t;

@@ -7,19 +7,14 @@ import { FileStore } from '@tus/file-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@partner-task-kit/server/logger';
 import type { UploadFiles } from '@partner-task-kit/server/uploads/upload-files';
-import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 
 /** A field of the test's own, on the first step of the default workflow, where a new task is. */
-import { rawRequest, tusMetadata } from '../helpers/raw-upload-requests';
+import { rawRequest } from '../helpers/raw-upload-requests';
+import { TUS_HEADERS, tusMetadata, welcomePhoto, welcomePhotoRuleOf } from '../helpers/tus-uploads';
 
 /* A 5xx of the upload path: the contract's JSON answer without its cause, which the log carries (docs/operations.md#logs). */
-const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
-const target = { stepId: 'welcome', field: 'photo' };
-const tusHeaders = { 'tus-resumable': '1.0.0' };
 
 describe.each(testDatabases)('upload failures of the server on $name', (engine) => {
   let t: TaskApp;
@@ -53,7 +48,12 @@ describe.each(testDatabases)('upload failures of the server on $name', (engine) 
       },
     });
     directory = mkdtempSync(join(tmpdir(), 'ptk-failing-uploads-'));
-    t = await openTaskApp({ engine, uploadFiles: failingFiles(directory), uploads: { fileRuleOf }, log: createLogger('info', collect) });
+    t = await openTaskApp({
+      engine,
+      uploadFiles: failingFiles(directory),
+      uploads: { fileRuleOf: welcomePhotoRuleOf },
+      log: createLogger('info', collect),
+    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterEach(async () => {
@@ -66,9 +66,9 @@ describe.each(testDatabases)('upload failures of the server on $name', (engine) 
     const session = await openSession(t.app);
     const created = await rawRequest(port, 'POST', '/api/task/uploads', {
       ...bearer(session.token),
-      ...tusHeaders,
+      ...TUS_HEADERS,
       'upload-length': '100',
-      'upload-metadata': tusMetadata(target),
+      'upload-metadata': tusMetadata(welcomePhoto),
     });
     expect(created.status).toBe(201);
     const id = String(created.headers.location).split('/').pop()!;
@@ -76,7 +76,7 @@ describe.each(testDatabases)('upload failures of the server on $name', (engine) 
       port,
       'PATCH',
       `/api/task/uploads/${id}`,
-      { ...bearer(session.token), ...tusHeaders, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      { ...bearer(session.token), ...TUS_HEADERS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
       Buffer.alloc(100, 1),
     );
     expect(patch.status).toBe(500);

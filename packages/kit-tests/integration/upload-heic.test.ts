@@ -29,7 +29,7 @@ const rules: Record<string, FileRule> = {
   photo: { types: ['image/jpeg', 'image/png', 'image/heic'], maxBytes: 10 * 1024 * 1024 },
   scan: { types: ['image/jpeg'], maxBytes: 10 * 1024 * 1024 },
 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) => (stepId === 'welcome' ? rules[field] : undefined);
+const heicFileRuleOf = (_workflowId: string, stepId: string, field: string) => (stepId === 'welcome' ? rules[field] : undefined);
 
 describe.each(testDatabases)('HEIC photos uploaded over tus on $name', (engine) => {
   let t: TaskApp;
@@ -38,7 +38,7 @@ describe.each(testDatabases)('HEIC photos uploaded over tus on $name', (engine) 
 
   beforeEach(async () => {
     directory = mkdtempSync(join(tmpdir(), 'ptk-upload-heic-'));
-    t = await openTaskApp({ engine, uploadFiles: directoryUploadFiles(directory), uploads: { fileRuleOf } });
+    t = await openTaskApp({ engine, uploadFiles: directoryUploadFiles(directory), uploads: { fileRuleOf: heicFileRuleOf } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
   });

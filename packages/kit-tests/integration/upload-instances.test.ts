@@ -6,19 +6,14 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '@partner-task-kit/server/app';
 import { s3UploadFiles } from '@partner-task-kit/server/uploads/s3-upload-files';
-import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { startS3Server, type S3TestServer } from '../helpers/s3-server';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
 import { testWorkflows } from '../helpers/test-workflows';
+import { tusMetadata, welcomePhoto, welcomePhotoRuleOf } from '../helpers/tus-uploads';
 
 /** A field of the test's own, on the first step of the default workflow, where a new task is. */
-const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
-const tusMetadata = Object.entries({ filename: 'photo.png', filetype: 'image/png', stepId: 'welcome', field: 'photo' })
-  .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-  .join(',');
+const photoMetadata = tusMetadata({ filename: 'photo.png', filetype: 'image/png', ...welcomePhoto });
 
 /**
  * Two instances on one database and one bucket, as compose.yaml runs them behind a proxy that may send each request of
@@ -33,10 +28,10 @@ describe.each(testDatabases)('one upload through two instances on $name', (engin
   beforeEach(async () => {
     s3 = await startS3Server();
     const store = () => s3UploadFiles(s3.uploadStore('uploads/'));
-    first = await openTaskApp({ engine, uploadFiles: store(), uploads: { fileRuleOf } });
+    first = await openTaskApp({ engine, uploadFiles: store(), uploads: { fileRuleOf: welcomePhotoRuleOf } });
     // Postgres: a pool of its own, as another process has. SQLite: one file serves one host, and its driver is
     // synchronous, so the second app shares the first one's connection; each app still has its own tus server.
-    const secondStore = engine.name === 'postgres' ? await first.database.openAnother() : first.database.store;
+    const secondStore = engine.name === 'postgres' ? await first.database.openStore() : first.database.store;
     second = await buildApp({
       workflows: testWorkflows,
       config: first.config,
@@ -44,7 +39,7 @@ describe.each(testDatabases)('one upload through two instances on $name', (engin
       store: secondStore,
       metrics: new Registry(),
       onUpdateEnqueued: () => undefined,
-      taskOptions: { rateLimits: false, pageDirectory: false, uploads: { fileRuleOf }, uploadFiles: store() },
+      taskOptions: { rateLimits: false, pageDirectory: false, uploads: { fileRuleOf: welcomePhotoRuleOf }, uploadFiles: store() },
     });
     const listen = async (app: FastifyInstance) => {
       await app.listen({ host: '127.0.0.1', port: 0 });
@@ -68,7 +63,7 @@ describe.each(testDatabases)('one upload through two instances on $name', (engin
     const tus = { ...bearer(session.token), 'tus-resumable': '1.0.0' };
     const created = await fetch(urls.first, {
       method: 'POST',
-      headers: { ...tus, 'upload-length': String(photo.length), 'upload-metadata': tusMetadata },
+      headers: { ...tus, 'upload-length': String(photo.length), 'upload-metadata': photoMetadata },
     });
     expect(created.status).toBe(201);
     const id = created.headers.get('location')!.split('/').pop()!;

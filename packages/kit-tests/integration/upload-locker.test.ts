@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@partner-task-kit/server/clock';
 import { databaseUploadLocker } from '@partner-task-kit/server/uploads/upload-locker';
 import { testDatabases, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
+import { readUntil } from '../helpers/read-until';
 
 const timings = { leaseMs: 10_000, renewMs: 50, pollMs: 20, waitMs: 3_000 };
 const never = new AbortController().signal;
@@ -26,7 +27,7 @@ describe.each(testDatabases)('upload locks on $name', (engine) => {
     });
     let secondHasIt = false;
     const waiting = second.lock(never, () => undefined).then(() => (secondHasIt = true));
-    await until(() => asked > 0);
+    expect(await readUntil(() => asked > 0, Boolean, { timeoutMs: 5_000, intervalMs: 10 })).toBe(true);
     expect(secondHasIt).toBe(false);
     await first.unlock();
     await waiting;
@@ -49,7 +50,7 @@ describe.each(testDatabases)('upload locks on $name', (engine) => {
     // Its renewals write leases that end by its own clock: from the later instance's, they are over.
     const later = databaseUploadLocker({ store: database.store, clock: laterClock, timings }).newLock('upload-1');
     await later.lock(never, () => undefined);
-    await until(() => lost);
+    expect(await readUntil(() => lost, Boolean, { timeoutMs: 5_000, intervalMs: 10 })).toBe(true);
     await stalled.unlock();
     // The stalled one's unlock leaves the later one's lock alone.
     expect(await database.store.db.selectFrom('upload_locks').select('upload_id').execute()).toEqual([{ upload_id: 'upload-1' }]);
@@ -81,7 +82,7 @@ describe.each(testDatabases)('upload locks on $name', (engine) => {
   });
 
   it('answers 503 database_unreachable when the database does not answer, which tus clients retry', async () => {
-    const closed = await database.openAnother();
+    const closed = await database.openStore();
     await closed.close();
     const lock = databaseUploadLocker({ store: closed, clock: new ManualClock(), timings }).newLock('upload-1');
     const refusal = (await lock.lock(never, () => undefined).catch((error: unknown) => error)) as { status_code: number; body: string };
@@ -91,11 +92,3 @@ describe.each(testDatabases)('upload locks on $name', (engine) => {
     await expect(lock.unlock()).resolves.toBeUndefined();
   });
 });
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

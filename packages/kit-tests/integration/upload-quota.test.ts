@@ -1,10 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UploadSettings } from '@partner-task-kit/server/uploads/upload-routes';
-import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { bearer, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases, type TestDatabaseEngine } from '../helpers/test-databases';
-import { noisyPhoto, uploadPartly, uploadWithTus } from '../helpers/tus-uploads';
+import {
+  noisyPhoto,
+  TUS_HEADERS,
+  tusMetadata,
+  uploadPartly,
+  uploadWithTus,
+  welcomePhoto,
+  welcomePhotoRuleOf,
+} from '../helpers/tus-uploads';
 import { testUploadStores, type TestUploadStore, type TestUploadStoreKind } from '../helpers/upload-stores';
 
 /*
@@ -14,10 +21,6 @@ import { testUploadStores, type TestUploadStore, type TestUploadStoreKind } from
  */
 
 /** safety-training's first step, given a file field of the test's own (the rule `fileRuleOf` injects). */
-const welcomePhoto = { stepId: 'welcome', field: 'photo' };
-const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === welcomePhoto.stepId && field === welcomePhoto.field ? photoRule : undefined;
 
 interface Harness {
   t: TaskApp;
@@ -32,24 +35,23 @@ async function openHarness(engine: TestDatabaseEngine, uploads: UploadSettings, 
   return { t, endpoint, close: () => t.close() };
 }
 
-function tusMetadata(target: { stepId: string; field: string }): string {
-  return Object.entries({ filename: 'photo.jpg', filetype: 'image/jpeg', ...target })
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-}
-
 /** A tus creation (POST) and nothing more: its status and its error code, if any. */
 async function create(h: Harness, token: string, target: { stepId: string; field: string }, length = 1000) {
   const response = await fetch(h.endpoint, {
     method: 'POST',
-    headers: { ...bearer(token), 'tus-resumable': '1.0.0', 'upload-length': String(length), 'upload-metadata': tusMetadata(target) },
+    headers: {
+      ...bearer(token),
+      ...TUS_HEADERS,
+      'upload-length': String(length),
+      'upload-metadata': tusMetadata({ filename: 'photo.jpg', filetype: 'image/jpeg', ...target }),
+    },
   });
   const text = await response.text();
   const code = text.startsWith('{') ? (JSON.parse(text) as { error?: { code?: string } }).error?.code : undefined;
   return { status: response.status, code };
 }
 
-async function post(h: Harness, token: string, path: string, body: unknown) {
+async function postJson(h: Harness, token: string, path: string, body: unknown) {
   const response = await fetch(new URL(path, h.endpoint), {
     method: 'POST',
     headers: { ...bearer(token), 'content-type': 'application/json' },
@@ -77,7 +79,7 @@ describe.each(testDatabases)('the upload quota under concurrent creations on $na
   afterEach(() => h.close());
 
   it('takes at most the quota of files of 40 creations at once', async () => {
-    h = await openHarness(engine, { fileRuleOf, maxFilesPerTask: 5 });
+    h = await openHarness(engine, { fileRuleOf: welcomePhotoRuleOf, maxFilesPerTask: 5 });
     const token = await session(h);
     const results = await Promise.all(Array.from({ length: 40 }, () => create(h, token, welcomePhoto)));
     expect(results.filter((result) => result.status === 201)).toHaveLength(5);
@@ -88,7 +90,7 @@ describe.each(testDatabases)('the upload quota under concurrent creations on $na
   });
 
   it('takes at most the quota of bytes of 40 creations at once', async () => {
-    h = await openHarness(engine, { fileRuleOf, maxFilesPerTask: 1000, maxBytesPerTask: 10_000 });
+    h = await openHarness(engine, { fileRuleOf: welcomePhotoRuleOf, maxFilesPerTask: 1000, maxBytesPerTask: 10_000 });
     const token = await session(h);
     const results = await Promise.all(Array.from({ length: 40 }, () => create(h, token, welcomePhoto, 1000)));
     expect(results.filter((result) => result.status === 201)).toHaveLength(10);
@@ -108,7 +110,7 @@ describe.each(storesAndEngines)(
     let h: Harness;
     beforeEach(async () => {
       store = await kind.open();
-      h = await openHarness(engine, { fileRuleOf, maxFilesPerTask: 3 }, store);
+      h = await openHarness(engine, { fileRuleOf: welcomePhotoRuleOf, maxFilesPerTask: 3 }, store);
     });
     afterEach(async () => {
       await h.close();
@@ -137,8 +139,8 @@ describe.each(storesAndEngines)(
         expect((await uploadRows(h)).map((row) => row.id).sort()).toEqual([...ids].sort());
         expect(await heldInStore(earlier)).toEqual([]);
         if (attempt === 4) break;
-        expect((await post(h, token, '/api/task/start', {})).status).toBe(200);
-        expect((await post(h, token, '/api/task/restart', {})).status).toBe(200);
+        expect((await postJson(h, token, '/api/task/start', {})).status).toBe(200);
+        expect((await postJson(h, token, '/api/task/restart', {})).status).toBe(200);
         earlier.push(...ids);
         // The bytes go after the restart's commit: the rows last, once their bytes are gone.
         await expect.poll(async () => (await uploadRows(h)).length, { timeout: 10_000 }).toBe(0);
@@ -156,8 +158,8 @@ describe.each(testDatabases)('uploads for the step at hand on $name', (engine) =
   /** A work-authorization task walked to its photos step (citizen: national ID first). */
   async function atPhotos(): Promise<string> {
     const token = await session(h, 'work-authorization');
-    expect((await post(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
-    expect((await post(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
     return token;
   }
 
@@ -179,19 +181,19 @@ describe.each(testDatabases)('uploads for the step at hand on $name', (engine) =
     const token = await session(h, 'work-authorization');
     const front = { stepId: 'photos', field: 'front' };
     expect(await create(h, token, front)).toEqual({ status: 409, code: 'step_out_of_order' });
-    expect((await post(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
     expect(await create(h, token, front)).toEqual({ status: 409, code: 'step_out_of_order' });
     expect(await uploadRows(h)).toEqual([]);
 
-    expect((await post(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
     const photos = {
       front: await uploadWithTus(h.endpoint, token, await noisyPhoto(1), front),
       back: await uploadWithTus(h.endpoint, token, await noisyPhoto(2), { stepId: 'photos', field: 'back' }),
     };
-    expect((await post(h, token, '/api/task/steps/photos', { data: photos })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/photos', { data: photos })).status).toBe(200);
     // Past it, the photos step takes no more files: "Back" brings the worker to it again, and then it does.
     expect(await create(h, token, front)).toEqual({ status: 409, code: 'step_out_of_order' });
-    expect((await post(h, token, '/api/task/back', { from: 'postcode' })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/back', { from: 'postcode' })).status).toBe(200);
     expect(await create(h, token, front)).toEqual({ status: 201, code: undefined });
   });
 
@@ -203,18 +205,18 @@ describe.each(testDatabases)('uploads for the step at hand on $name', (engine) =
       front: await uploadWithTus(h.endpoint, token, await noisyPhoto(1), front),
       back: await uploadWithTus(h.endpoint, token, await noisyPhoto(2), { stepId: 'photos', field: 'back' }),
     };
-    expect((await post(h, token, '/api/task/steps/photos', { data: saved })).status).toBe(200);
-    expect((await post(h, token, '/api/task/back', { from: 'postcode' })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/photos', { data: saved })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/back', { from: 'postcode' })).status).toBe(200);
     const retaken = await uploadWithTus(h.endpoint, token, await noisyPhoto(3), front);
     expect(await create(h, token, front)).toEqual({ status: 413, code: 'upload_quota_exceeded' });
 
-    expect((await post(h, token, '/api/task/restart', {})).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/restart', {})).status).toBe(200);
     await expect.poll(async () => (await uploadRows(h)).map((row) => row.id), { timeout: 10_000 }).not.toContain(retaken);
     expect(await h.t.uploadFiles.open(retaken)).toBeUndefined();
     // The first attempt's answers stay with their files, and leave the new attempt its whole quota.
     expect((await uploadRows(h)).map((row) => row.id).sort()).toEqual([saved.front, saved.back].sort());
-    expect((await post(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
-    expect((await post(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/citizenship', { data: { citizen: true } })).status).toBe(200);
+    expect((await postJson(h, token, '/api/task/steps/national-id', { data: { nationalId: 'X1234567' } })).status).toBe(200);
     for (let i = 0; i < 3; i += 1) expect(await create(h, token, front)).toEqual({ status: 201, code: undefined });
     expect(await create(h, token, front)).toEqual({ status: 413, code: 'upload_quota_exceeded' });
   });

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +9,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '@partner-task-kit/server/api-error';
 import type { DatabaseSchema, StoreDialect } from '@partner-task-kit/server/store/database-schema';
 import { storeMigrations } from '@partner-task-kit/server/store/migrations';
-import { insertTask } from '@partner-task-kit/server/store/tasks.repository';
 import { claimUnsavedUploads, claimUploadsOfTasks, markUploadSaved } from '@partner-task-kit/server/store/upload-removals.repository';
 import { completeUpload, findUpload, insertUpload } from '@partner-task-kit/server/store/uploads.repository';
 import { keepSavedUploads } from '@partner-task-kit/server/task-progress/saved-uploads';
 import { testDatabases, testPostgresUrl, type TestDatabase } from '../helpers/test-databases';
+import { ManualClock } from '../helpers/manual-clock';
+import { taskServices } from '../helpers/task-services';
 
 /*
  * The two moves of a removal and the mark of a saved step (docs/operations.md#files), on the rows alone: what decides
@@ -37,11 +38,7 @@ describe.each(testDatabases)('upload rows on $name', (engine) => {
     return id;
   }
 
-  const newTask = () =>
-    insertTask(t.store.db, {
-      ...{ assignedTaskUuid: randomUUID(), workerUuid: randomUUID(), taskFlowUuid: randomUUID(), companyUuid: randomUUID() },
-      ...{ workflowId: 'work-authorization', now },
-    });
+  const newTask = () => taskServices(t.store, { clock: new ManualClock(now) }).open({}, { workflow: 'work-authorization' });
 
   const describeFile = (id: string) => ({ id, contentType: 'image/jpeg', bytes: 8, sha256: 'ab'.repeat(32) });
 

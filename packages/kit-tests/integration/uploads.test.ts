@@ -10,18 +10,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findUpload } from '@partner-task-kit/server/store/uploads.repository';
 import { s3UploadFiles } from '@partner-task-kit/server/uploads/s3-upload-files';
 import { directoryUploadFiles, type UploadFiles } from '@partner-task-kit/server/uploads/upload-files';
-import type { FileRule } from '@partner-task-kit/workflow/file-field';
 import { startS3Server } from '../helpers/s3-server';
 import { bearer, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
+import { TUS_HEADERS, tusMetadata, welcomePhotoRuleOf } from '../helpers/tus-uploads';
 
 /**
  * The field every upload here is for: a rule of the test's own, so these tests hold whatever the workflows' fields are,
  * on the first step of the default workflow, where a new task is (a file is taken for the step at hand only).
  */
-const photoRule: FileRule = { types: ['image/jpeg', 'image/png'], maxBytes: 10 * 1024 * 1024 };
-const fileRuleOf = (_workflowId: string, stepId: string, field: string) =>
-  stepId === 'welcome' && field === 'photo' ? photoRule : undefined;
 const metadata = { filename: 'photo.jpg', filetype: 'image/jpeg', stepId: 'welcome', field: 'photo' };
 
 /** Where the bytes go, and every name kept there: what someone with the disk or the bucket would find. */
@@ -62,7 +59,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
 
   beforeEach(async () => {
     kept = await store.open();
-    t = await openTaskApp({ engine, uploadFiles: kept.files, uploads: { fileRuleOf, maxFilesPerTask: 3 } });
+    t = await openTaskApp({ engine, uploadFiles: kept.files, uploads: { fileRuleOf: welcomePhotoRuleOf, maxFilesPerTask: 3 } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     endpoint = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/task/uploads`;
   });
@@ -135,7 +132,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
     });
     const head = await fetch(url.startsWith('http') ? url : new URL(url, endpoint), {
       method: 'HEAD',
-      headers: { ...bearer(session.token), 'tus-resumable': '1.0.0' },
+      headers: { ...bearer(session.token), ...TUS_HEADERS },
     });
     expect(head.status).toBe(200);
     const serverOffset = Number(head.headers.get('upload-offset'));
@@ -186,7 +183,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
 
     // Complete as sent, though the file kept is another size; it no longer changes.
     const url = new URL(`${endpoint}/${result.id}`);
-    const tusHeaders = { ...bearer(session.token), 'tus-resumable': '1.0.0' };
+    const tusHeaders = { ...bearer(session.token), ...TUS_HEADERS };
     const head = await fetch(url, { method: 'HEAD', headers: tusHeaders });
     expect([head.status, head.headers.get('upload-offset'), head.headers.get('upload-length')]).toEqual([
       200,
@@ -237,7 +234,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
 
     const unfinished = await fetch(endpoint, {
       method: 'POST',
-      headers: { ...bearer(owner.token), 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': tusMetadata() },
+      headers: { ...bearer(owner.token), ...TUS_HEADERS, 'upload-length': '100', 'upload-metadata': tusMetadata(metadata) },
     });
     const refusals = [
       await fetch(url, { headers: bearer(stranger.token) }),
@@ -273,9 +270,9 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
       method: 'POST',
       headers: {
         ...bearer(session.token),
-        'tus-resumable': '1.0.0',
+        ...TUS_HEADERS,
         'upload-length': String(11 * 1024 * 1024),
-        'upload-metadata': tusMetadata(),
+        'upload-metadata': tusMetadata(metadata),
       },
     });
     expect(response.status).toBe(413);
@@ -288,13 +285,13 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
     const post = (meta: string) =>
       fetch(endpoint, {
         method: 'POST',
-        headers: { ...bearer(session.token), 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': meta },
+        headers: { ...bearer(session.token), ...TUS_HEADERS, 'upload-length': '100', 'upload-metadata': meta },
       });
-    const unknown = await post(tusMetadata({ field: 'selfie' }));
+    const unknown = await post(tusMetadata({ ...metadata, field: 'selfie' }));
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: { code: 'invalid_upload_metadata' } });
-    for (let i = 0; i < 3; i += 1) expect((await post(tusMetadata())).status).toBe(201);
-    const fourth = await post(tusMetadata());
+    for (let i = 0; i < 3; i += 1) expect((await post(tusMetadata(metadata))).status).toBe(201);
+    const fourth = await post(tusMetadata(metadata));
     expect(fourth.status).toBe(413);
     expect(await fourth.json()).toMatchObject({ error: { code: 'upload_quota_exceeded' } });
 
@@ -302,11 +299,11 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
     const rows = await t.database.store.db.selectFrom('uploads').select('id').execute();
     const terminated = await fetch(`${endpoint}/${rows[0]!.id}`, {
       method: 'DELETE',
-      headers: { ...bearer(session.token), 'tus-resumable': '1.0.0' },
+      headers: { ...bearer(session.token), ...TUS_HEADERS },
     });
     expect(terminated.status).toBe(204);
     expect(await findUpload(t.database.store.db, rows[0]!.id)).toBeUndefined();
-    expect((await post(tusMetadata())).status).toBe(201);
+    expect((await post(tusMetadata(metadata))).status).toBe(201);
   });
 
   it('needs the session token, and shows an upload only to its own task', async () => {
@@ -317,9 +314,9 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
       headers: {
         ...bearer(owner.token),
         origin: 'https://elsewhere.example',
-        'tus-resumable': '1.0.0',
+        ...TUS_HEADERS,
         'upload-length': '100',
-        'upload-metadata': tusMetadata(),
+        'upload-metadata': tusMetadata(metadata),
       },
     });
     expect(created.status).toBe(201);
@@ -328,7 +325,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
     // 128 random bits, base64url.
     expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     const url = new URL(location, endpoint);
-    const tusHeaders = { 'tus-resumable': '1.0.0' };
+    const tusHeaders = { ...TUS_HEADERS };
 
     // Same origin as the page: no CORS, as on the rest of the task API.
     expect(created.headers.get('access-control-allow-origin')).toBeNull();
@@ -342,7 +339,7 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
 
     const anonymous = await fetch(endpoint, {
       method: 'POST',
-      headers: { ...tusHeaders, 'upload-length': '100', 'upload-metadata': tusMetadata() },
+      headers: { ...tusHeaders, 'upload-length': '100', 'upload-metadata': tusMetadata(metadata) },
     });
     expect(anonymous.status).toBe(401);
     expect((await fetch(url, { method: 'HEAD', headers: tusHeaders })).status).toBe(401);
@@ -368,9 +365,3 @@ describe.each(storesAndEngines)('tus uploads to $name', ({ store, engine }) => {
     expect(await json.json()).toMatchObject({ error: { code: 'body_too_large' } });
   });
 });
-
-function tusMetadata(overrides: Partial<typeof metadata> = {}): string {
-  return Object.entries({ ...metadata, ...overrides })
-    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-    .join(',');
-}

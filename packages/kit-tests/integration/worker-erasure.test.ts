@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,25 +10,10 @@ import {
   type WorkerExport,
 } from '@partner-task-kit/server/store/worker-data.repository';
 import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
-import { runKitCommand } from '../helpers/run-command';
+import { kitCommandOn } from '../helpers/run-command';
 import { newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
-import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
+import { testDatabases } from '../helpers/test-databases';
 import { deliverEverything, rowsAsText, tellPartnerOfSignature, trainAndSign } from '../helpers/worker-answers';
-
-/** The DATABASE_URL of a test database, as the command reads it: the SQLite file, or Postgres with the test's schema. */
-function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
-  if (engine.name === 'sqlite') return t.location;
-  const url = new URL(testPostgresUrl);
-  url.searchParams.set('options', `-c search_path=${t.location}`);
-  return url.toString();
-}
-
-const tasks = (databaseUrl: string, ...args: string[]) => runKitCommand('tasks', { DATABASE_URL: databaseUrl }, 30_000, args);
-
-/** The SQLite file and its WAL, as bytes: what a disk image would hold. */
-function sqliteBytes(filename: string): Buffer {
-  return Buffer.concat([readFileSync(filename), existsSync(`${filename}-wal`) ? readFileSync(`${filename}-wal`) : Buffer.alloc(0)]);
-}
 
 /**
  * Worker X with a task finished and delivered (its event told too) and one in progress with its updates waiting, the
@@ -60,7 +44,7 @@ describe.each(testDatabases)('npm run tasks -- export and erase on $name', (engi
   beforeEach(async () => {
     taskApp = await openTaskApp({ engine });
     store = taskApp.database.store;
-    url = databaseUrlOf(engine, taskApp.database);
+    url = taskApp.database.url;
   });
   afterEach(() => taskApp.close());
 
@@ -68,7 +52,7 @@ describe.each(testDatabases)('npm run tasks -- export and erase on $name', (engi
     const { x, xFinished, xWaiting, y } = await twoWorkers(taskApp);
 
     // The UUID in upper case: the platform's ids compare without case.
-    const result = await tasks(url, 'export', '--worker', x.wxWorkerUuid.toUpperCase());
+    const result = await kitCommandOn(url, 'tasks', ['export', '--worker', x.wxWorkerUuid.toUpperCase()]);
 
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const exported = JSON.parse(result.stdout) as WorkerExport;
@@ -109,12 +93,11 @@ describe.each(testDatabases)('npm run tasks -- export and erase on $name', (engi
     expect(undelivered.platform).toBeGreaterThan(0);
     expect(undelivered).toMatchObject({ partner: 1, dead: 1 });
     const yBefore = await exportWorkerData(store.db, y.wxWorkerUuid);
-    const bytes = () => (engine.name === 'sqlite' ? sqliteBytes(taskApp.database.location).toString('latin1') : '');
     // The test can fail: before the erasure, the values are there to be found.
     for (const value of values) expect(await rowsAsText(store)).toContain(value);
-    if (engine.name === 'sqlite') for (const value of values) expect(bytes()).toContain(value);
+    for (const value of values) expect(await taskApp.database.storedText()).toContain(value);
 
-    const result = await tasks(url, 'erase', '--worker', x.wxWorkerUuid, '--by', 'dpo ticket 7');
+    const result = await kitCommandOn(url, 'tasks', ['erase', '--worker', x.wxWorkerUuid, '--by', 'dpo ticket 7']);
 
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')).toEqual([
@@ -134,17 +117,17 @@ describe.each(testDatabases)('npm run tasks -- export and erase on $name', (engi
 
     for (const value of values) expect(await rowsAsText(store)).not.toContain(value);
     // SQLite: not in the file nor its WAL, not even in free space: what a copy of the disk would show.
-    for (const value of values) expect(bytes()).not.toContain(value);
+    for (const value of values) expect(await taskApp.database.storedText()).not.toContain(value);
     expect(await exportWorkerData(store.db, y.wxWorkerUuid)).toEqual(yBefore);
     expect(await store.db.selectFrom('erasure_log').select('erased_by').execute()).toEqual([{ erased_by: 'dpo ticket 7' }]);
   }, 60_000);
 
   it('says when nothing is stored about the worker, and logs the request under the OS user', async () => {
     const worker = randomUUID();
-    const result = await tasks(url, 'erase', '--worker', worker);
+    const result = await kitCommandOn(url, 'tasks', ['erase', '--worker', worker]);
     expect(result).toMatchObject({ code: 0, stdout: `Nothing is stored about worker ${worker}; the request is logged.\n` });
     expect(JSON.parse(result.stderr)).toMatchObject({ by: userInfo().username });
-    const exported = await tasks(url, 'export', '--worker', worker);
+    const exported = await kitCommandOn(url, 'tasks', ['export', '--worker', worker]);
     expect(JSON.parse(exported.stdout)).toEqual({ worker, tasks: [] });
   }, 60_000);
 });
@@ -161,7 +144,7 @@ describe('npm run tasks with bad input', () => {
     [['erase', '--worker', worker, '--by', ' '], 'erase: expected --by <name> (1 to 100 printable characters), got " "'],
     [['erase', worker], `erase: expected no argument but --worker <uuid>, got "${worker}"`],
   ])('answers %j with one line saying what it expected, and exit code 2', async (args, message) => {
-    const result = await tasks('/nonexistent/never-opened.db', ...args);
+    const result = await kitCommandOn('/nonexistent/never-opened.db', 'tasks', [...args]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')).toEqual([expect.stringContaining(message), '']);

@@ -16,7 +16,7 @@ import type { UploadFiles } from '@partner-task-kit/server/uploads/upload-files'
 import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
 import { runKitCommand } from '../helpers/run-command';
 import { bearer, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
-import { testDatabases, testPostgresUrl, type TestDatabase, type TestDatabaseEngine } from '../helpers/test-databases';
+import { testDatabases } from '../helpers/test-databases';
 import { noisyPhoto, uploadPartly, uploadWithTus } from '../helpers/tus-uploads';
 import { testUploadStores, type TestUploadStore } from '../helpers/upload-stores';
 import { deliverEverything } from '../helpers/worker-answers';
@@ -32,13 +32,6 @@ const noPause = { minPauseMs: 0, pausePerBusy: 0 };
 const retention = { outboxMs: 365 * DAY, taskDataMs: 30 * DAY };
 const photos = { stepId: 'photos', field: 'front' };
 const backPhoto = { stepId: 'photos', field: 'back' };
-
-function databaseUrlOf(engine: TestDatabaseEngine, t: TestDatabase): string {
-  if (engine.name === 'sqlite') return t.location;
-  const url = new URL(testPostgresUrl);
-  url.searchParams.set('options', `-c search_path=${t.location}`);
-  return url.toString();
-}
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -70,7 +63,7 @@ describe.each(testDatabases)('a worker’s files on $name', (engine) => {
     // The AWS SDK warns on standard error that its 2027 versions need Node 22: not this command's output.
     const quietSdk = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
     const tasksCommand = (...args: string[]) =>
-      runKitCommand('tasks', { DATABASE_URL: databaseUrlOf(engine, t.database), ...uploadStore.env, ...quietSdk }, 60_000, args);
+      runKitCommand('tasks', { DATABASE_URL: t.database.url, ...uploadStore.env, ...quietSdk }, 60_000, args);
 
     async function storedBytes(id: string): Promise<Buffer | undefined> {
       const stream = await uploadStore.files.open(id);

@@ -1,34 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '@partner-task-kit/server/config';
-import { startServer, type RunningServer } from '@partner-task-kit/server/server';
 import type { SessionResponse } from '@partner-task-kit/workflow/contract/session';
 import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
 import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import { control } from '../helpers/emulator-control';
-import { testWorkflows } from '../helpers/test-workflows';
+import { startTestServer, type TestServer } from '../helpers/test-server';
 
 const RIGHT_TO_LEFT_OVERRIDE = '\u202e';
 const LONE_HIGH_SURROGATE = '\ud83e';
 const passing = { exits: 'b', spill: 'a', ppe: 'c', injury: 'a', lifting: 'b' };
 
-let directory: string;
-let server: RunningServer;
+let server: TestServer;
 
 beforeEach(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'ptk-worker-text-'));
-  const parsed = parseConfig({ PORT: '0', DATABASE_URL: join(directory, 'text.db') });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  server = await startServer(parsed.config, { workflows: testWorkflows });
+  server = await startTestServer();
 });
 
-afterEach(async () => {
-  await server.close();
-  rmSync(directory, { recursive: true, force: true });
-});
+afterEach(() => server.close());
 
 async function post(path: string, body: unknown, token?: string): Promise<Response> {
   const response = await fetch(`${server.url}${path}`, {

@@ -5,7 +5,7 @@ import { createWorkforceClient, type WorkforceClient } from '@partner-task-kit/s
 import { control, type RecordedRequest } from '../helpers/emulator-control';
 
 const TASK = '7a0c5f7e-3b9f-4c61-9a53-1c2d3e4f5a6b';
-const update = () => ({ taskStatus: 'inProgress' as const, sentAt: new Date().toISOString() });
+const anUpdate = () => ({ taskStatus: 'inProgress' as const, sentAt: new Date().toISOString() });
 
 let emulator: RunningEmulator;
 let clock: OffsetClock;
@@ -46,7 +46,7 @@ describe('token request (spec 4.1)', () => {
   });
 
   it('makes one token request for 100 concurrent calls with an empty cache', async () => {
-    const outcomes = await Promise.all(Array.from({ length: 100 }, () => client.updatePartnerTask(TASK, update())));
+    const outcomes = await Promise.all(Array.from({ length: 100 }, () => client.updatePartnerTask(TASK, anUpdate())));
     expect(outcomes.every((outcome) => outcome.kind === 'delivered')).toBe(true);
     expect(await requests('token')).toHaveLength(1);
     expect(client.tokenCache.requestCount).toBe(1);
@@ -75,7 +75,7 @@ describe('token request (spec 4.1)', () => {
 
   it('tolerates a camelCase token response', async () => {
     await control(emulator.url).settings({ tokenShape: 'camelCase' });
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'delivered' });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'delivered' });
   });
 
   it('assumes 60 minutes when the response states no lifetime', async () => {
@@ -104,7 +104,7 @@ describe('token request (spec 4.1)', () => {
       upstream: upstreamFor(emulator.url, { credential: { key: EMULATOR_CREDENTIAL.key, secret: 'wrong' } }),
       clock,
     });
-    expect(await wrong.updatePartnerTask(TASK, update())).toMatchObject({
+    expect(await wrong.updatePartnerTask(TASK, anUpdate())).toMatchObject({
       kind: 'auth_failed',
       reason: 'credentials_rejected',
       status: 401,
@@ -117,14 +117,14 @@ describe('a 401 on a call (spec 5)', () => {
   it('drops the token, renews once and retries once', async () => {
     await client.listWorkers();
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'expireToken' });
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'delivered' });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'delivered' });
     expect((await requests('partnerTask')).map((call) => call.status)).toEqual([401, 200]);
     expect(await requests('token')).toHaveLength(2);
   });
 
   it('gives up as token_rejected when the renewed token is refused too', async () => {
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'expireToken', count: 2 });
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'token_rejected', status: 401 });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'token_rejected', status: 401 });
     expect((await requests('partnerTask')).map((call) => call.status)).toEqual([401, 401]);
     expect(await requests('token')).toHaveLength(2);
   });
@@ -133,12 +133,12 @@ describe('a 401 on a call (spec 5)', () => {
 describe('classification of every outcome', () => {
   it('classifies a 5xx as retryable', async () => {
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 502 });
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'retryable', reason: 'server_error', status: 502 });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'retryable', reason: 'server_error', status: 502 });
   });
 
   it('classifies a 429 as retryable and keeps its Retry-After', async () => {
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'rateLimit', retryAfterSeconds: 7 });
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({
       kind: 'retryable',
       reason: 'rate_limited',
       status: 429,
@@ -148,30 +148,30 @@ describe('classification of every outcome', () => {
 
   it('classifies a 408 as retryable', async () => {
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 408 });
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'retryable', reason: 'request_timeout' });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'retryable', reason: 'request_timeout' });
   });
 
   it('classifies no answer within the timeout as retryable', async () => {
     const impatient = createWorkforceClient({ upstream: upstreamFor(emulator.url, { timeoutMs: 200 }), clock });
     await impatient.listWorkers();
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'delay', delayMs: 1000 });
-    expect(await impatient.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'retryable', reason: 'timeout' });
+    expect(await impatient.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'retryable', reason: 'timeout' });
   });
 
   it('classifies a dropped connection as retryable', async () => {
     await client.listWorkers();
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'drop' });
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'retryable', reason: 'network' });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'retryable', reason: 'network' });
   });
 
   it('classifies a refused connection as retryable', async () => {
     const nowhere = createWorkforceClient({ upstream: upstreamFor('http://127.0.0.1:9'), clock });
-    expect(await nowhere.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'retryable', reason: 'network' });
+    expect(await nowhere.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'retryable', reason: 'network' });
   });
 
   it('tells a task the platform does not know (404) apart, keeping the start of the body', async () => {
     await control(emulator.url).settings({ unknownTasks: 'reject' });
-    const outcome = await client.updatePartnerTask(TASK, update());
+    const outcome = await client.updatePartnerTask(TASK, anUpdate());
     expect(outcome).toMatchObject({ kind: 'unknown_task', status: 404 });
     if (outcome.kind !== 'unknown_task') throw new Error('unreachable');
     expect(outcome.detail).toContain('task_not_found');
@@ -179,7 +179,7 @@ describe('classification of every outcome', () => {
 
   it('classifies another 4xx as permanent and keeps the start of the body', async () => {
     await control(emulator.url).fault({ endpoint: 'partnerTask', kind: 'status', status: 422, count: 1 });
-    const outcome = await client.updatePartnerTask(TASK, update());
+    const outcome = await client.updatePartnerTask(TASK, anUpdate());
     expect(outcome).toMatchObject({ kind: 'permanent', reason: 'rejected', status: 422 });
   });
 
@@ -209,13 +209,13 @@ describe('workers (spec 4.2)', () => {
 describe('token endpoint failures', () => {
   it('shares one failed token request among concurrent callers and waits before asking again', async () => {
     await control(emulator.url).fault({ endpoint: 'token', kind: 'status', status: 503, count: 1 });
-    const outcomes = await Promise.all(Array.from({ length: 50 }, () => client.updatePartnerTask(TASK, update())));
+    const outcomes = await Promise.all(Array.from({ length: 50 }, () => client.updatePartnerTask(TASK, anUpdate())));
     expect(outcomes.every((outcome) => outcome.kind === 'retryable' && outcome.reason === 'server_error')).toBe(true);
     // Inside the cooldown a caller gets the same failure without a new request.
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'retryable', status: 503 });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'retryable', status: 503 });
     expect(await requests('token')).toHaveLength(1);
     clock.advance(6_000);
-    expect(await client.updatePartnerTask(TASK, update())).toMatchObject({ kind: 'delivered' });
+    expect(await client.updatePartnerTask(TASK, anUpdate())).toMatchObject({ kind: 'delivered' });
     expect(await requests('token')).toHaveLength(2);
   });
 });

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,6 +9,7 @@ import { control } from '../helpers/emulator-control';
 import { runIn } from '../helpers/project-copy';
 import { launchServer, type ServerProcess } from '../helpers/server-process';
 import { installKit, kitVersion, minutes, nativeSqlite, packKit, repoRoot, scaffoldApp } from './packed-kit';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
  * The partner's mixed trees of docs/upgrading.md#one-version-of-the-kit, built from the packed packages in an app
@@ -23,7 +23,7 @@ const MASKED = '••••48';
 
 let work: string;
 let appDir: string;
-const kit = () => join(appDir, 'node_modules/@partner-task-kit');
+const kitModules = () => join(appDir, 'node_modules/@partner-task-kit');
 
 beforeAll(async () => {
   work = realpathSync(mkdtempSync(join(tmpdir(), 'ptk-mixed-')));
@@ -36,23 +36,6 @@ beforeAll(async () => {
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** The partner's backend: keeps every event's body as it arrived. */
-async function startReceiver() {
-  const bodies: string[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      bodies.push(body);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}/hooks`, bodies, close: () => new Promise((resolve) => server.close(resolve)) };
-}
 
 /** The app's server entry as its package.json scripts run it (`npm run migrate`). */
 const serverEntry = ['--import', '@partner-task-kit/vite-plugin/register', 'server/main.ts'];
@@ -84,7 +67,7 @@ async function refusedThenSealedWithBypass(copies: readonly RegExp[]): Promise<v
   expect(build.output).toContain('The page is not built.');
   expectNamed(build.output, copies);
 
-  const receiver = await startReceiver();
+  const receiver = await startWebhookReceiver();
   let server: ServerProcess | undefined;
   try {
     const env = {
@@ -128,12 +111,16 @@ async function refusedThenSealedWithBypass(copies: readonly RegExp[]): Promise<v
     expect(saved.text).not.toContain(NATIONAL_ID);
 
     // The partner's event of the step, masked; the platform's updates and the outbox never hold the clear value.
-    await expect.poll(() => receiver.bodies.some((body) => body.includes('"stepId":"national-id"')), { timeout: 30_000 }).toBe(true);
-    const event = receiver.bodies.find((body) => body.includes('"stepId":"national-id"'))!;
+    await expect
+      .poll(() => receiver.received.map((request) => request.body).some((body) => body.includes('"stepId":"national-id"')), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    const event = receiver.received.map((request) => request.body).find((body) => body.includes('"stepId":"national-id"'))!;
     expect(JSON.parse(event)).toMatchObject({ type: 'task.step_saved', data: { stepData: { nationalId: MASKED } } });
     const updates = (await platform.requests('partnerTask')).map((request) => JSON.stringify(request.body));
     expect(updates.length).toBeGreaterThan(0);
-    for (const body of [...updates, ...receiver.bodies]) expect(body).not.toContain(NATIONAL_ID);
+    for (const body of [...updates, ...receiver.received.map((request) => request.body)]) expect(body).not.toContain(NATIONAL_ID);
 
     const db = new Database(database, { readonly: true });
     try {
@@ -160,17 +147,17 @@ describe('an app on a mix of the packed kit', () => {
 
   afterEach(() => {
     // Each case starts from the app as npm installed it.
-    const server = join(kit(), 'server/package.json');
+    const server = join(kitModules(), 'server/package.json');
     const manifest = JSON.parse(readFileSync(server, 'utf8')) as { version: string };
     writeFileSync(server, `${JSON.stringify({ ...manifest, version: version() }, null, 2)}\n`);
-    rmSync(join(kit(), 'server/node_modules/@partner-task-kit'), { recursive: true, force: true });
+    rmSync(join(kitModules(), 'server/node_modules/@partner-task-kit'), { recursive: true, force: true });
   });
 
   it(
     'with server one patch ahead of workflow and page: refused, then sealed and masked with KIT_VERSION_CHECK=off',
     async () => {
       // What `npm install @partner-task-kit/server@<next patch> --legacy-peer-deps` leaves: its package.json says so.
-      const server = join(kit(), 'server/package.json');
+      const server = join(kitModules(), 'server/package.json');
       const manifest = JSON.parse(readFileSync(server, 'utf8')) as { version: string };
       writeFileSync(server, `${JSON.stringify({ ...manifest, version: ahead() }, null, 2)}\n`);
       await refusedThenSealedWithBypass([
@@ -185,7 +172,7 @@ describe('an app on a mix of the packed kit', () => {
   it(
     'with a second copy of workflow nested under server: refused, then sealed and masked with KIT_VERSION_CHECK=off',
     async () => {
-      cpSync(join(kit(), 'workflow'), join(kit(), 'server/node_modules/@partner-task-kit/workflow'), { recursive: true });
+      cpSync(join(kitModules(), 'workflow'), join(kitModules(), 'server/node_modules/@partner-task-kit/workflow'), { recursive: true });
       const at = version().replaceAll('.', '\\.');
       await refusedThenSealedWithBypass([
         new RegExp(`@partner-task-kit/workflow +${at} +node_modules/@partner-task-kit/workflow +\\(one of 2 copies\\)$`, 'm'),

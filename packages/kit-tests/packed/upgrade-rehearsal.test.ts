@@ -65,7 +65,7 @@ function writeAppMigrations(appDir: string, entries: string): void {
   );
 }
 
-function recorded(database: string, table: 'kysely_migration' | 'app_migration'): string[] {
+function recordedNames(database: string, table: 'kysely_migration' | 'app_migration'): string[] {
   const db = new Database(database, { readonly: true });
   try {
     return (db.prepare(`select name from ${table} order by name`).all() as { name: string }[]).map((row) => row.name);
@@ -114,8 +114,8 @@ describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.
       // On the previous release: the app's first migration, applied with the engine's, and a row of the app's own.
       writeAppMigrations(appDir, firstMigration);
       expectSuccess(await runIn(appDir, 'npm', ['run', 'migrate'], minutes(2), databaseEnvironment), 'npm run migrate (previous)');
-      const engineBefore = recorded(database, 'kysely_migration');
-      expect(recorded(database, 'app_migration')).toEqual(['0001_partner_notes']);
+      const engineBefore = recordedNames(database, 'kysely_migration');
+      expect(recordedNames(database, 'app_migration')).toEqual(['0001_partner_notes']);
       const db = new Database(database);
       db.prepare('insert into partner_notes (id, note) values (1, ?)').run('written on the previous release');
       db.close();
@@ -180,10 +180,10 @@ describe.skipIf(!haveCommit)(`an app made with the previous release (${previous.
       const check = await runIn(appDir, 'npm', ['run', 'migrate', '--', '--check'], minutes(2), databaseEnvironment);
       expect(check.code, check.output).toBe(1);
       for (const name of [...engineNew, '0002_partner_notes_author']) expect(check.output).toContain(name);
-      expect(recorded(database, 'app_migration')).toEqual(['0001_partner_notes']);
+      expect(recordedNames(database, 'app_migration')).toEqual(['0001_partner_notes']);
       expectSuccess(await runIn(appDir, 'npm', ['run', 'migrate'], minutes(2), databaseEnvironment), 'npm run migrate (current)');
-      expect(recorded(database, 'kysely_migration')).toEqual(engineNow);
-      expect(recorded(database, 'app_migration')).toEqual(['0001_partner_notes', '0002_partner_notes_author']);
+      expect(recordedNames(database, 'kysely_migration')).toEqual(engineNow);
+      expect(recordedNames(database, 'app_migration')).toEqual(['0001_partner_notes', '0002_partner_notes_author']);
       const upgraded = new Database(database, { readonly: true });
       expect(upgraded.prepare('select id, note, author from partner_notes').all()).toEqual([
         { id: 1, note: 'written on the previous release', author: null },

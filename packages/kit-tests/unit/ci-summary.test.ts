@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-const write = (file: string, content: unknown) => writeFileSync(join(directory, file), JSON.stringify(content));
+const writeReport = (file: string, content: unknown) => writeFileSync(join(directory, file), JSON.stringify(content));
 
 function vitestReport(passed: number, failed: number, options: { skipped?: number; fileFailedAlone?: boolean } = {}) {
   const testResults = [
@@ -31,7 +31,7 @@ function vitestReport(passed: number, failed: number, options: { skipped?: numbe
     },
     ...(options.fileFailedAlone ? [{ name: 'packages/kit-tests/unit/broken.test.ts', status: 'failed', assertionResults: [] }] : []),
   ];
-  write('vitest.json', {
+  writeReport('vitest.json', {
     numPassedTests: passed,
     numFailedTests: failed,
     numPendingTests: options.skipped ?? 0,
@@ -41,7 +41,7 @@ function vitestReport(passed: number, failed: number, options: { skipped?: numbe
 }
 
 function playwrightReport(expected: number, unexpected: number, flaky = 0, skipped = 0) {
-  write('playwright.json', { stats: { expected, unexpected, flaky, skipped }, errors: [] });
+  writeReport('playwright.json', { stats: { expected, unexpected, flaky, skipped }, errors: [] });
 }
 
 type Outcome = 'passed' | 'failed' | 'not run' | 'running';
@@ -53,7 +53,7 @@ interface StageRecord {
 
 /** stages.json as scripts/run-tests.mjs writes it: the stages in order; the container image's when given. */
 function stages(typecheck: StageRecord, lint: StageRecord, unit: StageRecord, e2e: StageRecord, container?: StageRecord) {
-  write('stages.json', {
+  writeReport('stages.json', {
     stages: [
       { id: 'typecheck', name: 'type check', command: 'npm run typecheck', ...typecheck },
       { id: 'lint', name: 'lint', command: 'npm run lint', ...lint },
@@ -81,7 +81,7 @@ describe('.ci/summarize.mjs: the last line of the CI', () => {
     stages(passed, passed, passed, passed, passed);
     vitestReport(709, 0);
     playwrightReport(37, 0);
-    write('vitest-container.json', { numPassedTests: 0, numFailedTests: 0, numPendingTests: 1, numTodoTests: 0, testResults: [] });
+    writeReport('vitest-container.json', { numPassedTests: 0, numFailedTests: 0, numPendingTests: 1, numTodoTests: 0, testResults: [] });
     expect(summarize(0)).toEqual(['746 passed, 0 failed, 1 skipped']);
   });
 

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, type ConfigResult } from '@partner-task-kit/server/config';
 
-const problemsOf = (result: ConfigResult) => (result.ok ? [] : result.problems);
+const configProblems = (result: ConfigResult) => (result.ok ? [] : result.problems);
 
 describe('uploads configuration', () => {
   it('keeps files beside the SQLite file by default, in ./data/uploads with Postgres, with 20 files and 100 MB a task', () => {
@@ -93,26 +93,26 @@ describe('uploads configuration', () => {
   });
 
   it('stops the start on a bad store, a missing region, half an access key or S3 variables without a bucket', () => {
-    expect(problemsOf(parseConfig({ UPLOAD_STORE: 'gs://files' }))).toEqual([
+    expect(configProblems(parseConfig({ UPLOAD_STORE: 'gs://files' }))).toEqual([
       'UPLOAD_STORE: expected file:<directory> or s3://<bucket>/<prefix> (a bucket of 3 to 63 lower-case letters, digits, dots and hyphens), got "gs://files"',
     ]);
-    expect(problemsOf(parseConfig({ UPLOAD_STORE: 's3://My_Bucket/x', S3_REGION: 'us-east-1' }))[0]).toMatch(/^UPLOAD_STORE: expected/);
-    expect(problemsOf(parseConfig({ UPLOAD_STORE: 'file:' }))).toEqual([
+    expect(configProblems(parseConfig({ UPLOAD_STORE: 's3://My_Bucket/x', S3_REGION: 'us-east-1' }))[0]).toMatch(/^UPLOAD_STORE: expected/);
+    expect(configProblems(parseConfig({ UPLOAD_STORE: 'file:' }))).toEqual([
       'UPLOAD_STORE: expected file:<directory> with a directory, got "file:"',
     ]);
-    expect(problemsOf(parseConfig({ UPLOAD_STORE: 's3://ptk-files/x' }))).toEqual([
+    expect(configProblems(parseConfig({ UPLOAD_STORE: 's3://ptk-files/x' }))).toEqual([
       "S3_REGION: expected the bucket's region when UPLOAD_STORE is s3:// (e.g. eu-west-1; auto for Cloudflare R2; us-east-1 for MinIO), got nothing",
     ]);
-    expect(problemsOf(parseConfig({ S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'yes' }))).toEqual([
+    expect(configProblems(parseConfig({ S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'yes' }))).toEqual([
       'S3_FORCE_PATH_STYLE: expected one of: true, false, got "yes"',
     ]);
-    expect(problemsOf(parseConfig({ S3_ENDPOINT: 'http://minio:9000' }))).toEqual([
+    expect(configProblems(parseConfig({ S3_ENDPOINT: 'http://minio:9000' }))).toEqual([
       'S3_ENDPOINT: expected nothing unless UPLOAD_STORE is s3://<bucket>/<prefix> (uploads go to a directory), got "http://minio:9000"',
     ]);
-    expect(problemsOf(parseConfig({ UPLOAD_MAX_FILES_PER_TASK: '0' }))).toEqual([
+    expect(configProblems(parseConfig({ UPLOAD_MAX_FILES_PER_TASK: '0' }))).toEqual([
       'UPLOAD_MAX_FILES_PER_TASK: expected a whole number from 1 to 10000, got "0"',
     ]);
-    expect(problemsOf(parseConfig({ UPLOAD_MAX_FILES_PER_ATTEMPT: '0' }))).toEqual([
+    expect(configProblems(parseConfig({ UPLOAD_MAX_FILES_PER_ATTEMPT: '0' }))).toEqual([
       'UPLOAD_MAX_FILES_PER_ATTEMPT: expected a whole number from 1 to 10000, got "0"',
     ]);
   });
@@ -126,7 +126,7 @@ describe('uploads configuration', () => {
       ok: true,
       config: { uploads: { cleaning: { processes: 4, timeoutMs: 5000 } } },
     });
-    expect(problemsOf(parseConfig({ UPLOAD_CLEANING_PROCESSES: '0', UPLOAD_CLEANING_TIMEOUT_MS: '50' }))).toEqual([
+    expect(configProblems(parseConfig({ UPLOAD_CLEANING_PROCESSES: '0', UPLOAD_CLEANING_TIMEOUT_MS: '50' }))).toEqual([
       'UPLOAD_CLEANING_PROCESSES: expected a whole number from 1 to 64, got "0"',
       'UPLOAD_CLEANING_TIMEOUT_MS: expected a whole number from 100 to 600000, got "50"',
     ]);
@@ -134,9 +134,9 @@ describe('uploads configuration', () => {
 
   it('never echoes a credential, not even a misplaced one', () => {
     const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
-    const problems = problemsOf(parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'eu-west-1', AWS_SECRET_ACCESS_KEY: secret }));
+    const problems = configProblems(parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'eu-west-1', AWS_SECRET_ACCESS_KEY: secret }));
     expect(problems).toEqual(['AWS_ACCESS_KEY_ID: expected it with AWS_SECRET_ACCESS_KEY (an access key is both), got nothing']);
-    const tokenOnly = problemsOf(parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'eu-west-1', AWS_SESSION_TOKEN: secret }));
+    const tokenOnly = configProblems(parseConfig({ UPLOAD_STORE: 's3://ptk-files', S3_REGION: 'eu-west-1', AWS_SESSION_TOKEN: secret }));
     expect(tokenOnly).toEqual(['AWS_SESSION_TOKEN: expected only with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, got them unset']);
     expect(JSON.stringify([...problems, ...tokenOnly])).not.toContain(secret);
   });

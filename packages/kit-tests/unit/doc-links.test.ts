@@ -92,7 +92,7 @@ function markdownUnder(base: string, folder: string): string[] {
     .filter((path) => path.endsWith('.md') && !path.includes('node_modules/'));
 }
 
-const read = (base: string, file: string) => readFileSync(join(base, file), 'utf8');
+const readIn = (base: string, file: string) => readFileSync(join(base, file), 'utf8');
 
 describe('the links of the kit’s pages and of the pages an app receives', () => {
   const work = mkdtempSync(join(tmpdir(), 'ptk-doc-links-'));
@@ -120,7 +120,7 @@ describe('the links of the kit’s pages and of the pages an app receives', () =
   it('lead somewhere in this repository, from README.md and docs/', () => {
     const pages = ['README.md', ...markdownUnder(root, 'docs')];
     expect(pages).toEqual(expect.arrayContaining(['docs/architecture.md', 'docs/decisions/010-walls-are-code.md']));
-    expect(pages.flatMap((page) => brokenLinks(kitReader, page, read(root, page)))).toEqual([]);
+    expect(pages.flatMap((page) => brokenLinks(kitReader, page, readIn(root, page)))).toEqual([]);
   });
 
   it('lead somewhere in every app the scaffolder makes, or to this repository by its address', () => {
@@ -130,7 +130,7 @@ describe('the links of the kit’s pages and of the pages an app receives', () =
     for (const { example, dir } of apps) {
       const pages = ['README.md', ...markdownUnder(dir, 'src'), ...markdownUnder(dir, 'server')];
       expect(pages).toContain('src/workflows/README.md');
-      for (const problem of pages.flatMap((page) => brokenLinks(appReader(dir), page, read(dir, page)))) {
+      for (const problem of pages.flatMap((page) => brokenLinks(appReader(dir), page, readIn(dir, page)))) {
         foundIn.set(problem, [...(foundIn.get(problem) ?? []), example]);
       }
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FaultQueue } from '@partner-task-kit/dev/emulator/fault-queue';
 import { RequestLog, type LoggedRequest } from '@partner-task-kit/dev/emulator/request-log';
 
-const entry = (endpoint: LoggedRequest['endpoint']): Omit<LoggedRequest, 'seq'> => ({
+const loggedRequest = (endpoint: LoggedRequest['endpoint']): Omit<LoggedRequest, 'seq'> => ({
   time: '2026-01-01T00:00:00.000Z',
   endpoint,
   method: 'POST',
@@ -16,7 +16,7 @@ const entry = (endpoint: LoggedRequest['endpoint']): Omit<LoggedRequest, 'seq'> 
 describe('RequestLog', () => {
   it('keeps the newest entries up to its limit, oldest first', () => {
     const log = new RequestLog(3);
-    for (const endpoint of ['token', 'workers', 'partnerTask', 'partnerTask', 'token'] as const) log.add(entry(endpoint));
+    for (const endpoint of ['token', 'workers', 'partnerTask', 'partnerTask', 'token'] as const) log.add(loggedRequest(endpoint));
     expect(log.list().map((e) => e.seq)).toEqual([3, 4, 5]);
     expect(log.list('partnerTask').map((e) => e.seq)).toEqual([3, 4]);
     expect(log.list(undefined, 1).map((e) => e.seq)).toEqual([5]);
@@ -26,7 +26,7 @@ describe('RequestLog', () => {
 
   it('holds nothing with a limit of zero', () => {
     const log = new RequestLog(0);
-    log.add(entry('token'));
+    log.add(loggedRequest('token'));
     expect(log.list()).toEqual([]);
   });
 });

@@ -19,9 +19,9 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
 }
 
-const read = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8')) as Manifest;
+const readKitManifest = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8')) as Manifest;
 const kitPackages = readdirSync(join(root, 'packages'))
-  .map((folder) => read(`packages/${folder}/package.json`))
+  .map((folder) => readKitManifest(`packages/${folder}/package.json`))
   .filter((manifest) => manifest.name.startsWith('@partner-task-kit/') && manifest.private !== true);
 const kitNames = (ranges: Record<string, string> = {}) => Object.keys(ranges).filter((name) => name.startsWith('@partner-task-kit/'));
 
@@ -45,8 +45,8 @@ describe("the kit's manifests", () => {
   });
 
   it('of the root app and the template list the same kit packages, the root at the kit version', () => {
-    const app = read('package.json');
-    const template = read('packages/create-partner-task-kit/template-base/package.json');
+    const app = readKitManifest('package.json');
+    const template = readKitManifest('packages/create-partner-task-kit/template-base/package.json');
     for (const list of ['dependencies', 'devDependencies'] as const) {
       expect(kitNames(template[list]).sort(), list).toEqual(kitNames(app[list]).sort());
       for (const name of kitNames(app[list])) expect(app[list]![name], name).toBe(version);

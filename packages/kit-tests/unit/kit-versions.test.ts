@@ -25,19 +25,19 @@ function install(folder: string, name: string, version: string, extra: Record<st
 }
 
 /** The kit's five packages, hoisted to the app's node_modules, at `version`; `server` at its own when given. */
-function installKit(version: string, serverVersion = version): void {
+function installVersions(version: string, serverVersion = version): void {
   for (const name of ['workflow', 'page', 'testing', 'vite-plugin']) {
     install(`node_modules/@partner-task-kit/${name}`, `@partner-task-kit/${name}`, version);
   }
   install('node_modules/@partner-task-kit/server', '@partner-task-kit/server', serverVersion);
 }
 
-const run = (environment: Record<string, string> = {}) => checkKitVersions(app, environment);
+const checkWith = (environment: Record<string, string> = {}) => checkKitVersions(app, environment);
 
 describe("the check of the kit's versions", () => {
   it('passes one version, one copy each, and names what it found', () => {
-    installKit('0.2.0');
-    const check = run();
+    installVersions('0.2.0');
+    const check = checkWith();
     expect(check.kind).toBe('one-version');
     expect(check.copies.map((copy) => `${copy.name}@${copy.version}`)).toEqual([
       '@partner-task-kit/page@0.2.0',
@@ -53,8 +53,8 @@ describe("the check of the kit's versions", () => {
   });
 
   it('refuses server one patch ahead, naming every package, its version and its folder, and the upgrade that fixes it', () => {
-    installKit('0.2.0', '0.2.1');
-    const check = run();
+    installVersions('0.2.0', '0.2.1');
+    const check = checkWith();
     expect(check.kind).toBe('refused');
     const message = check.kind === 'refused' ? check.message : '';
     expect(message).toContain("The kit's packages are at 2 versions (0.2.1, 0.2.0)");
@@ -66,9 +66,9 @@ describe("the check of the kit's versions", () => {
   });
 
   it('refuses a second copy of workflow nested under server, at the same version, naming both folders', () => {
-    installKit('0.2.0');
+    installVersions('0.2.0');
     install('node_modules/@partner-task-kit/server/node_modules/@partner-task-kit/workflow', '@partner-task-kit/workflow', '0.2.0');
-    const check = run();
+    const check = checkWith();
     expect(check.kind).toBe('refused');
     const message = check.kind === 'refused' ? check.message : '';
     expect(message).toContain('two copies of @partner-task-kit/workflow');
@@ -80,7 +80,7 @@ describe("the check of the kit's versions", () => {
   });
 
   it('finds a copy nested under a nested copy', () => {
-    installKit('0.2.0');
+    installVersions('0.2.0');
     install('node_modules/@partner-task-kit/vite-plugin/node_modules/@partner-task-kit/server', '@partner-task-kit/server', '0.1.9');
     install(
       'node_modules/@partner-task-kit/vite-plugin/node_modules/@partner-task-kit/server/node_modules/@partner-task-kit/workflow',
@@ -94,54 +94,54 @@ describe("the check of the kit's versions", () => {
   });
 
   it('suggests the newest version by number, 0.10.0 over 0.9.0', () => {
-    installKit('0.9.0', '0.10.0');
-    const check = run();
+    installVersions('0.9.0', '0.10.0');
+    const check = checkWith();
     expect(check.kind === 'refused' && check.message).toContain('npx partner-task-kit upgrade 0.10.0');
   });
 
   it('passes a kit package that is not installed, and finds one whose exports leave its package.json out', () => {
-    installKit('0.2.0');
+    installVersions('0.2.0');
     rmSync(join(app, 'node_modules/@partner-task-kit/testing'), { recursive: true });
     install('node_modules/@partner-task-kit/dev', '@partner-task-kit/dev', '0.2.1', { exports: { '.': './dist/index.js' } });
-    const check = run();
+    const check = checkWith();
     expect(check.kind).toBe('refused');
     expect(check.copies.map((copy) => copy.name)).not.toContain('@partner-task-kit/testing');
     expect(check.kind === 'refused' && check.message).toMatch(/@partner-task-kit\/dev +0\.2\.1 /);
   });
 
   it('counts a linked package once, at its real folder (a workspace)', () => {
-    installKit('0.2.0');
+    installVersions('0.2.0');
     rmSync(join(app, 'node_modules/@partner-task-kit/page'), { recursive: true });
     install('packages/page', '@partner-task-kit/page', '0.2.0');
     symlinkSync('../../packages/page', join(app, 'node_modules/@partner-task-kit/page'));
-    const check = run();
+    const check = checkWith();
     expect(check.kind).toBe('one-version');
     expect(check.copies.find((copy) => copy.name === '@partner-task-kit/page')!.folder).toBe(join(app, 'packages/page'));
   });
 
   it('passes an app where no kit package is found (the bundled server of the image)', () => {
-    expect(run()).toEqual({ kind: 'one-version', copies: [] });
+    expect(checkWith()).toEqual({ kind: 'one-version', copies: [] });
   });
 
   it('lets a mix run with KIT_VERSION_CHECK=off, with a warning that names it; any other value checks', () => {
-    installKit('0.2.0', '0.2.1');
-    const check = run({ KIT_VERSION_CHECK: 'off' });
+    installVersions('0.2.0', '0.2.1');
+    const check = checkWith({ KIT_VERSION_CHECK: 'off' });
     expect(check.kind).toBe('bypassed');
     const warning = check.kind === 'bypassed' ? check.warning : '';
     expect(warning).toMatch(/^WARNING: KIT_VERSION_CHECK=off is set: running on a mix/);
     expect(warning).toMatch(/@partner-task-kit\/server +0\.2\.1 +node_modules\/@partner-task-kit\/server$/m);
-    expect(run({ KIT_VERSION_CHECK: 'of' }).kind).toBe('refused');
+    expect(checkWith({ KIT_VERSION_CHECK: 'of' }).kind).toBe('refused');
   });
 });
 
 describe('doctor', () => {
   it('reports a mix as a failed check with the fix, and one version as passed', () => {
-    installKit('0.2.0', '0.2.1');
+    installVersions('0.2.0', '0.2.1');
     const failed = checkKitVersionsForDoctor(app, {});
     expect(failed).toMatchObject({ name: 'kit versions', ok: false });
     expect(failed.summary).toMatch(/@partner-task-kit\/server +0\.2\.1 +node_modules\/@partner-task-kit\/server/);
     expect(failed.nextStep).toContain('npx partner-task-kit upgrade 0.2.1');
-    installKit('0.2.1');
+    installVersions('0.2.1');
     expect(checkKitVersionsForDoctor(app, {})).toEqual({ name: 'kit versions', ok: true, summary: '5 packages, one copy each, at 0.2.1' });
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '@partner-task-kit/server/clock';
 import { parseConfig } from '@partner-task-kit/server/config';
 import { signingSecretsOf, singleEndpoint, tenantEndpoints } from '@partner-task-kit/server/delivery/partner-endpoints';
 import type { CompanyWebhook, CompanyWebhooks } from '@partner-task-kit/server/tenants/company-webhooks';
+import { ManualClock } from '../helpers/manual-clock';
 
 const companyA = '5b7c0d2e-1f3a-4b5c-8d6e-7f8091a2b3c4';
 const companyB = 'c4d5e6f7-0a1b-4c2d-9e3f-405162738495';

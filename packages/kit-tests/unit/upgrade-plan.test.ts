@@ -36,7 +36,7 @@ function installedAt(version: string, names: readonly string[] = kitPackages): I
   return names.map((name) => ({ name, version, where: `node_modules/${name}` }));
 }
 
-function refusal(run: () => unknown): string {
+function upgradeRefusal(run: () => unknown): string {
   try {
     run();
   } catch (error) {
@@ -143,9 +143,9 @@ describe('partner-task-kit upgrade <version>', () => {
 
   it('refuses a version that is not one release', () => {
     for (const version of ['latest', '^0.3.0', '0.3', '0.3.x']) {
-      expect(refusal(() => registrySource(version))).toContain(`"${version}" is not a version`);
+      expect(upgradeRefusal(() => registrySource(version))).toContain(`"${version}" is not a version`);
     }
-    expect(refusal(() => registrySource('v0.3.0'))).toContain('such as 0.3.0');
+    expect(upgradeRefusal(() => registrySource('v0.3.0'))).toContain('such as 0.3.0');
     expect(registrySource('1.0.0-rc.1')).toEqual({ version: '1.0.0-rc.1' });
   });
 
@@ -174,10 +174,10 @@ describe('partner-task-kit upgrade <version>', () => {
 
   it('refuses an app not installed, and a folder that is no app of the kit', () => {
     const withoutTesting = installedAt('0.2.0').filter((copy) => copy.name !== '@partner-task-kit/testing');
-    expect(refusal(() => planUpgrade(scaffolded('0.2.0'), withoutTesting, registrySource('0.3.0')))).toContain(
+    expect(upgradeRefusal(() => planUpgrade(scaffolded('0.2.0'), withoutTesting, registrySource('0.3.0')))).toContain(
       '@partner-task-kit/testing not installed: run npm install first',
     );
-    expect(refusal(() => planUpgrade({ dependencies: { react: '^19.3.1' } }, [], registrySource('0.3.0')))).toContain(
+    expect(upgradeRefusal(() => planUpgrade({ dependencies: { react: '^19.3.1' } }, [], registrySource('0.3.0')))).toContain(
       "names none of the kit's packages",
     );
   });
@@ -197,10 +197,10 @@ describe('partner-task-kit upgrade --from <folder of tarballs>', () => {
   });
 
   it('refuses a folder without every kit package, or with two versions of them', () => {
-    expect(refusal(() => tarballSource(packed.slice(0, 3), 'packs/'))).toContain(
+    expect(upgradeRefusal(() => tarballSource(packed.slice(0, 3), 'packs/'))).toContain(
       'packs/ holds no tarball of @partner-task-kit/server, @partner-task-kit/vite-plugin, @partner-task-kit/testing',
     );
-    expect(refusal(() => tarballSource([...packed, 'partner-task-kit-page-0.2.0.tgz'], 'packs/'))).toContain(
+    expect(upgradeRefusal(() => tarballSource([...packed, 'partner-task-kit-page-0.2.0.tgz'], 'packs/'))).toContain(
       'several versions (0.2.0, 0.3.0)',
     );
   });

@@ -3,7 +3,7 @@ import { z } from 'zod/mini';
 import { folderCatalog, WorkflowCatalogError, workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import { defineStep, type WorkflowDefinition } from '@partner-task-kit/workflow/workflow-definition';
 
-function workflow(id: string): WorkflowDefinition {
+function workflowNamed(id: string): WorkflowDefinition {
   return {
     id,
     title: `Workflow ${id}`,
@@ -18,7 +18,7 @@ const graders = { graders: { only: () => ({ score: 1, total: 1 }) } };
 
 describe('a workflow catalog', () => {
   it('lists the workflows in the order given and finds each with its server half', () => {
-    const [a, b] = [workflow('a'), workflow('b')];
+    const [a, b] = [workflowNamed('a'), workflowNamed('b')];
     const catalog = workflowCatalog([a, b], { serverModules: { b: graders } });
     expect(catalog.list()).toEqual([a, b]);
     expect(catalog.find('a')).toEqual({ definition: a });
@@ -27,21 +27,21 @@ describe('a workflow catalog', () => {
   });
 
   it('defaults to the first workflow, or to the one named', () => {
-    expect(workflowCatalog([workflow('a'), workflow('b')]).defaultId).toBe('a');
-    expect(workflowCatalog([workflow('a'), workflow('b')], { defaultWorkflow: 'b' }).defaultId).toBe('b');
+    expect(workflowCatalog([workflowNamed('a'), workflowNamed('b')]).defaultId).toBe('a');
+    expect(workflowCatalog([workflowNamed('a'), workflowNamed('b')], { defaultWorkflow: 'b' }).defaultId).toBe('b');
   });
 
   it('finds nothing under a name no workflow has, inherited ones included', () => {
-    const catalog = workflowCatalog([workflow('a')]);
+    const catalog = workflowCatalog([workflowNamed('a')]);
     expect(catalog.find('constructor')).toBeUndefined();
     expect(catalog.find('__proto__')).toBeUndefined();
   });
 
   it.each([
-    ['two workflows under one id', () => workflowCatalog([workflow('a'), workflow('a')]), 'two workflows have the id "a"'],
+    ['two workflows under one id', () => workflowCatalog([workflowNamed('a'), workflowNamed('a')]), 'two workflows have the id "a"'],
     ['no workflow', () => workflowCatalog([]), 'at least one workflow'],
-    ['a default not in the list', () => workflowCatalog([workflow('a')], { defaultWorkflow: 'b' }), 'the default workflow "b"'],
-    ['a server half for no workflow', () => workflowCatalog([workflow('a')], { serverModules: { b: graders } }), 'given for "b"'],
+    ['a default not in the list', () => workflowCatalog([workflowNamed('a')], { defaultWorkflow: 'b' }), 'the default workflow "b"'],
+    ['a server half for no workflow', () => workflowCatalog([workflowNamed('a')], { serverModules: { b: graders } }), 'given for "b"'],
   ])('refuses %s', (_case, make, message) => {
     expect(make).toThrow(message);
   });
@@ -49,7 +49,7 @@ describe('a workflow catalog', () => {
 
 /** A workflow as virtual:partner-task-kit/workflows gives it: its definition from the folder of its id. */
 const inFolder = (id: string, server?: typeof graders) => ({
-  definition: workflow(id),
+  definition: workflowNamed(id),
   folder: `src/workflows/${id}/`,
   ...(server === undefined ? {} : { server }),
 });
@@ -80,7 +80,7 @@ describe("the catalog of the app's workflow folders", () => {
     ],
     [
       "a definition whose id is not its folder's name, naming its file",
-      () => folderCatalog([{ definition: workflow('other'), folder: 'src/workflows/a/' }], undefined),
+      () => folderCatalog([{ definition: workflowNamed('other'), folder: 'src/workflows/a/' }], undefined),
       'src/workflows/a/definition.ts: id "other" is not its folder\'s name, "a"',
     ],
     [

@@ -50,7 +50,7 @@ const submit = (at: Task, stepId: string, data: unknown, offer?: unknown): StepD
   });
 
 /** The error a decision throws: its code and the field it names. */
-function refusal(decide: () => unknown): { code: string; field: string | undefined } {
+function apiRefusal(decide: () => unknown): { code: string; field: string | undefined } {
   try {
     decide();
   } catch (error) {
@@ -83,7 +83,7 @@ describe('a workflow that branches', () => {
 
   it('refuses a step that is not on the path: the document after "citizen: true"', () => {
     const at = task('national-id', citizen);
-    expect(refusal(() => submit(at, 'document', { documentType: 'passport', expiryDate: '2030-01-01' }))).toEqual({
+    expect(apiRefusal(() => submit(at, 'document', { documentType: 'passport', expiryDate: '2030-01-01' }))).toEqual({
       code: 'step_out_of_order',
       field: 'stepId',
     });
@@ -91,22 +91,22 @@ describe('a workflow that branches', () => {
 
   it('checks an answer against today: an expiry date in the past is refused, naming the field', () => {
     const at = task('document', nonCitizen);
-    expect(refusal(() => submit(at, 'document', { documentType: 'passport', expiryDate: '2026-02-28' }))).toEqual({
+    expect(apiRefusal(() => submit(at, 'document', { documentType: 'passport', expiryDate: '2026-02-28' }))).toEqual({
       code: 'invalid_step_data',
       field: 'data.expiryDate',
     });
-    expect(refusal(() => submit(at, 'document', { documentType: 'passport', expiryDate: TODAY })).field).toBe('data.expiryDate');
+    expect(apiRefusal(() => submit(at, 'document', { documentType: 'passport', expiryDate: TODAY })).field).toBe('data.expiryDate');
     expect(submit(at, 'document', { documentType: 'work-visa', expiryDate: '2026-03-02' })).toMatchObject({ kind: 'advanced' });
   });
 
   it('checks an answer against the offer shown, and refuses one sent before the offer was loaded', () => {
     const answered = { ...citizen, 'national-id': { nationalId: 'AB12CD' }, ...photos, postcode: { postcode: '1000' } };
     const at = task('appointment', answered);
-    expect(refusal(() => submit(at, 'appointment', { slotId: 'slot-9' }, slots))).toEqual({
+    expect(apiRefusal(() => submit(at, 'appointment', { slotId: 'slot-9' }, slots))).toEqual({
       code: 'invalid_step_data',
       field: 'data.slotId',
     });
-    expect(refusal(() => submit(at, 'appointment', { slotId: 'slot-1' })).code).toBe('offer_not_loaded');
+    expect(apiRefusal(() => submit(at, 'appointment', { slotId: 'slot-1' })).code).toBe('offer_not_loaded');
     expect(submit(at, 'appointment', { slotId: 'slot-1' }, slots)).toMatchObject({ kind: 'advanced', nextStepId: 'verification' });
   });
 
@@ -127,16 +127,16 @@ describe('a workflow that branches', () => {
     });
     expect(previousStepId(workAuthorization, answered, 'photos')).toBe('document');
     expect(previousStepId(workAuthorization, answered, 'document')).toBe('citizenship');
-    expect(refusal(() => decideBack({ workflow: workAuthorization, task: task('citizenship'), from: 'citizenship' })).code).toBe(
+    expect(apiRefusal(() => decideBack({ workflow: workAuthorization, task: task('citizenship'), from: 'citizenship' })).code).toBe(
       'back_not_allowed',
     );
-    expect(refusal(() => decideBack({ workflow: workAuthorization, task: task('postcode', answered), from: 'document' })).code).toBe(
+    expect(apiRefusal(() => decideBack({ workflow: workAuthorization, task: task('postcode', answered), from: 'document' })).code).toBe(
       'step_out_of_order',
     );
     const waiting = { ...answered, postcode: { postcode: '1000' }, appointment: { slotId: 'slot-1' } };
-    expect(refusal(() => decideBack({ workflow: workAuthorization, task: task('verification', waiting), from: 'verification' })).code).toBe(
-      'back_not_allowed',
-    );
+    expect(
+      apiRefusal(() => decideBack({ workflow: workAuthorization, task: task('verification', waiting), from: 'verification' })).code,
+    ).toBe('back_not_allowed');
   });
 
   it('counts progress along the path, never past its total', () => {

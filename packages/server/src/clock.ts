@@ -4,20 +4,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
-
-/** A clock that only moves when told to; the emulator uses it to expire tokens without waiting an hour. */
-export class ManualClock implements Clock {
-  constructor(private current = Date.now()) {}
-
-  now(): number {
-    return this.current;
-  }
-
-  advance(ms: number): void {
-    this.current += ms;
-  }
-
-  set(epochMs: number): void {
-    this.current = epochMs;
-  }
-}

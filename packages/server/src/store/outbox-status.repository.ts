@@ -85,11 +85,6 @@ export interface OutboxStats {
   dead: number;
 }
 
-/** One lane's counts (the platform's by default), for the doctor and the tests. */
-export async function outboxStats(db: StoreDb, now: number, lane: OutboxLane = 'platform'): Promise<OutboxStats> {
-  return (await outboxStatsByLane(db, now))[lane];
-}
-
 /**
  * For `/metrics` and `npm run outbox -- status`: both lanes in one statement. Each lane's backlog is counted through
  * that lane's index of pending rows, the dead letters through the index of settled rows. Counting the delivered rows

@@ -120,11 +120,6 @@ export async function markManyDelivered(
   return rows.map((row) => row.id);
 }
 
-/** One row's delivery; false when this worker no longer holds its lease. */
-export async function markDelivered(db: StoreDb, id: number, options: { now: number; workerId: string }): Promise<boolean> {
-  return (await markManyDelivered(db, [id], options)).length > 0;
-}
-
 /** The row stays pending, so the task's later rows keep waiting behind it (per-task order, docs/decisions/003-per-task-order-with-leases.md). */
 export async function scheduleRetry(
   db: StoreDb,

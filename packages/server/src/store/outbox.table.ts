@@ -65,11 +65,7 @@ export interface OutboxUpdate {
 
 export function toOutboxUpdate(row: OutboxRow): OutboxUpdate {
   // Validated by partnerTaskUpdateSchema when enqueued; not re-validated here so one odd row cannot stall a claim.
-  return outboxUpdateOf(row, JSON.parse(row.payload) as PartnerTaskUpdate);
-}
-
-/** The row with its payload already parsed (the enqueue has the object it stored: no round trip through JSON). */
-export function outboxUpdateOf(row: OutboxRow, payload: PartnerTaskUpdate): OutboxUpdate {
+  const payload = JSON.parse(row.payload) as PartnerTaskUpdate;
   return {
     id: row.id,
     taskId: row.task_id,

@@ -49,15 +49,6 @@ function newTaskRow(input: NewTask): NewTaskRow {
   };
 }
 
-export async function insertTask(db: StoreDb, input: NewTask): Promise<Task> {
-  const row = await db
-    .insertInto('tasks')
-    .values({ ...newTaskRow(input), ...changeMarkerColumns(db) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toTask(row);
-}
-
 /**
  * Creates the task of an assigned task unless it exists. Two first requests for one assigned task (two tabs, a retry,
  * the id in another letter case) race here; the unique canonical key decides, and both callers get the same task.
