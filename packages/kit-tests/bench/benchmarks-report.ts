@@ -1,4 +1,3 @@
-import { renewalMarginMs } from '@partner-task-kit/server/upstream/token-cache';
 import { apiRows } from './api-report';
 import { pageRows } from './page-report';
 import { scaleRows } from './scale-report';
@@ -181,9 +180,11 @@ function rowsOf(result: SuiteResult): Row[] {
       return retentionRows(result);
     case 'token': {
       const r = result as unknown as TokenResult;
-      // A token is renewed its renewal margin before it expires (packages/server/src/upstream/token-cache.ts), so that no update
-      // leaves with one about to lapse: one request per lifetime less that margin is one per lifetime it can be used.
+      // A token is renewed five minutes before it expires, or a tenth of its lifetime before when that is shorter
+      // (docs/platform.md#token), so that no update leaves with one about to lapse: one request per lifetime
+      // less that margin is one per lifetime it can be used.
       const lifetimeMs = r.tokenLifetimeSeconds * 1000;
+      const renewalMarginMs = (lifetime: number) => Math.min(5 * 60_000, lifetime / 10);
       const perUsableLifetime = Math.ceil((r.emulatedSeconds * 1000) / (lifetimeMs - renewalMarginMs(lifetimeMs)));
       return [
         {

@@ -3,8 +3,7 @@ import { parseArgs } from 'node:util';
 import { spawnBareReceiver } from './bare-receiver-process';
 import { machine, round, spawnEmulator, withBenchStore } from './bench-support';
 import { measureEventsCpu } from './partner-events-cpu';
-import { PARTNER_LANE_CONCURRENCY } from '@partner-task-kit/server/delivery/partner-lane';
-import { measurePartnerLane } from './partner-lane-drain';
+import { measurePartnerLane, PARTNER_LANE_CONCURRENCY } from './partner-lane-drain';
 
 /**
  * `npm run bench:partner-events`: what the partner's events cost, against a bare receiver (packages/kit-tests/bench/bare-receiver.ts)

@@ -6,7 +6,7 @@ import { createDeliveryMetrics } from '@partner-task-kit/server/delivery/deliver
 import { singleEndpoint } from '@partner-task-kit/server/delivery/partner-endpoints';
 import { partnerWebhookSender } from '@partner-task-kit/server/delivery/partner-webhook-sender';
 import { createHttpTransport } from '@partner-task-kit/server/upstream/http-transport';
-import { PARTNER_LANE_CONCURRENCY, startPartnerLane } from '@partner-task-kit/server/delivery/partner-lane';
+import { startPartnerLane } from '@partner-task-kit/server/delivery/partner-lane';
 import { defaultRetryPolicy } from '@partner-task-kit/server/delivery/retry-policy';
 import { WakeSignal } from '@partner-task-kit/server/delivery/wake-signal';
 import { signWebhook } from '@partner-task-kit/server/delivery/webhook-signature';
@@ -18,6 +18,9 @@ import { STEP_CYCLE } from './api-load';
 import type { BareReceiver } from './bare-receiver-process';
 import { openBenchTasks, round, runPool, waitUntilDrained } from './bench-support';
 import { findTaskById } from '@partner-task-kit/server/store/tasks.repository';
+
+/** Deliveries under way at once, set on the lane here (its default, packages/server/src/delivery/partner-lane.ts) and used for the receiver's and the sender's ceilings alike. */
+export const PARTNER_LANE_CONCURRENCY = 16;
 
 /**
  * The partner lane's relay as server.ts starts it (startPartnerLane: its own concurrency, the signing sender), draining
@@ -59,6 +62,7 @@ export async function measurePartnerLane(store: Store, receiver: BareReceiver, o
     timeoutMs: TIMEOUT_MS,
     leaseMs: deliveryLeaseMs(TIMEOUT_MS),
     policy: defaultRetryPolicy,
+    relay: { concurrency: PARTNER_LANE_CONCURRENCY },
   });
   if (!relay) throw new Error('startPartnerLane started no relay for an endpoint');
   await waitUntilDrained(store, 'partner');

@@ -16,7 +16,7 @@ import { openTask, restartTask } from '@partner-task-kit/server/task-progress/ta
 import { createWorkforceClient } from '@partner-task-kit/server/upstream/workforce-client';
 import { STEP_CYCLE } from './api-load';
 import { round, runPool } from './bench-support';
-import { sensitiveKeyRing } from '@partner-task-kit/server/sensitive/sensitive-keys';
+import { sensitiveKeyRingOf } from '@partner-task-kit/server/sensitive/sensitive-keys';
 import { testWorkflows } from '../helpers/test-workflows';
 
 /**
@@ -118,7 +118,7 @@ async function recordCycle(database: Database.Database): Promise<Recorded> {
     onUpdateEnqueued: () => {},
     companies: { serves: () => true },
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
-    sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
+    sensitiveKeys: sensitiveKeyRingOf({ sensitiveKeys: { keys: [{ kid: 'test', key: new Uint8Array(32) }] } }),
     log: { warn: () => {} },
     workflows: testWorkflows,
   } satisfies TaskServiceDeps;

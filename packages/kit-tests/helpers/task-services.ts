@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '@partner-task-kit/server/clock';
-import { parseSensitiveKeys, sensitiveKeyRing } from '@partner-task-kit/server/sensitive/sensitive-keys';
+import { parseSensitiveKeys, sensitiveKeyRingOf } from '@partner-task-kit/server/sensitive/sensitive-keys';
 import type { Store } from '@partner-task-kit/server/store/store';
 import type { TaskServiceDeps } from '@partner-task-kit/server/task-progress/locked-task';
 import { submitStep, type StepSubmissionOutcome } from '@partner-task-kit/server/task-progress/step.service';
@@ -70,7 +70,7 @@ export function taskServices(store: Store, options: TaskServicesOptions = {}): T
       ...(options.partnerEvents ? { partnerEvents: { tells: () => true, enqueued: () => {} } } : {}),
     },
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
-    sensitiveKeys: sensitiveKeyRing(parsedKeys.keys),
+    sensitiveKeys: sensitiveKeyRingOf({ sensitiveKeys: { keys: parsedKeys.keys } }),
     log: { warn: () => {} },
     workflows: options.workflows ?? testWorkflows,
   };

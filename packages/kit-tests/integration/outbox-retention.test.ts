@@ -101,6 +101,28 @@ describe.each(testDatabases)('outbox retention on $name', (engine) => {
     expect((await runRetention(store, { now, retention, uploadFiles: unusedUploadFiles() }, noPause)).outboxRows).toBe(0);
   });
 
+  it('runs now by `npm run tasks -- retention`, which prints what it deleted', async () => {
+    const { store } = t;
+    // The command runs at the wall clock's now, with the default OUTBOX_RETENTION_DAYS (30).
+    const monthsAgo = Date.now() - 40 * DAY;
+    const task = addTask();
+    await row(store, task, 'platform', monthsAgo, 'delivered');
+    const kept = await row(store, task, 'platform', monthsAgo + 1_000, 'delivered');
+    const event = await row(store, task, 'partner', Date.now() - DAY, 'delivered');
+
+    expect(await kitCommandOn(t.url, 'tasks', ['retention'])).toMatchObject({
+      code: 0,
+      stdout:
+        'retention: 0 finished task(s) lost their answers, 0 uploaded file(s) removed, ' +
+        '1 delivered update(s) and event(s) and 0 stored partner API answer(s) deleted\n',
+    });
+    expect(await remainingIds(store)).toEqual([kept, event]);
+    expect(await kitCommandOn(t.url, 'tasks', ['retention', '--worker', task.context.wxWorkerUuid])).toMatchObject({
+      code: 2,
+      stderr: 'retention: expected no argument and no option\n',
+    });
+  }, 60_000);
+
   it('keeps the sentAt rule: a clock stepped back still gets a sentAt after the last one delivered', async () => {
     const { store } = t;
     const task = addTask();

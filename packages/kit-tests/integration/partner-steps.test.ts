@@ -6,7 +6,7 @@ import { resolveAwaitedStep } from '@partner-task-kit/server/task-progress/partn
 import type { ApiError } from '@partner-task-kit/server/api-error';
 import { bearer, errorCode, newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
-import { sensitiveKeyRing } from '@partner-task-kit/server/sensitive/sensitive-keys';
+import { sensitiveKeyRingOf } from '@partner-task-kit/server/sensitive/sensitive-keys';
 import { testWorkflows } from '../helpers/test-workflows';
 
 let t: TaskApp | undefined;
@@ -24,7 +24,7 @@ function servicesOf(app: TaskApp): TaskServiceDeps {
     onUpdateEnqueued: () => {},
     companies: { serves: () => true },
     newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
-    sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
+    sensitiveKeys: sensitiveKeyRingOf({ sensitiveKeys: { keys: [{ kid: 'test', key: new Uint8Array(32) }] } }),
     log: { warn: () => {} },
     workflows: testWorkflows,
   };

@@ -7,7 +7,7 @@ import { submitStep } from '@partner-task-kit/server/task-progress/step.service'
 import { openTask, restartTask, startTask } from '@partner-task-kit/server/task-progress/task.service';
 import { POLICY_VERSION } from '../fixtures/workflows/safety-training/definition';
 import { openPostgresTestDatabase, testDatabases, type TestDatabase } from '../helpers/test-databases';
-import { sensitiveKeyRing } from '@partner-task-kit/server/sensitive/sensitive-keys';
+import { sensitiveKeyRingOf } from '@partner-task-kit/server/sensitive/sensitive-keys';
 import { testWorkflows } from '../helpers/test-workflows';
 
 /** The services' dependencies around `store`: every company served, no limits, nothing logged. */
@@ -18,7 +18,7 @@ const depsFor = (store: Store): TaskServiceDeps => ({
   onUpdateEnqueued: () => {},
   companies: { serves: () => true },
   newTaskLimits: { perAddressPerHour: 0, perCompanyPerHour: 0 },
-  sensitiveKeys: sensitiveKeyRing([{ kid: 'test', key: new Uint8Array(32) }]),
+  sensitiveKeys: sensitiveKeyRingOf({ sensitiveKeys: { keys: [{ kid: 'test', key: new Uint8Array(32) }] } }),
   log: { warn: () => {} },
   workflows: testWorkflows,
 });

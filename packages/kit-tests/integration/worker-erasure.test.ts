@@ -135,11 +135,11 @@ describe.each(testDatabases)('npm run tasks -- export and erase on $name', (engi
 describe('npm run tasks with bad input', () => {
   const worker: TaskContext['wxWorkerUuid'] = randomUUID();
   it.each([
-    [['forget'], 'tasks: expected a command (release, export or erase), got "forget"'],
+    [['forget'], 'tasks: expected a command (release, export, erase or retention), got "forget"'],
     [['release', 'nope'], 'release: expected the assigned task\'s UUID, got "nope"'],
     [['export'], 'export: expected --worker <uuid>, got ""'],
     [['erase', '--worker', 'nope'], 'erase: expected --worker <uuid>, got "nope"'],
-    [['erase', '--worker'], "tasks: Option '--worker <value>' argument missing: expected release <uuid>, export --worker <uuid> or erase"],
+    [['erase', '--worker'], "tasks: Option '--worker <value>' argument missing: expected release <uuid>, export --worker <uuid>, erase"],
     [['export', '--worker', worker, '--by', 'me'], 'export: expected no --by without --reveal-sensitive: only a reveal is recorded'],
     [['erase', '--worker', worker, '--by', ' '], 'erase: expected --by <name> (1 to 100 printable characters), got " "'],
     [['erase', worker], `erase: expected no argument but --worker <uuid>, got "${worker}"`],

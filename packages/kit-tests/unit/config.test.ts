@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_MODE_CREDENTIAL, parseConfig } from '@partner-task-kit/server/config';
-import { DEFAULT_END_EVENT } from '@partner-task-kit/server/config-environment';
 
 const platform = {
   WX_API_KEY: 'key-123',
@@ -28,7 +27,7 @@ describe('configuration', () => {
       upstream: { authUrl: 'http://127.0.0.1:8787/emulator' },
       tenancy: { mode: 'single', credential: EMULATOR_MODE_CREDENTIAL, companies: undefined },
       database: { kind: 'sqlite', filename: './data/partner-task.db' },
-      endEvent: { name: DEFAULT_END_EVENT, format: 'string' },
+      endEvent: { name: 'partner-task-complete', format: 'string' },
     });
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AssignedTask, TRAIL_LIMIT, buildLaunchUrl } from '@partner-task-kit/dev/emulator/assignments';
+import { AssignedTask } from '@partner-task-kit/dev/emulator/assignments';
 import { type AssignmentOptions, type ReceivedUpdate, compareSentAt, sentAtInstant } from '@partner-task-kit/dev/emulator/task-rules';
 
 const context = {
@@ -90,23 +90,23 @@ describe('AssignedTask', () => {
     expect(task.applyAction('reset', 4).ok).toBe(false);
   });
 
-  it(`keeps the last ${TRAIL_LIMIT} trail entries and counts the dropped ones`, () => {
+  it('keeps the last 1000 trail entries and counts the dropped ones', () => {
     const task = newTask();
-    for (let i = 0; i < TRAIL_LIMIT + 5; i += 1) task.applyPartnerUpdate(at(i % 60), i);
-    expect(task.trail).toHaveLength(TRAIL_LIMIT);
+    for (let i = 0; i < 1005; i += 1) task.applyPartnerUpdate(at(i % 60), i);
+    expect(task.trail).toHaveLength(1000);
     expect(task.trailDropped).toBe(5);
   });
 });
 
-describe('buildLaunchUrl', () => {
+describe('the launch URL', () => {
   it('appends the context with ? when the URL has no query, and keeps the fragment last', () => {
-    expect(buildLaunchUrl('https://p.example/t#s', context, true)).toBe(
+    expect(newTask({ iframeUrl: 'https://p.example/t#s' }).launchUrl).toBe(
       `https://p.example/t?wxWorkerUuid=${context.workerUuid}&wxAssignedTaskUuid=${context.assignedTaskUuid}` +
         `&wxTaskFlowUuid=${context.taskFlowUuid}&wxCompanyUuid=${context.companyUuid}#s`,
     );
   });
 
   it('leaves the URL untouched without appendTaskContext', () => {
-    expect(buildLaunchUrl('https://p.example/t?a=1', context, false)).toBe('https://p.example/t?a=1');
+    expect(newTask({ iframeUrl: 'https://p.example/t?a=1', appendTaskContext: false }).launchUrl).toBe('https://p.example/t?a=1');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endEventMessage, isExactOrigin, postEndEvent } from '@partner-task-kit/page/portal/end-event';
+import { postEndEvent } from '@partner-task-kit/page/portal/end-event';
 
 const context = {
   wxWorkerUuid: '11111111-1111-4111-8111-111111111111',
@@ -15,15 +15,15 @@ function recorder() {
 
 describe('the end event (spec 2.4, 6.1)', () => {
   it('posts the bare name in the string format', () => {
-    expect(endEventMessage({ name: 'done', format: 'string', targetOrigins: [] }, context)).toBe('done');
+    const { posted, target } = recorder();
+    postEndEvent({ name: 'done', format: 'string', targetOrigins: ['https://a.example'] }, context, target);
+    expect(posted).toEqual([{ message: 'done', origin: 'https://a.example' }]);
   });
 
   it('posts {type, taskStatus, context} in the object format', () => {
-    expect(endEventMessage({ name: 'done', format: 'object', targetOrigins: [] }, context)).toEqual({
-      type: 'done',
-      taskStatus: 'completed',
-      ...context,
-    });
+    const { posted, target } = recorder();
+    postEndEvent({ name: 'done', format: 'object', targetOrigins: ['https://a.example'] }, context, target);
+    expect(posted.map((p) => p.message)).toEqual([{ type: 'done', taskStatus: 'completed', ...context }]);
   });
 
   it('posts once per configured origin, each exactly, never "*"', () => {
@@ -56,7 +56,8 @@ describe('the end event (spec 2.4, 6.1)', () => {
     ['/', false],
     ['https://portal.example.com/', false],
     ['javascript:alert(1)', false],
-  ])('isExactOrigin(%j) is %s', (value, expected) => {
-    expect(isExactOrigin(value)).toBe(expected);
+  ])('addresses %j as a target origin: %s', (value, expected) => {
+    const { target } = recorder();
+    expect(postEndEvent({ name: 'done', format: 'string', targetOrigins: [value] }, context, target)).toBe(expected ? 1 : 0);
   });
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cleanPartnerStatus, cleanPartnerText } from '@partner-task-kit/workflow/contract/partner-status-text';
+import { cleanPartnerStatus } from '@partner-task-kit/workflow/contract/partner-status-text';
 import { labelLength, PARTNER_LABEL_MAX } from '@partner-task-kit/workflow/contract/partner-task-update';
 
 const RIGHT_TO_LEFT_OVERRIDE = '\u202e';
 const LONE_HIGH_SURROGATE = '\ud83e';
+/** The details of a partnerStatus as they are sent, cleaned. */
+const cleanPartnerText = (details: string) => cleanPartnerStatus({ details }).details!;
 
 describe('text sent to the platform in partnerStatus', () => {
   it('drops a right-to-left override, so the name reads as typed', () => {

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { withIframeUrl, workflowDefaults, type FollowedField } from '@partner-task-kit/dev/preview/assignment-defaults';
 import { taskPageUrl } from '@partner-task-kit/dev/preview/task-origin';
-import { withWorkflow, workflowOfUrl } from '@partner-task-kit/dev/preview/workflow-choice';
+import { workflowOfUrl } from '@partner-task-kit/dev/preview/workflow-choice';
 import { pageContext } from '@partner-task-kit/testing';
 
 describe('the preview’s workflow choice (the `workflow` variable of the iframe URL)', () => {
-  it('sets, replaces and removes the variable, keeping the rest of the URL', () => {
-    const chosen = withWorkflow('http://127.0.0.1:8787/?from=preview', 'availability');
-    expect(chosen).toBe('http://127.0.0.1:8787/?from=preview&workflow=availability');
-    expect(workflowOfUrl(chosen)).toBe('availability');
-    expect(withWorkflow(chosen, 'safety-training')).toBe('http://127.0.0.1:8787/?from=preview&workflow=safety-training');
-    expect(withWorkflow(chosen, undefined)).toBe('http://127.0.0.1:8787/?from=preview');
-  });
-
-  it('leaves a URL that is still being typed alone', () => {
-    expect(withWorkflow('http://', 'availability')).toBe('http://');
+  it('reads the variable, and none from a URL that is still being typed', () => {
+    expect(workflowOfUrl('http://127.0.0.1:8787/?from=preview&workflow=availability')).toBe('availability');
+    expect(workflowOfUrl('http://127.0.0.1:8787/?from=preview')).toBeUndefined();
     expect(workflowOfUrl('not a url')).toBeUndefined();
   });
 
@@ -47,19 +40,19 @@ describe('the launch form’s title and estimate, which follow the chosen workfl
   });
 
   it('become those of the workflow chosen, and come back with the default', () => {
-    const chosen = withIframeUrl(options, withWorkflow(options.iframeUrl, 'availability'), config, none);
+    const chosen = withIframeUrl(options, 'http://127.0.0.1:8787/?workflow=availability', config, none);
     expect(chosen).toMatchObject({ title: 'Availability and preferences', estimatedCompletionTime: '1 minute' });
     expect(withIframeUrl(chosen, options.iframeUrl, config, none)).toEqual(options);
   });
 
   it('keep what the developer typed into them', () => {
     const typed = { ...options, title: 'Night shift availability' };
-    const chosen = withIframeUrl(typed, withWorkflow(options.iframeUrl, 'availability'), config, new Set(['title'] as const));
+    const chosen = withIframeUrl(typed, 'http://127.0.0.1:8787/?workflow=availability', config, new Set(['title'] as const));
     expect(chosen).toMatchObject({ title: 'Night shift availability', estimatedCompletionTime: '1 minute' });
   });
 
   it('stay as they are for a workflow the server does not offer, or an edit of the URL that keeps the workflow', () => {
-    expect(withIframeUrl(options, withWorkflow(options.iframeUrl, 'onboarding-v2'), config, none)).toMatchObject({
+    expect(withIframeUrl(options, 'http://127.0.0.1:8787/?workflow=onboarding-v2', config, none)).toMatchObject({
       title: 'Workplace safety training',
     });
     expect(withIframeUrl(options, 'http://127.0.0.1:8787/?from=preview', config, none).title).toBe('Workplace safety training');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLAIM_RETRY_MS, nextMove, type RelayTurn } from '@partner-task-kit/server/delivery/relay-moves';
+import { nextMove, type RelayTurn } from '@partner-task-kit/server/delivery/relay-moves';
 import type { ClaimPlan } from '@partner-task-kit/server/delivery/tenant-circuits';
 
 const open: ClaimPlan = { limit: 16, probes: [], companies: undefined, nextProbeAt: Number.POSITIVE_INFINITY };
@@ -45,7 +45,7 @@ describe('the relay loop: one named move per turn', () => {
   });
 
   it('backs off after a failed claim instead of trying again in a hot loop', () => {
-    expect(nextMove({ ...quiet, last: { kind: 'failed' } })).toEqual({ kind: 'back-off', waitMs: CLAIM_RETRY_MS });
+    expect(nextMove({ ...quiet, last: { kind: 'failed' } })).toEqual({ kind: 'back-off', waitMs: 1_000 });
     expect(nextMove({ ...quiet, last: { kind: 'failed' }, pollMs: 200 })).toEqual({ kind: 'back-off', waitMs: 200 });
   });
 

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { outcomeOf } from '@partner-task-kit/server/delivery/partner-webhook-sender';
+import { partnerWebhookSender } from '@partner-task-kit/server/delivery/partner-webhook-sender';
 import { signWebhook, webhookKeyOf } from '@partner-task-kit/server/delivery/webhook-signature';
 import { parseConfig } from '@partner-task-kit/server/config';
+import type { OutboxUpdate } from '@partner-task-kit/server/store/outbox.table';
+import { createHttpTransport } from '@partner-task-kit/server/upstream/http-transport';
+import { ManualClock } from '../helpers/manual-clock';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -48,11 +52,62 @@ describe('signWebhook', () => {
 });
 
 describe('the partner endpoint outcome', () => {
-  it('retries every failure, 4xx included, and keeps no refusal evidence (unknown_task and forbidden stay the platform lane’s)', () => {
-    expect(outcomeOf(204, null, '', 0)).toEqual({ kind: 'delivered', status: 204 });
-    expect(outcomeOf(503, '2', '', 0)).toMatchObject({ kind: 'retryable', reason: 'server_error', retryAfterMs: 2000 });
-    expect(outcomeOf(429, '1', '', 0)).toMatchObject({ kind: 'retryable', reason: 'rate_limited', retryAfterMs: 1000 });
-    for (const status of [400, 401, 403, 404, 410]) expect(outcomeOf(status, null, 'no', 0)).toMatchObject({ kind: 'retryable', status });
+  const row: OutboxUpdate = {
+    id: 1,
+    taskId: 'task',
+    assignedTaskUuid: '22222222-2222-4222-8222-222222222222',
+    companyUuid: '44444444-4444-4444-8444-444444444444',
+    lane: 'partner',
+    payload: { taskStatus: 'inProgress', sentAt: '2026-03-01T09:00:00.000Z' },
+    sentAt: 0,
+    state: 'pending',
+    attempts: 0,
+    refusals: 0,
+    nextAttemptAt: 0,
+    lockedUntil: null,
+    lockedBy: null,
+    lastError: null,
+    deadReason: null,
+    createdAt: 0,
+    deliveredAt: null,
+    deadAt: null,
+  };
+
+  it('retries every failure, 4xx included, and keeps no refusal evidence (unknown_task and forbidden stay the platform lane’s)', async () => {
+    const answers: [number, Record<string, string>?][] = [
+      [204],
+      [503, { 'retry-after': '2' }],
+      [429, { 'retry-after': '1' }],
+      [400],
+      [401],
+      [403],
+      [404],
+      [410],
+    ];
+    const receiver = await startWebhookReceiver({
+      answer: (_request, response) => {
+        const [status, headers] = answers[receiver.received.length - 1]!;
+        response.writeHead(status, headers).end(status >= 400 && status < 500 ? 'no' : '');
+      },
+    });
+    const transport = createHttpTransport();
+    try {
+      const sender = partnerWebhookSender(
+        { url: receiver.url, secrets: () => [newSecret()] },
+        { clock: new ManualClock(0), timeoutMs: 5_000, send: transport.send },
+      );
+      const outcomes = [];
+      for (let i = 0; i < answers.length; i += 1) outcomes.push(await sender.updatePartnerTask(row.assignedTaskUuid, row.payload, row));
+      expect(outcomes[0]).toEqual({ kind: 'delivered', status: 204 });
+      expect(outcomes[1]).toMatchObject({ kind: 'retryable', reason: 'server_error', retryAfterMs: 2000 });
+      expect(outcomes[2]).toMatchObject({ kind: 'retryable', reason: 'rate_limited', retryAfterMs: 1000 });
+      for (const [index, status] of [400, 401, 403, 404, 410].entries()) {
+        expect(outcomes[index + 3]).toMatchObject({ kind: 'retryable', status, detail: `HTTP ${status}: no` });
+      }
+    } finally {
+      transport.close();
+      await receiver.close();
+    }
   });
 });
 

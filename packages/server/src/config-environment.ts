@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** docs/platform.md#end-event: the end event's name is not shown, so it is configurable; this is our documented default. */
-export const DEFAULT_END_EVENT = 'partner-task-complete';
+const DEFAULT_END_EVENT = 'partner-task-complete';
 
 /** An empty or blank variable counts as unset (a `.env` line `NAME=` left from a template). */
 export const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);

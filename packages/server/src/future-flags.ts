@@ -8,7 +8,7 @@
 export interface FutureFlags {}
 
 /** Every flag and its value when the app leaves it out: off. Typed so a flag added above must be added here. */
-export const futureFlagDefaults: FutureFlags = {};
+const futureFlagDefaults: FutureFlags = {};
 
 /** The section an unknown flag's message sends a developer to. */
 const FUTURE_FLAGS_DOCS = 'docs/upgrading.md#future-flags';

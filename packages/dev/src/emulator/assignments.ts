@@ -22,7 +22,7 @@ import {
 /** The assigned tasks the emulator knows: each one's state machine (task-rules.ts applied), and the registry of them. */
 
 /** Per task, the audit trail keeps this many entries; older ones are dropped so a benchmark cannot exhaust memory. */
-export const TRAIL_LIMIT = 1000;
+const TRAIL_LIMIT = 1000;
 
 /**
  * The state of one assigned task and the transitions of docs/platform.md#statuses-and-transitions. No HTTP here: routes call these methods, and unit
@@ -262,7 +262,7 @@ export class AssignmentRegistry {
  * appended. The existing query and fragment are kept byte for byte (the flow designer may have appended variables of
  * its own, docs/platform.md#partner-task-configuration), so the string is extended rather than re-serialised through URLSearchParams.
  */
-export function buildLaunchUrl(iframeUrl: string, context: AssignmentContext, appendTaskContext: boolean): string {
+function buildLaunchUrl(iframeUrl: string, context: AssignmentContext, appendTaskContext: boolean): string {
   if (!appendTaskContext) return iframeUrl;
   const hashAt = iframeUrl.indexOf('#');
   const base = hashAt === -1 ? iframeUrl : iframeUrl.slice(0, hashAt);

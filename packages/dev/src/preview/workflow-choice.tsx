@@ -11,7 +11,7 @@ export function workflowOfUrl(url: string): string | undefined {
 }
 
 /** The iframe URL with its `workflow` variable set to `workflow`, or removed when undefined (docs/platform.md#partner-task-configuration: variables). */
-export function withWorkflow(url: string, workflow: string | undefined): string {
+function withWorkflow(url: string, workflow: string | undefined): string {
   let parsed: URL;
   try {
     parsed = new URL(url);

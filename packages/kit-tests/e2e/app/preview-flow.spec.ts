@@ -101,12 +101,19 @@ test('the launch form takes the chosen workflow’s title and estimate until the
   const estimate = page.getByLabel('Estimated completion time');
   await expect(title).toHaveValue('Workplace safety training');
   await expect(estimate).toHaveValue('10 minutes');
+  const iframeUrl = page.getByLabel('Iframe URL');
+  const preset = await iframeUrl.inputValue();
   await page.getByLabel('Workflow').selectOption('availability');
+  // The choice is the URL's `workflow` variable, added to what the URL holds; the default workflow is the URL without it.
+  await expect(iframeUrl).toHaveValue(
+    new URL(`?${new URLSearchParams([...new URL(preset).searchParams, ['workflow', 'availability']])}`, preset).href,
+  );
   await expect(title).toHaveValue('Availability and preferences');
   await expect(estimate).toHaveValue('3 minutes');
   await expect(page.getByText('3 steps, about 3 min.')).toBeVisible();
   await title.fill('Night shifts');
   await page.getByLabel('Workflow').selectOption('safety-training');
+  await expect(iframeUrl).toHaveValue(preset);
   await expect(title).toHaveValue('Night shifts');
   await expect(estimate).toHaveValue('10 minutes');
 });

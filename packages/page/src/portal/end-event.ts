@@ -6,9 +6,9 @@ import type { EndEvent, TaskContext } from '@partner-task-kit/workflow/contract'
  * - `string`: the bare event name, e.g. `"partner-task-complete"`;
  * - `object`: `{ type: <name>, taskStatus: "completed", wxWorkerUuid, wxAssignedTaskUuid, wxTaskFlowUuid, wxCompanyUuid }`.
  */
-export type EndEventMessage = string | ({ type: string; taskStatus: 'completed' } & TaskContext);
+type EndEventMessage = string | ({ type: string; taskStatus: 'completed' } & TaskContext);
 
-export function endEventMessage(event: EndEvent, context: TaskContext): EndEventMessage {
+function endEventMessage(event: EndEvent, context: TaskContext): EndEventMessage {
   if (event.format === 'string') return event.name;
   return { type: event.name, taskStatus: 'completed', ...context };
 }
@@ -38,7 +38,7 @@ export function postEndEvent(event: EndEvent, context: TaskContext, parent: Mess
 }
 
 /** An origin, not a pattern: scheme://host[:port] with nothing after. '*' and '/' are refused. */
-export function isExactOrigin(value: string): boolean {
+function isExactOrigin(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;

@@ -13,6 +13,7 @@ import { exportWorkerData, type WorkerExport } from '../store/worker-data.reposi
 import { revealSealed } from '../sensitive/reveal-sealed.ts';
 import { sensitiveKeyRingOf } from '../sensitive/sensitive-keys.ts';
 import { pacingFor } from '../retention/batches.ts';
+import { runRetention } from '../retention/retention-job.ts';
 import type { UploadFiles } from '../uploads/upload-files.ts';
 import { ExportDirectoryNotEmpty, writeExportWithFiles } from '../uploads/upload-export.ts';
 import { removeClaimedUploads } from '../uploads/upload-removal.ts';
@@ -33,12 +34,17 @@ const usage = `Usage: npm run -s tasks -- <command>
   erase --worker <uuid> [--by <name>]
             deletes everything stored about the worker, undelivered updates and events included, and their uploaded
             files from the upload store, and says what was dropped; logs who erased (the OS user, or --by) and when,
-            never whose data.`;
+            never whose data.
+  retention
+            runs the retention now, as the server does at start and every hour (docs/operations.md#retention), and
+            prints what it deleted: after lowering TASK_DATA_RETENTION_DAYS, the answers past it are gone at once.
+            Beside a running server too: it paces its batches as the server does, and a row is deleted once.`;
 
 type Command =
   | { name: 'release'; assignedTaskUuid: string }
   | { name: 'export'; worker: string; reveal: boolean; by: string | undefined; out: string | undefined }
-  | { name: 'erase'; worker: string; by: string | undefined };
+  | { name: 'erase'; worker: string; by: string | undefined }
+  | { name: 'retention' };
 
 /** `npm run tasks`: an operator's hand on one task, or on everything stored about one worker. */
 export async function tasksCommand(argv: string[]): Promise<number> {
@@ -57,6 +63,7 @@ export async function tasksCommand(argv: string[]): Promise<number> {
   const uploadFiles = uploadFilesOf(config);
   try {
     if (command.name === 'release') return await release(store, uploadFiles, command.assignedTaskUuid);
+    if (command.name === 'retention') return await retention(store, uploadFiles, config.retention);
     if (command.name === 'export') {
       const revealer = {
         by: `tasks export by ${command.by ?? operatingSystemUser()}`,
@@ -106,7 +113,7 @@ function parseCommand(argv: string[]): Command | string {
     });
   } catch (error) {
     const problem = error instanceof Error ? error.message.split('. ')[0] : String(error);
-    return `tasks: ${problem}: expected release <uuid>, export --worker <uuid> or erase --worker <uuid> [--by <name>]`;
+    return `tasks: ${problem}: expected release <uuid>, export --worker <uuid>, erase --worker <uuid> [--by <name>] or retention`;
   }
   const [name, ...rest] = parsed.positionals;
   const { worker, by, out } = parsed.values;
@@ -114,8 +121,12 @@ function parseCommand(argv: string[]): Command | string {
   if (reveal && name !== 'export') return `${name ?? 'tasks'}: expected --reveal-sensitive only with export`;
   if (out !== undefined && name !== 'export') return `${name ?? 'tasks'}: expected --out only with export`;
   if (out?.trim() === '') return 'export: expected --out <directory>, got ""';
-  if (name !== 'release' && name !== 'export' && name !== 'erase') {
-    return `tasks: expected a command (release, export or erase), got ${JSON.stringify(name ?? '')}`;
+  if (name !== 'release' && name !== 'export' && name !== 'erase' && name !== 'retention') {
+    return `tasks: expected a command (release, export, erase or retention), got ${JSON.stringify(name ?? '')}`;
+  }
+  if (name === 'retention') {
+    if (rest.length > 0 || worker !== undefined || by !== undefined) return 'retention: expected no argument and no option';
+    return { name };
   }
   if (name === 'release') {
     const id = rest[0]?.trim();
@@ -134,6 +145,23 @@ function parseCommand(argv: string[]): Command | string {
   }
   if (name === 'export') return { name, worker: worker!.trim(), reveal, by, out };
   return { name, worker: worker!.trim(), by };
+}
+
+async function retention(store: Store, uploadFiles: UploadFiles, settings: Config['retention']): Promise<number> {
+  const outcome = await runRetention(store, { now: systemClock.now(), retention: settings, uploadFiles });
+  const { idempotencyAnswers, outboxRows, tasksErased, files } = outcome;
+  process.stdout.write(
+    `retention: ${tasksErased} finished task(s) lost their answers, ${files} uploaded file(s) removed, ` +
+      `${outboxRows} delivered update(s) and event(s) and ${idempotencyAnswers} stored partner API answer(s) deleted\n`,
+  );
+  if (outcome.filesFailure !== undefined) {
+    const problem = outcome.filesFailure instanceof Error ? outcome.filesFailure.message : String(outcome.filesFailure);
+    process.stderr.write(`retention: the upload store failed (${problem}); the files left are removed at the next run\n`);
+    return 1;
+  }
+  if (outcome.walTruncated) return 0;
+  process.stderr.write('retention: the SQLite WAL stayed busy and still holds erased answers: run it again when the server is less busy\n');
+  return 1;
 }
 
 async function release(store: Store, uploadFiles: UploadFiles, id: string): Promise<number> {

@@ -67,6 +67,6 @@ export function tenantEndpoints(webhooks: CompanyWebhooks, clock: Clock): Partne
 }
 
 /** The new secret, and during a rotation's overlap the one it replaced: a receiver holding either verifies. */
-export function signingSecretsOf(webhook: CompanyWebhook, now: number): readonly string[] {
+function signingSecretsOf(webhook: CompanyWebhook, now: number): readonly string[] {
   return webhook.previous !== undefined && now < webhook.previous.until ? [webhook.secret, webhook.previous.secret] : [webhook.secret];
 }

@@ -47,7 +47,7 @@ function partnerClients(endpoints: PartnerEndpoints, options: { clock: Clock; ti
 }
 
 /** Deliveries under way at once on the partner lane: as many as the platform lane's default. */
-export const PARTNER_LANE_CONCURRENCY = 16;
+const PARTNER_LANE_CONCURRENCY = 16;
 
 /**
  * The second relay: the same code as the platform's on the partner lane, with its own concurrency, circuits and

@@ -63,7 +63,7 @@ export function webhookIdOf(row: Pick<OutboxUpdate, 'taskId' | 'id'>): string {
  * the platform's 404/403), and a 4xx there is most often a deployment or a secret being fixed. An event that keeps
  * failing ages into a dead letter after the retry policy's giveUpAfterMs (24 h).
  */
-export function outcomeOf(status: number, retryAfter: string | null, text: string, now: number, truncated = false): UpdateOutcome {
+function outcomeOf(status: number, retryAfter: string | null, text: string, now: number, truncated = false): UpdateOutcome {
   if (status >= 200 && status < 300) return { kind: 'delivered', status };
   const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter, now) : undefined;
   const reason = status === 429 ? 'rate_limited' : status === 408 ? 'request_timeout' : status >= 500 ? 'server_error' : 'client_error';

@@ -52,7 +52,7 @@ export interface RelayTurn {
 }
 
 /** A failed claim is tried again after this long at most (the database is restarting, a network blip). */
-export const CLAIM_RETRY_MS = 1_000;
+const CLAIM_RETRY_MS = 1_000;
 
 /** The one move of this turn. Pure: the loop feeds it its state and carries the move out. */
 export function nextMove(turn: RelayTurn): RelayMove {

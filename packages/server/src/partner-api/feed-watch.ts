@@ -4,7 +4,7 @@ import type { Store } from '../store/store.ts';
 import { countHeldBackChanges, oldestOpenTransaction, type ChangeMarker } from '../store/task-changes.repository.ts';
 
 /** A hold shorter than this is the ordinary overlap of concurrent steps; a longer one is told in the log. */
-export const FEED_HELD_WARN_MS = 5_000;
+const FEED_HELD_WARN_MS = 5_000;
 
 export interface FeedWatch {
   /** After a page that reached the feed's head (fewer rows than asked): is the feed holding committed changes back? */

@@ -59,7 +59,7 @@ export function parseSensitiveKeys(text: string): { ok: true; keys: SensitiveKey
   return { ok: true, keys };
 }
 
-export function sensitiveKeyRing(keys: readonly SensitiveKey[]): SensitiveKeyRing {
+function sensitiveKeyRing(keys: readonly SensitiveKey[]): SensitiveKeyRing {
   const [current] = keys;
   if (current === undefined) throw new Error('a sensitive key ring needs at least one key');
   const byKid = new Map(keys.map((key) => [key.kid, key.key]));
@@ -90,7 +90,7 @@ export function sensitiveKeyRing(keys: readonly SensitiveKey[]): SensitiveKeyRin
  * Emulator mode without SENSITIVE_DATA_KEYS: one key made on the first start and kept in the data directory (mode
  * 0600), so values sealed by one run open in the next. Written with `wx`: two processes starting at once keep one key.
  */
-export function emulatorKeyFrom(path: string): SensitiveKey[] {
+function emulatorKeyFrom(path: string): SensitiveKey[] {
   const read = () => parseSensitiveKeys(readFileSync(path, 'utf8'));
   try {
     const made = `emulator:${randomBytes(32).toString('base64url')}\n`;

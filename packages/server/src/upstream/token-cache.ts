@@ -34,7 +34,7 @@ export interface TokenCache {
  * How long before its expiry a token of `lifetimeMs` is renewed: RENEW_BEFORE_EXPIRY_MS, but at most a tenth of the
  * lifetime, so a short-lived token (say 60 s) is not renewed on every call.
  */
-export function renewalMarginMs(lifetimeMs: number, renewBeforeMs = RENEW_BEFORE_EXPIRY_MS): number {
+function renewalMarginMs(lifetimeMs: number, renewBeforeMs = RENEW_BEFORE_EXPIRY_MS): number {
   return Math.min(renewBeforeMs, lifetimeMs / 10);
 }
 

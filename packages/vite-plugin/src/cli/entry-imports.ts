@@ -7,7 +7,7 @@ import { join } from 'node:path';
 // check and lint to name.
 
 /** The entry that holds what a deep path of the packages before their named entries exported; undefined: none. */
-export function entryOf(specifier: string): string | undefined {
+function entryOf(specifier: string): string | undefined {
   const match = /^@partner-task-kit\/(workflow|page|server)\/(.+)$/.exec(specifier);
   if (match === null) return undefined;
   const [, name, path] = match as unknown as [string, string, string];
@@ -23,7 +23,7 @@ export function entryOf(specifier: string): string | undefined {
 }
 
 /** `code` with each static import, re-export and import() of a deep path naming its entry instead. */
-export function withEntryImports(code: string): string {
+function withEntryImports(code: string): string {
   return code.replace(
     /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(@partner-task-kit\/[^'"]+)\2/g,
     (whole, before: string, quote: string, specifier: string) => {

@@ -15,7 +15,7 @@ const LONE_SURROGATE = /[\ud800-\udfff]/gu;
  * carriage return a newline, the controls above are dropped, and the rest is NFC, so one name is stored and compared
  * as one sequence of code points whichever keyboard typed it.
  */
-export function cleanPartnerText(text: string): string {
+function cleanPartnerText(text: string): string {
   return text.replace(LONE_SURROGATE, '\ufffd').replace(/\r\n?/g, '\n').replace(INVISIBLE_CONTROLS, '').normalize('NFC');
 }
 
