@@ -78,7 +78,13 @@ describe('the cleaning gate', () => {
     const turn = createCleaningGate(2, 64 * MB);
     const log: string[] = [];
     const [a1, a2, a3, b1, c1] = ['a1', 'a2', 'a3', 'b1', 'c1'].map((name) => heldCleaning(log, name));
-    const results = [turn('A', MB, a1!.clean), turn('A', MB, a2!.clean), turn('A', MB, a3!.clean), turn('B', MB, b1!.clean), turn('C', MB, c1!.clean)];
+    const results = [
+      turn('A', MB, a1!.clean),
+      turn('A', MB, a2!.clean),
+      turn('A', MB, a3!.clean),
+      turn('B', MB, b1!.clean),
+      turn('C', MB, c1!.clean),
+    ];
     await settle();
     // A took both free slots before B and C came; then B and C, which had none, go before A's third.
     expect(log).toEqual(['start a1', 'start a2']);
@@ -109,7 +115,7 @@ describe('the cleaning gate', () => {
     expect(await Promise.all(results)).toEqual(['big1', 'big2', 'huge']);
   });
 
-  it('lets a later task\'s small cleaning that fits go ahead of a large one that waits, a few times at most', async () => {
+  it("lets a later task's small cleaning that fits go ahead of a large one that waits, a few times at most", async () => {
     const turn = createCleaningGate(2, 50 * MB);
     const log: string[] = [];
     const names = ['big1', 'big2', 's1', 's2', 's3', 's4', 's5'];

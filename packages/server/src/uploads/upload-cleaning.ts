@@ -63,10 +63,19 @@ const HEIC_BYTES_PER_PIXEL = 16;
  * rows), plus a quarter for the encoder's and decoder's own buffers; otherwise a band of rows. The pool admits
  * decodings by it (cleaning-gate.ts).
  */
-export function decodingMemory(image: { width: number; height: number; channels?: number; depth?: string; orientation?: number; isProgressive?: boolean }): number {
+export function decodingMemory(image: {
+  width: number;
+  height: number;
+  channels?: number;
+  depth?: string;
+  orientation?: number;
+  isProgressive?: boolean;
+}): number {
   const pixelBytes = (image.channels ?? 3) * (image.depth === 'ushort' ? 2 : 1);
   const whole = (image.orientation ?? 1) > 2 || image.isProgressive === true;
-  return whole ? Math.ceil(image.width * image.height * pixelBytes * 1.25) : image.width * pixelBytes * Math.min(image.height, STREAMED_ROWS);
+  return whole
+    ? Math.ceil(image.width * image.height * pixelBytes * 1.25)
+    : image.width * pixelBytes * Math.min(image.height, STREAMED_ROWS);
 }
 
 /** A file that passed: what it is, and where its cleaned bytes are (`path` itself when kept as it was). */
