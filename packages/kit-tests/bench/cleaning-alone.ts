@@ -8,6 +8,7 @@ import { cleanUpload, type Decode } from '@partner-task-kit/server/uploads/uploa
 const decodeHere: Decode = async (job) => {
   if (job.kind !== 'image') throw new Error('the floor is measured for JPEG, PNG and PDF');
   sharp.cache(false);
+  sharp.concurrency(1);
   const image = sharp(job.path, { failOn: 'error', sequentialRead: true, limitInputPixels: job.maxPixels }).rotate();
   await (job.format === 'png' ? image.png() : image.jpeg(job.jpeg)).toFile(job.cleanedPath);
   return { ok: true };

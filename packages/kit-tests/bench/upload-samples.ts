@@ -29,6 +29,20 @@ export async function phonePhoto(options: { upright?: boolean } = {}): Promise<U
   return { description: 'JPEG, 12 MP, stored sideways (EXIF orientation 6), EXIF and GPS', bytes };
 }
 
+/**
+ * The smallest photo of the benchmark: 1200 × 900, stored sideways like `phonePhoto`, some 0.5 MB, sent by an
+ * eleventh task once the ten's bytes are in, to see whether it waits for all of them (docs/api.md#uploads).
+ */
+export async function smallPhoto(): Promise<UploadSample> {
+  const bytes = await sharp({
+    create: { width: 1200, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
+    .jpeg({ quality: 95 })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+  return { description: 'JPEG, 1 MP, stored sideways', bytes };
+}
+
 /** A PDF of `size` bytes (one stream of random bytes): checked by its first bytes and kept as it is, never decoded. */
 export function scannedPdf(size: number): UploadSample {
   const head = Buffer.from(`%PDF-1.4\n1 0 obj\n<< /Length ${size} >>\nstream\n`);

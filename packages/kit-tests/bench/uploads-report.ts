@@ -19,6 +19,11 @@ interface UploadsResult {
   ratioCeilings: number[];
   rssAboveIdleMb: number[];
   cleaningProcesses?: number;
+  cleaningMemoryMb?: number;
+  cleaningAtOnce?: number;
+  floorRatios?: number[];
+  cleaningCpuOverFloor?: number[];
+  smallPhoto?: { description: string; fileBytes: number; kitSeconds: number[]; kitRanks: number[]; bareRanks: number[] };
   scanBomb?: {
     description: string;
     fileBytes: number;
@@ -40,7 +45,37 @@ export function uploadsRows(result: Record<string, unknown>) {
   const where = `Uploads, ${r.uploads} at once of ${megabytes} MB, ${r.description} (tus-js-client, ${r.chunkBytes / 1024 / 1024} MB chunks)`;
   const runs = (list: number[], unit = '') => `${r.runs} runs: ${list.map((each) => `${each}${unit}`).join(' / ')}`;
   const highest = Math.max(...r.rssAboveIdleMb);
-  const pool = r.cleaningProcesses === undefined ? 'one after the other' : `${r.cleaningProcesses} at a time`;
+  const pool = r.cleaningProcesses === undefined ? 'one after the other' : `${r.cleaningAtOnce ?? r.cleaningProcesses} at a time`;
+  const small = r.smallPhoto;
+  const floorRows = r.floorRatios
+    ? [
+        {
+          figure: `${where}: throughput, kit / its floor (the bare server's time and the ${r.uploads} cleaned ${pool}, each as fast as one alone), warm servers`,
+          value: `${median(r.floorRatios)} (median); ${runs(r.floorRatios)}`,
+          target: '',
+        },
+      ]
+    : [];
+  const cpuRows = r.cleaningCpuOverFloor
+    ? [
+        {
+          figure: `${where}: cleaning's CPU per file (the kit's server and pool per upload, less the bare server's) / one cleaning alone, the same sharp pipeline in one process`,
+          value: `${median(r.cleaningCpuOverFloor)} (median); ${runs(r.cleaningCpuOverFloor)}`,
+          target: '≤ 1.2',
+          met: median(r.cleaningCpuOverFloor) <= 1.2,
+        },
+      ]
+    : [];
+  const smallRows = small
+    ? [
+        {
+          figure: `${where}: a ${small.description} (${(small.fileBytes / 1024).toFixed(0)} KB) sent by an eleventh task once the ${r.uploads}' bytes are in, warm servers: its answer's rank among the ${r.uploads + 1} and its time from the batch's start`,
+          value: `rank ${small.kitRanks.join(' / ')} (bare server: ${small.bareRanks.join(' / ')}); ${runs(small.kitSeconds, ' s')}`,
+          target: `< ${r.uploads + 1}`,
+          met: Math.max(...small.kitRanks) < r.uploads + 1,
+        },
+      ]
+    : [];
   const bomb = r.scanBomb;
   const bombRows = bomb
     ? [
@@ -70,6 +105,9 @@ export function uploadsRows(result: Record<string, unknown>) {
       value: `+${median(r.cleaningAlone.rssRiseMb)} MB, ${median(r.cleaningAlone.wallMs)} ms (medians); ceiling ${median(r.ratioCeilings)}`,
       target: '',
     },
+    ...floorRows,
+    ...cpuRows,
+    ...smallRows,
     ...bombRows,
   ];
 }

@@ -1,15 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
+import sharp from 'sharp';
+import { decodingMemory } from '@partner-task-kit/server/uploads/upload-cleaning';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import * as tus from 'tus-js-client';
 import { openSessions } from './api-load';
 import { benchProgress, machine, median, round } from './bench-support';
 import { productionLikeEnv, startServerProcess } from './bench-server-process';
-import { BENCH_UPLOAD_FIELD, BENCH_UPLOAD_MAX_BYTES } from './upload-field';
-import { phonePhoto, scanBombSample, scannedPdf, type UploadSample } from './upload-samples';
+import { memoryKb, sampleChildren, treeCpuMs } from './process-tree';
+import { uploadOne, statusOf } from './upload-one';
+import { BENCH_UPLOAD_MAX_BYTES } from './upload-field';
+import { phonePhoto, scanBombSample, scannedPdf, smallPhoto, type UploadSample } from './upload-samples';
 
 const progress = benchProgress('uploads');
 
@@ -27,7 +30,10 @@ const progress = benchProgress('uploads');
  * answered, plus the most memory of its own each child held meanwhile (sampleChildren): peaks added up, so no less
  * than the whole tree's, but for what a child grows within one 25 ms sample. Throughput is the bytes of a batch over the time from its first
  * request to its last answer: for the kit, that answer comes after the file is checked and cleaned. Beside them, one
- * cleaning alone in a process of its own (packages/kit-tests/bench/cleaning-alone.ts): the floor of both.
+ * cleaning alone in a process of its own (packages/kit-tests/bench/cleaning-alone.ts): the floor of both, of the
+ * throughput (the bare server's time, and the ten cleaned as fast as one alone, as many at once as the pool's
+ * processes and memory take) and of cleaning's CPU (the kit's per upload less the bare server's). In the warm batch of
+ * photos, a small photo is sent by an eleventh task once the ten's bytes are in: its answer's time and rank.
  */
 const { values } = parseArgs({
   options: {
@@ -39,8 +45,9 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
-/** The kit's pool of cleaning processes, as a server sizes it by default (docs/configuration.md#uploads). */
-const cleaningProcesses = Math.min(2, availableParallelism());
+/** The kit's pool of cleaning processes and its memory, as a server sizes them by default (docs/configuration.md#uploads). */
+const cleaningProcesses = Math.min(4, availableParallelism());
+const cleaningMemoryBytes = 56 * 1024 * 1024;
 const count = Number(values.uploads);
 const chunkBytes = Number(values['chunk-kb']) * 1024;
 const bound = setTimeout(
@@ -61,20 +68,18 @@ interface Batch {
 }
 interface SideRun {
   first: Batch;
-  warm: Batch;
+  /** For a photo, with a small one (upload-samples.ts) sent by an eleventh task once the ten's bytes are in. */
+  warm: Batch & { small?: { seconds: number; rank: number } };
   /** The kit's, for a photo: the same ten again, a scan bomb of another task's beside them. */
   withBomb?: Batch & { bombAnswer: number; bombSeconds: number };
 }
-interface CleaningAlone {
-  rssRiseMb: number;
-  cpuMs: number;
-  wallMs: number;
-}
+type CleaningAlone = Record<'rssRiseMb' | 'cpuMs' | 'wallMs', number>;
 
 const directory = mkdtempSync(join(tmpdir(), 'ptk-bench-uploads-'));
 try {
   const photo = await phonePhoto();
   const bomb = await scanBombSample();
+  const small = await smallPhoto();
   const samples: Record<string, UploadSample> = {
     jpeg: photo,
     'jpeg-upright': await phonePhoto({ upright: true }),
@@ -92,7 +97,7 @@ try {
       const order: Side[] = run % 2 === 0 ? ['kit', 'bare'] : ['bare', 'kit'];
       for (const side of order) {
         const beside = side === 'kit' && kind !== 'pdf' ? bomb : undefined;
-        const result = await runOnce(side, sample, join(directory, `${kind}-${run}-${side}`), beside);
+        const result = await runOnce(side, sample, join(directory, `${kind}-${run}-${side}`), beside, kind === 'pdf' ? undefined : small);
         sides[side].push(result);
         for (const [name, batch] of Object.entries(result))
           progress(
@@ -114,11 +119,17 @@ try {
     // Of warm servers, so that neither side's one-time costs weigh on the ratio.
     const ratios = sides.kit.map((kit, index) => round(sides.bare[index]!.warm.seconds / kit.warm.seconds, 2));
     // The kit cannot answer before the bytes are in (the bare server's time at best) and the ten files are cleaned, so
-    // many at a time as the pool has processes: with cleanings as fast as one alone, the ratio could reach this and no more.
-    const ceilings = sides.bare.map((bare, index) => {
-      const cleaningSeconds = (Math.ceil(count / cleaningProcesses) * alone[index]!.wallMs) / 1000;
-      return round(bare.warm.seconds / (bare.warm.seconds + cleaningSeconds), 2);
-    });
+    // many at a time as the pool's processes and memory take (cleaning-gate.ts): with cleanings as fast as one alone,
+    // the ratio could reach this and no more.
+    const metadata = kind === 'pdf' ? undefined : await sharp(samplePath).metadata();
+    const fitting = metadata ? Math.floor(cleaningMemoryBytes / decodingMemory(metadata)) : cleaningProcesses;
+    const atOnce = Math.max(1, Math.min(cleaningProcesses, fitting));
+    const floorSeconds = sides.bare.map((bare, index) => bare.warm.seconds + (Math.ceil(count / atOnce) * alone[index]!.wallMs) / 1000);
+    const ceilings = sides.bare.map((bare, index) => round(bare.warm.seconds / floorSeconds[index]!, 2));
+    // What cleaning adds to an upload's CPU (the kit's server and pool, less the bare server's), over one alone's.
+    const cpuOverFloor = sides.kit.map((kit, index) =>
+      round((kit.warm.serverCpuMsPerUpload - sides.bare[index]!.warm.serverCpuMsPerUpload) / alone[index]!.cpuMs, 2),
+    );
     console.log(
       JSON.stringify({
         suite: 'uploads',
@@ -129,6 +140,8 @@ try {
         chunkBytes,
         runs,
         cleaningProcesses,
+        cleaningMemoryMb: cleaningMemoryBytes / 1024 / 1024,
+        cleaningAtOnce: atOnce,
         kit: { first: figures('kit', 'first'), warm: figures('kit', 'warm') },
         ...(sides.kit.every((each) => each.withBomb)
           ? {
@@ -152,6 +165,20 @@ try {
         ratios,
         ratioMedian: median(ratios),
         ratioCeilings: ceilings,
+        // The kit's throughput over the floor's: the bare server's time and the ten cleaned as fast as one alone.
+        floorRatios: sides.kit.map((kit, index) => round(floorSeconds[index]! / kit.warm.seconds, 2)),
+        cleaningCpuOverFloor: cpuOverFloor,
+        ...(sides.kit.every((each) => each.warm.small)
+          ? {
+              smallPhoto: {
+                description: small.description,
+                fileBytes: small.bytes.length,
+                kitSeconds: sides.kit.map((each) => round(each.warm.small!.seconds, 2)),
+                kitRanks: sides.kit.map((each) => each.warm.small!.rank),
+                bareRanks: sides.bare.map((each) => each.warm.small!.rank),
+              },
+            }
+          : {}),
         // What an operator sizes memory by: the kit's peak over both batches above the server idle before them.
         rssAboveIdleMb: sides.kit.map(({ first, warm }) =>
           Math.max(first.rssRiseMb, warm.rssBeforeMb + warm.rssRiseMb - first.rssBeforeMb),
@@ -165,7 +192,13 @@ try {
 }
 
 /** One fresh server of one side, and two batches of uploads at once to it (three with a bomb beside the last). */
-async function runOnce(side: Side, sample: UploadSample, runDirectory: string, bomb?: UploadSample): Promise<SideRun> {
+async function runOnce(
+  side: Side,
+  sample: UploadSample,
+  runDirectory: string,
+  bomb?: UploadSample,
+  small?: UploadSample,
+): Promise<SideRun> {
   mkdirSync(runDirectory, { recursive: true });
   const env: Record<string, string> =
     side === 'kit'
@@ -178,15 +211,16 @@ async function runOnce(side: Side, sample: UploadSample, runDirectory: string, b
             logLevel: 'info',
           }),
           UPLOAD_CLEANING_PROCESSES: String(cleaningProcesses),
+          UPLOAD_CLEANING_MEMORY_MB: String(cleaningMemoryBytes / 1024 / 1024),
         }
       : { BENCH_TUS_DIRECTORY: runDirectory };
   const entry = side === 'kit' ? 'packages/kit-tests/bench/upload-server.ts' : 'packages/kit-tests/bench/bare-tus-server.ts';
   const server = await startServerProcess(env, { compiled: true, entry });
   try {
     const endpoint = side === 'kit' ? `${server.url}/api/task/uploads` : `${server.url}/files`;
-    const batch = async (beside?: UploadSample) => {
+    const batch = async (beside?: UploadSample, smallOne?: UploadSample) => {
       // One task per upload, as ten workers would send them; the bare server takes any request.
-      const tasks = count + (beside ? 1 : 0);
+      const tasks = count + 2;
       const headers =
         side === 'kit'
           ? (await openSessions(server.url, tasks)).map((token) => ({ authorization: `Bearer ${token}` }))
@@ -202,11 +236,25 @@ async function runOnce(side: Side, sample: UploadSample, runDirectory: string, b
       const answered = (status: number) => ({ status, seconds: (performance.now() - started) / 1000 });
       const bombAnswer =
         beside &&
-        uploadOne(endpoint, beside.bytes, headers[count]!).then(
+        uploadOne(endpoint, beside.bytes, headers[count]!, chunkBytes).then(
           () => answered(204),
           (error: unknown) => answered(statusOf(error)),
         );
-      await Promise.all(headers.slice(0, count).map((each) => uploadOne(endpoint, sample.bytes, each)));
+      // The small photo is sent once the ten's last bytes are: they are all being checked or waiting for their turn.
+      const sent = new Set<number>();
+      let allSent!: () => void;
+      const tenSent = new Promise<void>((resolve) => (allSent = resolve));
+      const answers: string[] = [];
+      const onSent = (index: number) => () => sent.add(index).size === count && allSent();
+      const ten = headers
+        .slice(0, count)
+        .map((each, index) => uploadOne(endpoint, sample.bytes, each, chunkBytes, onSent(index)).then(() => answers.push(`${index}`)));
+      const smallAnswer =
+        smallOne &&
+        tenSent
+          .then(() => uploadOne(endpoint, smallOne.bytes, headers[count + 1]!, chunkBytes))
+          .then(() => ({ seconds: (performance.now() - started) / 1000, rank: answers.push('small') }));
+      await Promise.all(ten);
       const seconds = (performance.now() - started) / 1000;
       const rssPeakKb = memoryKb(pid, 'VmHWM') + children.stop();
       const figures: Batch = {
@@ -216,14 +264,20 @@ async function runOnce(side: Side, sample: UploadSample, runDirectory: string, b
         serverCpuMsPerUpload: round((treeCpuMs(pid) - cpuBefore) / count, 0),
       };
       const bombAnswered = await bombAnswer;
-      return { ...figures, bombAnswer: bombAnswered?.status ?? 0, bombSeconds: bombAnswered?.seconds ?? 0 };
+      const smallAnswered = await smallAnswer;
+      return {
+        ...figures,
+        bombAnswer: bombAnswered?.status ?? 0,
+        bombSeconds: bombAnswered?.seconds ?? 0,
+        ...(smallAnswered ? { small: { seconds: smallAnswered.seconds, rank: smallAnswered.rank } } : {}),
+      };
     };
-    const batchOf = async (beside?: UploadSample): Promise<Batch> => {
-      const { bombAnswer: _answer, bombSeconds: _seconds, ...figures } = await batch(beside);
+    const batchOf = async (smallOne?: UploadSample): Promise<SideRun['warm']> => {
+      const { bombAnswer: _answer, bombSeconds: _seconds, ...figures } = await batch(undefined, smallOne);
       return figures;
     };
     const first = await batchOf();
-    const warm = await batchOf();
+    const warm = await batchOf(small);
     return bomb ? { first, warm, withBomb: await batch(bomb) } : { first, warm };
   } finally {
     await server.stop();
@@ -238,87 +292,6 @@ function cleanAlone(samplePath: string): CleaningAlone {
   return JSON.parse(output) as CleaningAlone;
 }
 
-/** One file sent with tus-js-client to its end; an error of any request fails the run (no retries). */
-function uploadOne(endpoint: string, bytes: Buffer, headers: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const upload = new tus.Upload(bytes, {
-      endpoint,
-      headers,
-      chunkSize: chunkBytes,
-      metadata: { filename: 'bench', filetype: 'application/octet-stream', ...BENCH_UPLOAD_FIELD },
-      retryDelays: [],
-      storeFingerprintForResuming: false,
-      onSuccess: () => resolve(),
-      onError: reject,
-    });
-    upload.start();
-  });
-}
-
 function megabytesPerSecond(sample: UploadSample, batch: Batch): number {
   return round((count * sample.bytes.length) / 1024 / 1024 / batch.seconds, 1);
-}
-
-/** The server and its child processes (the kit's cleaning pool): their pids now. */
-function processTree(pid: number): number[] {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((thread) =>
-    readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-  );
-  return [pid, ...children];
-}
-
-function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssShmem'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readProc(`/proc/${pid}/status`));
-  return Number(match?.[1] ?? 0);
-}
-
-/**
- * The memory the server's children (the kit's cleaning processes) hold of their own: their anonymous and shared
- * memory, read every 25 ms, each one's highest kept. Their file-backed pages (node's code, libvips') are the server's
- * own pages, mapped from the same files, which VmRSS would count twice.
- */
-function sampleChildren(pid: number) {
-  const highest = new Map<number, number>();
-  const own = (child: number) => memoryKb(child, 'RssAnon') + memoryKb(child, 'RssShmem');
-  const read = () => {
-    for (const child of processTree(pid).slice(1)) highest.set(child, Math.max(highest.get(child) ?? 0, own(child)));
-  };
-  const timer = setInterval(read, 25);
-  return {
-    nowKb: () =>
-      processTree(pid)
-        .slice(1)
-        .reduce((total, child) => total + own(child), 0),
-    stop(): number {
-      clearInterval(timer);
-      read();
-      return [...highest.values()].reduce((total, kb) => total + kb, 0);
-    },
-  };
-}
-
-/**
- * CPU time so far (user + system, all threads), ms, of the server, of its children that ended (the kernel adds them to
- * its cutime and cstime once reaped), and of those running: fields 14 to 17 of /proc/<pid>/stat, in 10 ms ticks.
- */
-function treeCpuMs(pid: number): number {
-  const ticks = (each: number, withChildren: boolean) => {
-    const fields = readProc(`/proc/${each}/stat`).split(') ')[1]?.split(' ') ?? [];
-    const own = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-    return withChildren ? own + Number(fields[13] ?? 0) + Number(fields[14] ?? 0) : own;
-  };
-  return processTree(pid).reduce((total, each) => total + ticks(each, each === pid) * 10, 0);
-}
-
-function readProc(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** The HTTP status a tus-js-client upload failed with. */
-function statusOf(error: unknown): number {
-  return (error as tus.DetailedError).originalResponse?.getStatus() ?? 0;
 }

@@ -8,8 +8,8 @@ import { countJpegScans } from '@partner-task-kit/server/uploads/jpeg-scans';
 import { cleanUpload, type Decode } from '@partner-task-kit/server/uploads/upload-cleaning';
 import { scanBomb } from '../helpers/scan-bomb';
 
-const pool = createCleaningPool({ processes: 1, timeoutMs: 60_000 });
-const decode: Decode = (job) => pool.run('test', job);
+const pool = createCleaningPool({ processes: 1, memoryBytes: 64 * 1024 * 1024, timeoutMs: 60_000 });
+const decode: Decode = (job, memoryBytes) => pool.run('test', job, memoryBytes);
 afterAll(() => pool.close());
 
 describe('cleaning an uploaded image', () => {

@@ -117,17 +117,24 @@ describe('uploads configuration', () => {
     ]);
   });
 
-  it('decodes files in two processes at most by default, each for 30 s at most, or as set', () => {
+  it('decodes files in a process per core (four at most) within 56 MB by default, each for 30 s at most, or as set', () => {
     expect(parseConfig({})).toMatchObject({
       ok: true,
-      config: { uploads: { cleaning: { processes: Math.min(2, availableParallelism()), timeoutMs: 30_000 } } },
+      config: {
+        uploads: { cleaning: { processes: Math.min(4, availableParallelism()), memoryBytes: 56 * 1024 * 1024, timeoutMs: 30_000 } },
+      },
     });
-    expect(parseConfig({ UPLOAD_CLEANING_PROCESSES: '4', UPLOAD_CLEANING_TIMEOUT_MS: '5000' })).toMatchObject({
+    expect(
+      parseConfig({ UPLOAD_CLEANING_PROCESSES: '4', UPLOAD_CLEANING_MEMORY_MB: '200', UPLOAD_CLEANING_TIMEOUT_MS: '5000' }),
+    ).toMatchObject({
       ok: true,
-      config: { uploads: { cleaning: { processes: 4, timeoutMs: 5000 } } },
+      config: { uploads: { cleaning: { processes: 4, memoryBytes: 200 * 1024 * 1024, timeoutMs: 5000 } } },
     });
-    expect(configProblems(parseConfig({ UPLOAD_CLEANING_PROCESSES: '0', UPLOAD_CLEANING_TIMEOUT_MS: '50' }))).toEqual([
+    expect(
+      configProblems(parseConfig({ UPLOAD_CLEANING_PROCESSES: '0', UPLOAD_CLEANING_MEMORY_MB: '8', UPLOAD_CLEANING_TIMEOUT_MS: '50' })),
+    ).toEqual([
       'UPLOAD_CLEANING_PROCESSES: expected a whole number from 1 to 64, got "0"',
+      'UPLOAD_CLEANING_MEMORY_MB: expected a whole number from 16 to 65536, got "8"',
       'UPLOAD_CLEANING_TIMEOUT_MS: expected a whole number from 100 to 600000, got "50"',
     ]);
   });

@@ -232,9 +232,11 @@ export const environmentSchema = z.object({
   UPLOAD_MAX_BYTES_PER_TASK: optionalInteger(1, 10 * 1024 ** 3),
   UPLOAD_MAX_FILES_PER_ATTEMPT: optionalInteger(1, 10_000),
   UPLOAD_MAX_BYTES_PER_ATTEMPT: optionalInteger(1, 10 * 1024 ** 3),
-  // Received files decoded at once, each in a process of its own, and each decoding's deadline (docs/api.md#uploads):
-  // two at most by default, as each holds a decoded photo's memory; one on a machine of one core.
-  UPLOAD_CLEANING_PROCESSES: integer(1, 64, Math.min(2, availableParallelism())),
+  // Received files decoded at once, each in a process of its own, the memory their decodings may hold together, and
+  // each decoding's deadline (docs/configuration.md#uploads): a process per core, four at most, as each idle one holds
+  // some 20 MB; and room for one 12 MP photo turned upright (some 46 MB, upload-cleaning.ts) with small ones beside it.
+  UPLOAD_CLEANING_PROCESSES: integer(1, 64, Math.min(4, availableParallelism())),
+  UPLOAD_CLEANING_MEMORY_MB: integer(16, 65_536, 56),
   UPLOAD_CLEANING_TIMEOUT_MS: integer(100, 600_000, 30_000),
 });
 

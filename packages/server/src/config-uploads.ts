@@ -12,7 +12,10 @@ export interface UploadsConfig {
   /** What a task may hold: files, and their declared bytes in all (docs/configuration.md#uploads). */
   maxFilesPerTask: number;
   maxBytesPerTask: number;
-  /** UPLOAD_CLEANING_PROCESSES and UPLOAD_CLEANING_TIMEOUT_MS: files decoded at once, and each one's deadline. */
+  /**
+   * UPLOAD_CLEANING_PROCESSES, UPLOAD_CLEANING_MEMORY_MB and UPLOAD_CLEANING_TIMEOUT_MS: files decoded at once, the
+   * memory their decodings may hold together, and each one's deadline.
+   */
   cleaning: CleaningPoolSettings;
 }
 
@@ -32,7 +35,11 @@ export function uploadsOf(e: Environment, { problems, warnings }: ConfigFindings
   const limits = {
     maxFilesPerTask: renamed(e, 'UPLOAD_MAX_FILES_PER_TASK', 'UPLOAD_MAX_FILES_PER_ATTEMPT', warnings) ?? DEFAULT_MAX_FILES_PER_TASK,
     maxBytesPerTask: renamed(e, 'UPLOAD_MAX_BYTES_PER_TASK', 'UPLOAD_MAX_BYTES_PER_ATTEMPT', warnings) ?? DEFAULT_MAX_BYTES_PER_TASK,
-    cleaning: { processes: e.UPLOAD_CLEANING_PROCESSES, timeoutMs: e.UPLOAD_CLEANING_TIMEOUT_MS },
+    cleaning: {
+      processes: e.UPLOAD_CLEANING_PROCESSES,
+      memoryBytes: e.UPLOAD_CLEANING_MEMORY_MB * 1024 * 1024,
+      timeoutMs: e.UPLOAD_CLEANING_TIMEOUT_MS,
+    },
   };
   const value = e.UPLOAD_STORE;
   if (value === undefined || value.startsWith('file:')) {

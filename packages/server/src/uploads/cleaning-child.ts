@@ -39,6 +39,9 @@ const { readFile } = require('node:fs/promises');
 const sharp = require(process.argv[1]);
 // Every upload is a new file: libvips' cache of operations would only keep the last images' memory held.
 sharp.cache(false);
+// One decoding at a time per process, on one libvips thread: the pool's processes are its parallelism, and each
+// thread more would hold buffers of its own for no speed the other processes do not already take.
+sharp.concurrency(1);
 let heic;
 
 async function cleanImage(job) {

@@ -3,9 +3,11 @@ import { createRequire } from 'node:module';
 import { createCleaningGate } from './cleaning-gate.ts';
 import { cleaningChildSource, type DecodingAnswer, type DecodingJob } from './cleaning-child.ts';
 
-/** How many files are decoded at once, and for how long each at most (docs/configuration.md#uploads). */
+/** How many files are decoded at once, in how much memory, and for how long each at most (docs/configuration.md#uploads). */
 export interface CleaningPoolSettings {
   processes: number;
+  /** The most memory the decodings running at once are estimated to hold (upload-cleaning.ts estimates each). */
+  memoryBytes: number;
   timeoutMs: number;
 }
 
@@ -13,8 +15,13 @@ export interface CleaningPoolSettings {
 export type PoolAnswer = DecodingAnswer | { ok: false; reason: 'deadline' | 'crashed' };
 
 export interface CleaningPool {
-  /** Decodes a file for a task in a process of the pool, when the task's turn comes (cleaning-gate.ts). */
-  run(key: string, job: DecodingJob): Promise<PoolAnswer>;
+  /**
+   * Decodes a file for a task in a process of the pool, when the task's turn comes and `memoryBytes`, its decoding's
+   * estimated peak, fits beside the others' (cleaning-gate.ts).
+   */
+  run(key: string, job: DecodingJob, memoryBytes: number): Promise<PoolAnswer>;
+  /** Starts the pool's processes now rather than with the first files: the server's idle memory is then its own. */
+  warm(): void;
   /** Lets the running decodings finish, then ends every process; nothing runs after. */
   close(): Promise<void>;
 }
@@ -33,16 +40,20 @@ const START_BOUND_MS = 30_000;
  * `timeoutMs` is killed and answered `deadline`; the next file gets a new process. A HEIC photo's process is ended after
  * it too, as libheif's WebAssembly memory, once grown for a photo (some 16 bytes a pixel), is never given back.
  *
- * The count bounds the memory: to turn a photo upright, sharp holds the whole decoded image (a 12 MP phone photo stored
- * sideways is 36 MB of pixels, and about as much again in the decoder's and encoder's buffers), and a HEIC photo is
- * decoded whole; each decoding beside another adds all of that (docs/development.md#benchmarks). Processes start with
- * the first files and stay, their IPC channels not holding the server's event loop open.
+ * The pool bounds the memory, by admission rather than by count: to turn a photo upright, sharp holds the whole decoded
+ * image (a 12 MP phone photo stored sideways is 36 MB of pixels), and a HEIC photo is decoded whole, while an upright
+ * JPEG is decoded and encoded a strip at a time; so each file waits until its estimated memory fits beside the
+ * decodings running (cleaning-gate.ts, docs/development.md#benchmarks). Each process runs one decoding on one libvips
+ * thread (cleaning-child.ts): the pool's processes are its parallelism. Processes start with the first files, or with
+ * `warm()`, and stay, their IPC channels not holding the server's event loop open.
  */
 export function createCleaningPool(settings: CleaningPoolSettings, log?: PoolLog): CleaningPool {
-  const turn = createCleaningGate(settings.processes);
+  const turn = createCleaningGate(settings.processes, settings.memoryBytes);
   const require = createRequire(import.meta.url);
   const modules = [require.resolve('sharp'), require.resolve('heic-decode')];
   const idle: ChildProcess[] = [];
+  /** Processes `warm()` is starting, not yet idle: a file takes one of them before it starts another. */
+  const warming: Promise<ChildProcess>[] = [];
   const alive = new Set<ChildProcess>();
   const running = new Set<Promise<unknown>>();
   let closed = false;
@@ -105,7 +116,7 @@ export function createCleaningPool(settings: CleaningPoolSettings, log?: PoolLog
 
   const runInTurn = async (job: DecodingJob): Promise<PoolAnswer> => {
     if (closed) throw new Error('the cleaning pool is closed');
-    const child = idle.pop() ?? (await start());
+    const child = idle.pop() ?? (await (warming.shift() ?? start()));
     const answer = await decode(child, job);
     if (answer.ok || answer.reason === 'unreadable' || answer.reason === 'pictures' || answer.reason === 'pixels') {
       if (job.kind === 'heic' || closed) child.kill();
@@ -115,13 +126,32 @@ export function createCleaningPool(settings: CleaningPoolSettings, log?: PoolLog
   };
 
   return {
-    async run(key, job) {
-      const work = turn(key, () => runInTurn(job));
+    async run(key, job, memoryBytes) {
+      const work = turn(key, memoryBytes, () => runInTurn(job));
       running.add(work);
       try {
         return await work;
       } finally {
         running.delete(work);
+      }
+    },
+    warm() {
+      for (let index = alive.size; index < settings.processes; index += 1) {
+        const starting = start();
+        warming.push(starting);
+        starting.then(
+          (child) => {
+            // Unless a file took it while it started (runInTurn).
+            if (!warming.includes(starting)) return;
+            warming.splice(warming.indexOf(starting), 1);
+            if (closed) child.kill();
+            else idle.push(child);
+          },
+          (error: unknown) => {
+            if (warming.includes(starting)) warming.splice(warming.indexOf(starting), 1);
+            if (!closed) log?.warn({ err: error }, 'a cleaning process did not start: the next file starts one');
+          },
+        );
       }
     },
     async close() {

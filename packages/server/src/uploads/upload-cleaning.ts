@@ -40,8 +40,43 @@ const MAX_IMAGE_PIXELS = 50_000_000;
  */
 const MAX_JPEG_SCANS = 100;
 
-/** Decodes a file in a process of its own, under a deadline (cleaning-pool.ts): the cleaning's costly part. */
-export type Decode = (job: DecodingJob) => Promise<PoolAnswer>;
+/**
+ * Decodes a file in a process of the pool, under a deadline (cleaning-pool.ts): the cleaning's costly part.
+ * `memoryBytes`: what its decoding is estimated to hold at its peak (decodingMemory), which the pool admits by.
+ */
+export type Decode = (job: DecodingJob, memoryBytes: number) => Promise<PoolAnswer>;
+
+/**
+ * The rows of an image a decoding that streams holds at once, about: libvips' strips and the JPEG or PNG encoder's
+ * buffers. A 12 MP JPEG decoded and encoded again upright, a strip at a time, raised its process's memory by some
+ * 11 MB (docs/development.md#benchmarks); 1,024 rows of its 4,032 pixels of 3 bytes is 12 MB.
+ */
+const STREAMED_ROWS = 1024;
+
+/** A HEIC photo's decoding holds about this much a pixel at its peak (MAX_IMAGE_PIXELS says why). */
+const HEIC_BYTES_PER_PIXEL = 16;
+
+/**
+ * The memory decoding an image will hold at its peak, estimated from its header (sharp's `metadata()`, which reads no
+ * pixel): the whole decoded image when it cannot be streamed (a rotation or a vertical flip needs every row before
+ * it writes the first, a progressive JPEG keeps all its coefficients until its last scan, an interlaced PNG all its
+ * rows), plus a quarter for the encoder's and decoder's own buffers; otherwise a band of rows. The pool admits
+ * decodings by it (cleaning-gate.ts).
+ */
+export function decodingMemory(image: {
+  width: number;
+  height: number;
+  channels?: number;
+  depth?: string;
+  orientation?: number;
+  isProgressive?: boolean;
+}): number {
+  const pixelBytes = (image.channels ?? 3) * (image.depth === 'ushort' ? 2 : 1);
+  const whole = (image.orientation ?? 1) > 2 || image.isProgressive === true;
+  return whole
+    ? Math.ceil(image.width * image.height * pixelBytes * 1.25)
+    : image.width * pixelBytes * Math.min(image.height, STREAMED_ROWS);
+}
 
 /** A file that passed: what it is, and where its cleaned bytes are (`path` itself when kept as it was). */
 export type Cleaning = { ok: true; file: CleanedFile; path: string } | { ok: false; message: string };
@@ -63,20 +98,21 @@ export async function cleanUpload(path: string, cleanedPath: string, accepted: r
     return { ok: false, message: `The file ${found}; this field accepts ${accepted.join(', ')}.` };
   }
   if (mime === 'application/pdf') return { ok: true, file: await describe(path, mime), path };
+  // Read from the header before a pixel is decoded: a 1.5 MB JPEG of 16000x16000 took 774 MB to turn upright.
+  const metadata = await sharp(path)
+    .metadata()
+    .catch(() => undefined);
   if (mime === 'image/heic') {
-    // libheif reads the picture's size as it opens the file, before decoding it (cleaning-child.ts).
-    const answer = await decode({ kind: 'heic', path, cleanedPath, maxPixels: MAX_IMAGE_PIXELS, jpeg: CLEANED_JPEG });
+    // libheif reads the picture's size as it opens the file, before decoding it (cleaning-child.ts), and checks it
+    // there; when libvips could not read it here, it is taken as a 12 MP phone photo's.
+    const pixels = metadata ? metadata.width * metadata.height : 12_000_000;
+    const memory = Math.min(pixels, MAX_IMAGE_PIXELS) * HEIC_BYTES_PER_PIXEL;
+    const answer = await decode({ kind: 'heic', path, cleanedPath, maxPixels: MAX_IMAGE_PIXELS, jpeg: CLEANED_JPEG }, memory);
     if (!answer.ok) return { ok: false, message: refusal(answer, 'HEIC photo') };
     return { ok: true, file: await describe(cleanedPath, 'image/jpeg'), path: cleanedPath };
   }
-  // Read from the header before a pixel is decoded: a 1.5 MB JPEG of 16000x16000 took 774 MB to turn upright.
-  const size = await sharp(path)
-    .metadata()
-    .then(
-      (metadata) => metadata.width * metadata.height,
-      () => undefined,
-    );
-  if (size === undefined) return { ok: false, message: `The file starts as ${mime} but is not a readable image.` };
+  const size = metadata && metadata.width * metadata.height;
+  if (!metadata || !size) return { ok: false, message: `The file starts as ${mime} but is not a readable image.` };
   if (size > MAX_IMAGE_PIXELS) return { ok: false, message: tooManyPixels(size) };
   if (mime === 'image/jpeg') {
     const scans = await countJpegScans(path, MAX_JPEG_SCANS);
@@ -88,7 +124,8 @@ export async function cleanUpload(path: string, cleanedPath: string, accepted: r
     }
   }
   const format = mime === 'image/png' ? 'png' : 'jpeg';
-  const answer = await decode({ kind: 'image', path, cleanedPath, format, maxPixels: MAX_IMAGE_PIXELS, jpeg: CLEANED_JPEG });
+  const job = { kind: 'image', path, cleanedPath, format, maxPixels: MAX_IMAGE_PIXELS, jpeg: CLEANED_JPEG } as const;
+  const answer = await decode(job, decodingMemory(metadata));
   if (!answer.ok) return { ok: false, message: refusal(answer, mime) };
   return { ok: true, file: await describe(cleanedPath, mime), path: cleanedPath };
 }

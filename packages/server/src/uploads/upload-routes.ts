@@ -78,6 +78,9 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   // the largest thing an upload puts in memory.
   const cleaningPool = createCleaningPool(deps.config.uploads.cleaning, app.log);
   app.addHook('onClose', () => cleaningPool.close());
+  // Started with the server when a field takes files: the memory an operator sees idle is then the pool's too, and a
+  // photo's cleaning adds only its decoding (docs/operations.md#memory).
+  if (registeredRules(deps.workflows).length > 0) app.addHook('onReady', () => cleaningPool.warm());
   // Made on the first upload: a server that never takes one needs no store.
   let made: Promise<TusServer> | undefined;
   const tus = () =>
@@ -223,7 +226,7 @@ async function cleanInto(
 ): Promise<Cleaning> {
   const directory = await mkdtemp(join(tmpdir(), 'ptk-clean-'));
   try {
-    const cleaning = await cleanUpload(path, join(directory, 'cleaned'), types, (job) => pool.run(taskId, job));
+    const cleaning = await cleanUpload(path, join(directory, 'cleaned'), types, (job, memoryBytes) => pool.run(taskId, job, memoryBytes));
     if (cleaning.ok && cleaning.path !== path) await files.replace(id, cleaning.path);
     return cleaning;
   } finally {
