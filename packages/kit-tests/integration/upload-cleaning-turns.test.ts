@@ -19,8 +19,8 @@ import { tusMetadata, welcomePhoto, welcomePhotoRuleOf } from '../helpers/tus-up
 /** A field of the test's own, on the first step of the default workflow, where a new task is. */
 const uploadMetadata = tusMetadata({ filename: 'photo.jpg', filetype: 'image/jpeg', ...welcomePhoto });
 
-/** A phone's smallest photo: 16x16 of one colour, under 300 bytes. */
-const smallPhoto = () =>
+/** A photo as small as a JPEG gets: 16x16 of one colour, under 300 bytes. */
+const tinyPhoto = () =>
   sharp({ create: { width: 16, height: 16, channels: 3, background: '#c33' } })
     .jpeg()
     .toBuffer();
@@ -67,7 +67,7 @@ describe.each(testDatabases)('cleaning uploads in turns, under a budget and a de
     const [bomber, other] = [await openSession(app.app), await openSession(app.app)];
     // 48 MP of one grey and 3,000 scans more, some 500 KB: about 10 s of a core to decode here.
     const bomb = await scanBomb({ width: 8000, height: 6000, extraScans: 3000 });
-    const photo = await smallPhoto();
+    const photo = await tinyPhoto();
     expect(photo.length).toBeLessThan(300);
 
     const started = performance.now();
@@ -94,7 +94,7 @@ describe.each(testDatabases)('cleaning uploads in turns, under a budget and a de
     expect(refused).toMatchObject({ status: 415, code: 'unsupported_file_type', message: expect.stringContaining('took too long') });
     expect(readdirSync(directory)).toEqual([]);
     expect(await app.database.store.db.selectFrom('uploads').selectAll().execute()).toEqual([]);
-    expect(await send(session.token, await smallPhoto())).toMatchObject({ status: 204 });
+    expect(await send(session.token, await tinyPhoto())).toMatchObject({ status: 204 });
   });
 
   it("cleans a task's one file before another task's later ones, with one process", async () => {
@@ -104,7 +104,7 @@ describe.each(testDatabases)('cleaning uploads in turns, under a budget and a de
     const slow = await scanBomb({ width: 8000, height: 6000, extraScans: 60 });
     const busyAnswers = [1, 2, 3].map(() => send(busy.token, slow));
     await sleep(300);
-    const otherAnswer = await send(other.token, await smallPhoto());
+    const otherAnswer = await send(other.token, await tinyPhoto());
     const answered = await Promise.all(busyAnswers);
     expect([...answered.map((answer) => answer.status), otherAnswer.status]).toEqual([204, 204, 204, 204]);
     // The busy task's first file may be under way when the other task's comes; none of its later ones go first.
