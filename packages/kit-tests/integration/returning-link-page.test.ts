@@ -43,7 +43,14 @@ describe.each(testDatabases)('the HTML a link of a task is answered with on $nam
     return { status: response.status, title, cacheControl: response.headers.get('cache-control') };
   };
   const taskCount = async () =>
-    Number((await t.database.store.db.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.database.store.db
+          .selectFrom('tasks')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('answers a task not in the store with the first step of its workflow, and creates nothing', async () => {
     expect(await link(newContext())).toEqual({ status: 200, title: 'first step of safety-training', cacheControl: 'private, no-store' });
