@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPage, initialScripts } from '../helpers/page-build';
-import { newContext, openTaskApp, type TaskApp } from '../helpers/task-app';
+import { bearer, newContext, openSession, openTaskApp, type TaskApp } from '../helpers/task-app';
 
 /** A page directory laid out as the build writes it: originals, and `.br`/`.gz` beside those worth compressing. */
 function writePage(files: Record<string, string>, variants: Record<string, Array<'br' | 'gz'>>): string {
@@ -230,6 +230,25 @@ describe('the production build, served', () => {
     expect(await t.database.store.db.selectFrom('tasks').select('id').execute()).toEqual([]);
     expect(await t.database.store.db.selectFrom('outbox').select('id').execute()).toEqual([]);
     expect(t.wakes()).toBe(0);
+  });
+
+  it('answers the link of a task under way with the opening screen: no step, no progress, no button, its styles allowed', async () => {
+    const { context, token } = await openSession(t.app);
+    const saved = await t.app.inject({ method: 'POST', url: '/api/task/steps/welcome', headers: bearer(token), payload: { data: {} } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const url = `/?${new URLSearchParams(context).toString()}`;
+    const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-language': 'es-MX,es;q=0.9' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    expect(response.body).toContain('<html lang="es"');
+    // The page hydrates it (packages/page/src/app-root.tsx): what task-session.tsx renders before the task's view comes.
+    expect(response.body).toContain(
+      '<div id="root" data-opening="es"><div class="shell"><main class="page"><p role="status" class="opening">Abriendo tu tarea…</p></main></div></div>',
+    );
+    expect(response.body).not.toMatch(/<button|<h1|Paso \d de/);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(response.body)?.[1];
+    const hash = createHash('sha256').update(style!).digest('base64');
+    expect(response.headers['content-security-policy']).toContain(`style-src 'self' 'sha256-${hash}';`);
   });
 
   it('answers with the plain page when it has no first screen for the link: no valid context, or a workflow it does not know', async () => {

@@ -107,6 +107,8 @@ describe('the production build of the page', () => {
       'first-screens/availability.es.html',
       'first-screens/background-check.en.html',
       'first-screens/background-check.es.html',
+      'first-screens/opening/en.html',
+      'first-screens/opening/es.html',
       'first-screens/safety-training.en.html',
       'first-screens/safety-training.es.html',
       'first-screens/work-authorization.en.html',

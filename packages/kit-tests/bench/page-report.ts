@@ -16,6 +16,8 @@ interface WorkflowFigures {
   lcpElement: string;
   cls: number;
   firstStepInteractiveMs: number;
+  /** The same link opened again once its task is under way or ended (absent from results older than the figure). */
+  returning?: { html: string; lcpMs: number; lcpElement: string; firstPaintMs: number };
   initialJs: Size;
   initialCss: Size;
   steps: StepFigures[];
@@ -34,7 +36,8 @@ interface Row {
 
 /**
  * The targets are a phone's on Slow 4G (docs/development.md#benchmarks): what a link's HTML loads before the first step
- * can run (100 KB gzip), the first step painted within 500 ms and taking a press within 1 s, nothing moving; a press
+ * can run (100 KB gzip), the first step painted within 500 ms and taking a press within 1 s, nothing moving, and a
+ * worker who comes back to the task shown their own screen within the same 500 ms; a press
  * that the server does not grade shows the next screen within 400 ms (one round trip is 150 ms of it) and answers the
  * press itself within 200 ms (INP). A graded press waits on the grading: it is shown with no target.
  */
@@ -59,6 +62,16 @@ export function pageRows(result: Record<string, unknown>): Row[] {
         target: '≤ 500 ms',
         met: workflow.lcpMs <= 500,
       },
+      ...(workflow.returning
+        ? [
+            {
+              figure: `${where}, ${link}: a returning worker's LCP, the task reopened where it was left (${workflow.returning.html}; ${workflow.returning.lcpElement})`,
+              value: `${workflow.returning.lcpMs} ms (first paint, the opening screen: ${workflow.returning.firstPaintMs} ms)`,
+              target: '≤ 500 ms',
+              met: workflow.returning.lcpMs <= 500,
+            },
+          ]
+        : []),
       { figure: `${where}, ${link}: CLS`, value: String(workflow.cls), target: '0', met: workflow.cls === 0 },
       {
         figure: `${where}, ${link}: first step interactive`,

@@ -10,6 +10,7 @@ import { startServerProcess } from './bench-server-process';
 import { contextParamNames } from '@partner-task-kit/workflow/contract/task-context';
 import { initialAssetSizes, observePageMetrics, readPageMetrics, type PageMetrics } from './page-metrics';
 import { observeStepPresses, workflowWalks, type BenchReport, type WorkflowWalk } from './page-steps';
+import { reopenOnce, returningSummary, type ReturningMetrics } from './page-returning';
 import { freePort } from '../helpers/server-process';
 
 /**
@@ -19,7 +20,9 @@ import { freePort } from '../helpers/server-process';
  * JavaScript the HTML the server answers that link loads and preloads; then, per load, the first screen (LCP, CLS,
  * first step interactive) and every step as a worker goes through it (press to the next screen shown, and the press's
  * Interaction to Next Paint). A fresh browser context (cold cache) and a fresh assignment per load; the median of the
- * loads is reported. `--workflows a,b` measures some of them.
+ * loads is reported. Then a returning worker: each load's task, left where its walk ended (done, or waiting on the
+ * partner), opened again from its link in a fresh context on the same profile, and its LCP (the server answers it with
+ * the opening screen, docs/architecture.md#how-a-link-is-answered). `--workflows a,b` measures some of them.
  */
 const { values } = parseArgs({ options: { loads: { type: 'string', default: '5' }, workflows: { type: 'string' } } });
 const loads = Number(values.loads);
@@ -65,7 +68,24 @@ try {
     const runs: LoadResult[] = [];
     for (let index = 0; index < loads; index += 1) runs.push(await loadOnce(walk));
     timeline ??= runs.at(-1)?.timeline;
-    workflows.push({ id: walk.id, html: link.file, ...pageSummary(walk, runs), initialJs: link.assets.js, initialCss: link.assets.css });
+    const returning: ReturningMetrics[] = [];
+    for (const run of runs) {
+      const reopened = {
+        ...(await phoneContext()),
+        url: `${portalOrigin}/preview/tasks/${run.assignedTaskUuid}`,
+        taskOrigin,
+        previewTaskFrame,
+      };
+      returning.push(await reopenOnce(reopened));
+    }
+    workflows.push({
+      id: walk.id,
+      html: link.file,
+      ...pageSummary(walk, runs),
+      returning: returningSummary(returning, await servedPage(runs[0]!.taskUrl)),
+      initialJs: link.assets.js,
+      initialCss: link.assets.css,
+    });
   }
   // The default workflow's last load: the task frame's requests, [path, start, end] in ms from its navigation start.
   console.log(JSON.stringify({ suite: 'page', loads, host: 'preview', workflows, timeline, machine: machine() }));
@@ -76,6 +96,9 @@ try {
 }
 
 interface LoadResult extends PageMetrics {
+  assignedTaskUuid: string;
+  /** The task page's address in the portal's frame: the worker's link, context included. */
+  taskUrl: string;
   timeline: Array<[string, number, number]>;
   steps: Array<{ pressToNextMs: number; inpMs: number }>;
 }
@@ -130,25 +153,13 @@ async function linkPage(workflow: string) {
 
 async function loadOnce(walk: WorkflowWalk): Promise<LoadResult> {
   const uuid = await assignWorkflow(walk.id);
-  const context = await browser.newContext({
-    viewport: { width: 412, height: 823 },
-    deviceScaleFactor: 1.75,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'en-US',
-  });
+  const { context, page } = await phoneContext();
   try {
     const reports: BenchReport[] = [];
     await context.exposeBinding('__benchReport', (_source, report: BenchReport) => void reports.push(report));
-    // tsx keeps function names with an `__name` helper that does not exist in the page: define it first.
-    await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+    // Registered before the first navigation, so they run at document start in every frame of it.
     await context.addInitScript(observePageMetrics, { taskOrigin, firstButton: walk.firstButton });
     await context.addInitScript(observeStepPresses, taskOrigin);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', slow4g);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     // BENCH_PAGE_TRACE=<dir>: a Chrome trace of each load until the first step is interactive (chrome://tracing or
     // the DevTools Performance panel open it), to tell where the time before it went.
     const traceDirectory = process.env.BENCH_PAGE_TRACE;
@@ -181,10 +192,36 @@ async function loadOnce(walk: WorkflowWalk): Promise<LoadResult> {
         inpMs: Math.max(0, ...events.map((each) => (each.kind === 'event' ? each.duration : 0))),
       });
     }
-    return { ...metrics, steps };
+    return { ...metrics, assignedTaskUuid: uuid, taskUrl: frame.url(), steps };
   } finally {
     await context.close();
   }
+}
+
+/** A fresh browser context (cold cache), throttled as a first visit is. */
+async function phoneContext() {
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+  });
+  // tsx keeps function names with an `__name` helper that does not exist in the page: define it first.
+  await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', slow4g);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { context, page };
+}
+
+/** Which page of the build the server answers this link with now (for a returning worker: the opening screen). */
+async function servedPage(taskUrl: string): Promise<string> {
+  const response = await fetch(taskUrl, { headers: { 'accept-language': 'en-US,en;q=0.9', 'accept-encoding': 'identity' } });
+  const html = await response.text();
+  return builtPageFiles(outDir).find((page) => readFileSync(join(outDir, page), 'utf8') === html) ?? 'unknown';
 }
 
 async function reported(page: Page, reports: BenchReport[], heading: string) {
@@ -229,8 +266,10 @@ async function assignWorkflow(workflow: string): Promise<string> {
   return ((await response.json()) as { assignedTaskUuid: string }).assignedTaskUuid;
 }
 
-/** The HTML pages of the build: index.html and each prerendered first screen. */
+/** The HTML pages of the build: index.html, each prerendered first screen and each opening screen. */
 function builtPageFiles(outDir: string): string[] {
-  const screens = readdirSync(join(outDir, 'first-screens')).filter((name) => name.endsWith('.html'));
+  const screens = readdirSync(join(outDir, 'first-screens'), { recursive: true, encoding: 'utf8' }).filter((name) =>
+    name.endsWith('.html'),
+  );
   return ['index.html', ...screens.map((name) => `first-screens/${name}`)];
 }

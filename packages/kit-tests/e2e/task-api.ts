@@ -10,6 +10,8 @@ interface TaskApi {
   view(): Promise<TaskView>;
   /** Runs the safety training to completion through the API, as a worker would have done earlier in another window. */
   completeTraining(): Promise<void>;
+  /** Saves the training's first two steps through the API: the task waits on its third, the quiz. */
+  reachQuiz(): Promise<void>;
 }
 
 /** The quiz's right answers, as the server grades them (they never reach the browser). */
@@ -33,12 +35,17 @@ export function taskApi(baseURL: string, assignment: Assignment): TaskApi {
     return response.json();
   }
   const openSession = async () => sessionResponseSchema.parse(await post('/api/session', context));
+  const reachQuiz = async () => {
+    const { token } = await openSession();
+    await post('/api/task/steps/welcome', { data: {} }, token);
+    await post('/api/task/steps/policy', { data: { acknowledged: true, policyVersion: POLICY_VERSION } }, token);
+    return token;
+  };
   return {
     view: async () => (await openSession()).task,
+    reachQuiz: async () => void (await reachQuiz()),
     completeTraining: async () => {
-      const { token } = await openSession();
-      await post('/api/task/steps/welcome', { data: {} }, token);
-      await post('/api/task/steps/policy', { data: { acknowledged: true, policyVersion: POLICY_VERSION } }, token);
+      const token = await reachQuiz();
       await post('/api/task/steps/quiz', { data: { answers: passingAnswers } }, token);
       await post('/api/task/steps/signature', { data: { fullName: 'Ana López', confirmed: true } }, token);
     },

@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from './api/api-error.ts';
 import { AppRoutes } from './app-routes.tsx';
-import { FirstScreenProvider, readFirstScreen } from './task/first-screen.tsx';
+import { FirstScreenProvider, OPENING_SCREEN_ATTRIBUTE, readFirstScreen } from './task/first-screen.tsx';
 import type { Locale } from './ui/i18n/locale.ts';
 import { LocaleProvider } from './ui/i18n/locale-context.tsx';
 import type { ShellTexts } from './ui/i18n/shell-texts.ts';
@@ -70,7 +70,9 @@ export function renderApp(
     );
     return;
   }
-  renderAnew(root, app);
+  // The opening screen of a task under way or ended (task/opening-screen.tsx) is what this page renders first too.
+  if (root.getAttribute(OPENING_SCREEN_ATTRIBUTE) === locale) hydrateRoot(root, app);
+  else renderAnew(root, app);
 }
 
 function renderAnew(root: HTMLElement, app: ReactNode): void {

@@ -9,7 +9,12 @@ export { taskKeys } from './api/query-keys.ts';
 export { LocaleProvider } from './ui/i18n/locale-context.tsx';
 export { shellTextsEn } from './ui/i18n/shell-texts.en.ts';
 export { shellTextsEs } from './ui/i18n/shell-texts.es.ts';
-export type { FirstScreenPrerender, FirstScreensToPrerender, PrerenderedFirstScreen } from './task/prerender-first-screen.tsx';
+export type {
+  FirstScreenPrerender,
+  FirstScreensToPrerender,
+  PrerenderedFirstScreen,
+  PrerenderedOpeningScreen,
+} from './task/prerender-first-screen.tsx';
 export { folderScreens, type FolderScreenModules } from './workflows/folder-screens.tsx';
 // What the preview portal of @partner-task-kit/dev reuses of the page: its API client, its errors, the link's
 // workflow parameter and the task's updates, so the preview talks to the server as the task page does.

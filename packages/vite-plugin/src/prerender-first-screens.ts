@@ -77,6 +77,15 @@ export function prerenderFirstScreens(workflows: AppWorkflows, shellTexts: () =>
         if (!written.includes(screen.rootTag)) this.error('index.html has no empty <div id="root"></div> to prerender into');
         this.emitFile({ type: 'asset', fileName: screen.fileName, source: written });
       }
+      // The neutral screen of a returning worker's link: index.html as it is (its table of every workflow's screens, as
+      // the task's own workflow is not known until its view comes), the styles inlined and the screen in #root.
+      for (const screen of await prerender.prerenderOpeningScreens(overrides)) {
+        const written = inlineStylesheets(html.source, bundle)
+          .replace(/<html lang="[^"]*"/, `<html lang="${screen.locale}"`)
+          .replace(/<title>[^<]*<\/title>/, `<title>${prerender.escapeHtml(screen.documentTitle)}</title>`)
+          .replace('<div id="root"></div>', `${screen.rootTag}${screen.markup}</div>`);
+        this.emitFile({ type: 'asset', fileName: screen.fileName, source: written });
+      }
     },
   };
 }

@@ -11,6 +11,13 @@ import { locales } from '../ui/i18n/locale.ts';
  */
 export const FIRST_SCREEN_ATTRIBUTE = 'data-first-screen';
 
+/**
+ * Set on #root, to the page's language, when the HTML holds the neutral opening screen (opening-screen.tsx): the
+ * server answers a task already under way or ended with it (packages/server/src/page/first-screen-file.ts), and the page
+ * hydrates it rather than clearing #root, so nothing but that screen and then the worker's own is ever painted.
+ */
+export const OPENING_SCREEN_ATTRIBUTE = 'data-opening';
+
 const firstScreenSchema = z.object({
   locale: z.enum(locales),
   workflow: taskViewSchema.shape.workflow,

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { prerender } from 'react-dom/static';
 import { ApiClientProvider } from '../api/api-client-context.tsx';
-import { firstScreenFile, type TaskContext } from '@partner-task-kit/workflow/contract';
+import { firstScreenFile, openingScreenFile, type TaskContext } from '@partner-task-kit/workflow/contract';
 import { locales, type Locale } from '../ui/i18n/locale.ts';
 import { LocaleProvider } from '../ui/i18n/locale-context.tsx';
 import { shellTextsEn } from '../ui/i18n/shell-texts.en.ts';
@@ -10,7 +10,8 @@ import type { ShellTexts } from '../ui/i18n/shell-texts.ts';
 import { withOverrides, type ShellTextOverrides } from '../ui/i18n/shell-text-overrides.ts';
 import { type WorkflowDefinition, longestPathOf } from '@partner-task-kit/workflow';
 import { loadScreens, preloadWorkflowViews, setWorkflowScreensTable, type LoadWorkflowScreensTable } from '../workflows/workflow-views.tsx';
-import { FIRST_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen.tsx';
+import { FIRST_SCREEN_ATTRIBUTE, OPENING_SCREEN_ATTRIBUTE, unopenedTaskView, type FirstScreen } from './first-screen.tsx';
+import { OpeningScreen } from './opening-screen.tsx';
 import { taskScreen } from './task-screen.tsx';
 
 /** @internal */
@@ -112,6 +113,43 @@ async function render(firstScreen: FirstScreen, texts: ShellTexts): Promise<stri
 }
 
 /** @internal */
+export interface PrerenderedOpeningScreen {
+  /** Where in the build it goes; the server looks for it there (packages/server/src/page/first-screen-file.ts). */
+  fileName: string;
+  locale: Locale;
+  documentTitle: string;
+  /** #root's opening tag, which tells the page to hydrate it (packages/page/src/app-root.tsx). */
+  rootTag: string;
+  markup: string;
+}
+
+/**
+ * Build time (packages/vite-plugin): the neutral screen of a task already under way or ended, in each language, as the
+ * page renders it before the task's view has come (task-session.tsx): no step, no progress, no button, so the server
+ * can answer such a link with it and never show a step that is not the worker's (docs/architecture.md#how-a-link-is-answered).
+ * @internal
+ */
+export async function prerenderOpeningScreens(shellTexts?: ShellTextOverrides): Promise<PrerenderedOpeningScreen[]> {
+  const screens: PrerenderedOpeningScreen[] = [];
+  for (const locale of locales) {
+    const texts = withOverrides(locale === 'es' ? shellTextsEs : shellTextsEn, shellTexts?.[locale]);
+    const { prelude } = await prerender(
+      <LocaleProvider locale={locale} texts={texts}>
+        <OpeningScreen />
+      </LocaleProvider>,
+    );
+    screens.push({
+      fileName: openingScreenFile(locale),
+      locale,
+      documentTitle: texts.documentTitle,
+      rootTag: `<div id="root" ${OPENING_SCREEN_ATTRIBUTE}="${locale}">`,
+      markup: await new Response(prelude).text(),
+    });
+  }
+  return screens;
+}
+
+/** @internal */
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
@@ -122,5 +160,6 @@ export function escapeHtml(text: string): string {
  */
 export interface FirstScreenPrerender {
   prerenderFirstScreens: typeof prerenderFirstScreens;
+  prerenderOpeningScreens: typeof prerenderOpeningScreens;
   escapeHtml: typeof escapeHtml;
 }

@@ -15,6 +15,7 @@ import { PageShell } from '../ui/page-shell.tsx';
 import { preloadWorkflowViews } from '../workflows/workflow-views.tsx';
 import { errorKind } from './error-text.ts';
 import { unopenedTaskView, useFirstScreen } from './first-screen.tsx';
+import { OpeningScreen } from './opening-screen.tsx';
 import { taskScreen } from './task-screen.tsx';
 import { UnknownWorkflowScreen } from './unknown-workflow-screen.tsx';
 
@@ -92,15 +93,8 @@ export function TaskSession() {
     // A step submitted before the session has answered waits for it (api-client.ts: one session request in flight).
     return taskScreen({ view: unopened, notes: [], ended: undefined, onEnded: handleEnded });
   }
-  if (!task.data) {
-    return (
-      <PageShell notes={notes}>
-        <p role="status" className="opening">
-          {texts.opening}
-        </p>
-      </PageShell>
-    );
-  }
+  // The very screen a returning worker's HTML holds (opening-screen.tsx), which this render hydrates: never a step.
+  if (!task.data) return <OpeningScreen />;
 
   return taskScreen({ view: task.data, notes, ended, onEnded: handleEnded });
 }

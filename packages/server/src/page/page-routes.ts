@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../api-error.ts';
-import { firstScreenPicker, inlineStyleSources } from './first-screen-file.ts';
+import { firstScreenPicker, inlineStyleSources, linkContext, openingScreenPicker, workflowChoice } from './first-screen-file.ts';
+import { linkScreen, type LinkScreenDeps } from './link-screen.ts';
 import { allowInlineStyles } from './security-headers.ts';
 import type { Config } from '../config.ts';
 
@@ -33,7 +34,7 @@ export async function registerPageRoutes(
   app: FastifyInstance,
   pageDirectory: string,
   config: Config,
-  defaultWorkflow: string,
+  links: LinkScreenDeps,
 ): Promise<void> {
   const options = { preview: config.previewEnabled };
   const pageRoutes = options.preview ? [...taskPageRoutes, ...previewRoutes] : taskPageRoutes;
@@ -72,18 +73,29 @@ export async function registerPageRoutes(
       if (typeof type === 'string' && type.startsWith(LEGACY_JAVASCRIPT))
         reply.type(`text/javascript${type.slice(LEGACY_JAVASCRIPT.length)}`);
     });
-    const pickFirstScreen = firstScreenPicker(pageDirectory, defaultWorkflow);
+    const pickFirstScreen = firstScreenPicker(pageDirectory, links.workflows.defaultId);
+    const pickOpeningScreen = openingScreenPicker(pageDirectory);
     const firstScreenStyles = inlineStyleSources(pageDirectory);
     for (const url of taskPageRoutes) {
-      page.get(url, (request, reply) => {
-        const firstScreen = pickFirstScreen(request.query, request.headers['accept-language']);
-        if (firstScreen) {
-          // The answer depends on the language too: a shared cache must not hand a Spanish first step to an English page.
+      page.get(url, async (request, reply) => {
+        const file = await linkPage(request.query, request.headers['accept-language']);
+        if (file) {
+          // The answer depends on the language, and on the task's state as stored now (link-screen.ts): no cache may
+          // keep it, neither a shared one (one task's screen for another's request) nor the browser's (a first step
+          // kept past the task's start). Vary still says what it depends on, for anything that ignores no-store.
           reply.header('vary', 'accept-encoding, accept-language');
+          reply.header('cache-control', 'private, no-store');
           allowInlineStyles(config, request, reply, firstScreenStyles);
         }
-        return reply.sendFile(firstScreen ?? 'index.html');
+        return reply.sendFile(file ?? 'index.html');
       });
+    }
+    /** docs/architecture.md#how-a-link-is-answered: the first step of a task not begun, else the opening screen. */
+    async function linkPage(query: unknown, acceptLanguage: string | undefined): Promise<string | undefined> {
+      const context = linkContext(query);
+      if (context === undefined) return undefined;
+      const screen = await linkScreen(links, context, workflowChoice(query));
+      return screen.kind === 'first' ? pickFirstScreen(query, acceptLanguage, screen.workflowId) : pickOpeningScreen(acceptLanguage);
     }
     for (const url of options.preview ? previewRoutes : []) {
       page.get(url, (_request, reply) => reply.sendFile('index.html'));

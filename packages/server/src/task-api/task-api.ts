@@ -140,8 +140,15 @@ export async function taskApi(app: FastifyInstance, options: TaskApiOptions): Pr
   if (config.previewEnabled) registerPreviewRoutes(app, { config, workflows, perAddress: limits.perAddress });
 
   const pageDirectory = options.pageDirectory ?? resolve('dist');
-  if (pageDirectory !== false) await registerPageRoutes(app, pageDirectory, config, workflows.defaultId);
+  if (pageDirectory !== false)
+    await registerPageRoutes(app, pageDirectory, config, { store, companies, workflows, log: app.log, timeoutMs: LINK_STORE_TIMEOUT_MS });
 }
+
+/**
+ * How long a GET of a link waits on the store to learn how far its task is: a page held on a busy database paints
+ * nothing, so past this the opening screen answers, right for any task (docs/architecture.md#how-a-link-is-answered).
+ */
+const LINK_STORE_TIMEOUT_MS = 300;
 
 function configuredOfferBackend(config: Config): OfferBackend | undefined {
   const backend = config.partnerBackend;
