@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { currentStepOf, type EndEvent, type TaskView } from '@partner-task-kit/workflow/contract';
-import { isLastOnPath, MissingStepScreenError } from '../workflows/step-view-props.ts';
+import { isLastOnPath } from '../workflows/last-on-path.ts';
+import { MissingStepScreenError } from '../workflows/step-view-props.ts';
 import { WorkflowStepView } from '../workflows/workflow-views.tsx';
 import { Button } from '../ui/button.tsx';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context.tsx';

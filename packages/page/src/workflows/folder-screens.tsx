@@ -1,7 +1,8 @@
 import { useEffect, type ComponentType } from 'react';
 import type { Locale } from '../ui/i18n/locale.ts';
 import { lazyScreen, type LazyScreen } from './lazy-screen.tsx';
-import { isLastOnPath, MissingStepScreenError, type EndScreenProps, type StepViewProps, type WorkflowScreens } from './step-view-props.ts';
+import { isLastOnPath } from './last-on-path.ts';
+import { MissingStepScreenError, type EndScreenProps, type StepViewProps, type WorkflowScreens } from './step-view-props.ts';
 
 type Load<Value> = () => Promise<{ default: Value }>;
 /** What a screen of the folder is handed beside the runner's props: the workflow's texts in the page's language. */
