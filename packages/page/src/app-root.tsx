@@ -1,4 +1,5 @@
 import { StrictMode, useEffect, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from './api/api-error.ts';
@@ -65,8 +66,10 @@ export function renderApp(
     // The step's screens and its own chunk first (the page preloads them): rendered with its screens already in, the step has no Suspense
     // boundary, as in the HTML (packages/page/src/workflows/lazy-screen.tsx), and hydrates in one pass. Screens that could not be
     // fetched would render a boundary the HTML does not have: the page is rendered anew, and says so where they go.
+    // Hydrated in this very task (flushSync), not in one React's scheduler queues behind whatever else the page has to
+    // do by then (the session's answer, timers): the step takes presses once hydrated (docs/development.md#benchmarks).
     void preloadWorkflowViews(firstScreen.workflow.id, firstScreen.screens, firstScreen.workflow.steps[0]?.id).then((fetched) =>
-      fetched ? hydrateRoot(root, app) : renderAnew(root, app),
+      fetched ? flushSync(() => void hydrateRoot(root, app)) : renderAnew(root, app),
     );
     return;
   }

@@ -10,8 +10,9 @@ import { RestartControl } from './restart-control.tsx';
 
 /**
  * The screen of an attempt that has ended: the workflow's own done or failure screen when it brings one
- * (`WorkflowScreens.done`, `.failed`, packages/page/src/workflows/step-view-props.ts), else the shell's. A chunk of its own, loaded
- * by task-screen.tsx only once the attempt has ended: no link's first screen needs it (docs/development.md#benchmarks).
+ * (`WorkflowScreens.done`, `.failed`, packages/page/src/workflows/step-view-props.ts), else the shell's. A chunk of its own:
+ * no link's first screen needs it (docs/development.md#benchmarks); end-screen-loader.ts fetches it, with what it shows,
+ * while the worker is on the step whose save may end the attempt.
  */
 export default function EndScreen({
   task,
@@ -64,6 +65,14 @@ function endViewsOf(workflowId: string): LazyScreen<WorkflowEndViewProps> {
     endViewsById.set(workflowId, views);
   }
   return views;
+}
+
+/**
+ * Fetches what the end screen of this workflow shows, before the attempt ends (end-screen-loader.ts): its module of
+ * screens and texts, and its own done and failure screens when it brings them.
+ */
+export function preloadEndViews(workflowId: string): Promise<unknown> {
+  return endViewsOf(workflowId).fetch();
 }
 
 /**

@@ -1,10 +1,12 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { currentStepOf, type EndEvent, type TaskView } from '@partner-task-kit/workflow/contract';
+import { isLastOnPath } from '../workflows/last-on-path.ts';
 import { MissingStepScreenError } from '../workflows/step-view-props.ts';
 import { WorkflowStepView } from '../workflows/workflow-views.tsx';
 import { Button } from '../ui/button.tsx';
 import { useLocale, useShellTexts } from '../ui/i18n/locale-context.tsx';
 import { Notice } from '../ui/notice.tsx';
+import { preloadEndScreen } from './end-screen-loader.ts';
 import { ProgressHeader } from './progress-header.tsx';
 import { RestartControl } from './restart-control.tsx';
 import { StepScreenBoundary } from './step-screen-boundary.tsx';
@@ -40,6 +42,13 @@ export function StepRunner({
     onMoved: () => setFocusHeading(true),
     onEnded,
   });
+  // On the step whose save may end the attempt, the end screen is fetched while the worker is on it, as a step's screen
+  // is on the steps before (end-screen-loader.ts): the press then shows it with no wait for code.
+  const workflowId = task.workflow.id;
+  const last = isLastOnPath(task);
+  useEffect(() => {
+    if (last) void preloadEndScreen(workflowId).catch(() => {});
+  }, [last, workflowId]);
 
   if (index === -1) {
     return <UnknownStepScreen workflowId={task.workflow.id} stepId={stepId} started={task.started} />;

@@ -1,10 +1,8 @@
-import { lazy, Suspense, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import type { EndEvent, TaskView } from '@partner-task-kit/workflow/contract';
 import { PageShell } from '../ui/page-shell.tsx';
+import { endScreen } from './end-screen-loader.ts';
 import { StepRunner } from './step-runner.tsx';
-
-// Only once an attempt has ended: out of the first screen's JavaScript (docs/development.md#benchmarks).
-const EndScreen = lazy(() => import('./end-screen.tsx'));
 
 export interface TaskScreenProps {
   view: TaskView;
@@ -24,9 +22,7 @@ export function taskScreen({ view, notes, ended, onEnded }: TaskScreenProps): Re
   return (
     <PageShell notes={notes}>
       {view.status === 'completed' || view.status === 'error' ? (
-        <Suspense fallback={null}>
-          <EndScreen task={view} ended={ended} />
-        </Suspense>
+        <endScreen.view task={view} ended={ended} />
       ) : (
         <StepRunner task={view} onEnded={onEnded} />
       )}

@@ -1,6 +1,7 @@
 import { useEffect, type ComponentType } from 'react';
 import type { Locale } from '../ui/i18n/locale.ts';
-import { lazyScreen } from './lazy-screen.tsx';
+import { lazyScreen, type LazyScreen } from './lazy-screen.tsx';
+import { isLastOnPath } from './last-on-path.ts';
 import { MissingStepScreenError, type EndScreenProps, type StepViewProps, type WorkflowScreens } from './step-view-props.ts';
 
 type Load<Value> = () => Promise<{ default: Value }>;
@@ -36,26 +37,25 @@ export function folderScreens({ steps, texts, done, failed }: FolderScreenModule
   const textsIn: Partial<Record<Locale, unknown>> = {};
   const stepScreens = new Map(Object.entries(steps).map(([stepId, load]) => [stepId, lazyScreen(load)]));
 
+  // The workflow's own end screens, fetched once the worker is on a step whose save may end the attempt.
+  const doneScreen = done && lazyScreen(done);
+  const failedScreen = failed && lazyScreen(failed);
+
   function FolderStepView(props: StepViewProps) {
     const { stepId, task } = props;
+    const last = isLastOnPath(task);
     useEffect(() => {
       const ids = task.workflow.steps.map((step) => step.id);
-      // A failed download is tried again when that step renders (the runner says so if it fails again).
-      for (const later of ids.slice(ids.indexOf(stepId) + 1))
-        void stepScreens
-          .get(later)
-          ?.fetch()
-          .catch(() => {});
-    }, [stepId, task.workflow.steps]);
+      const later = ids.slice(ids.indexOf(stepId) + 1).map((id) => stepScreens.get(id));
+      // A failed download is tried again when that screen renders (the runner says so if it fails again).
+      for (const screen of [...later, ...(last ? [doneScreen, failedScreen] : [])]) void screen?.fetch().catch(() => {});
+    }, [stepId, task.workflow.steps, last]);
     const screen = stepScreens.get(stepId);
     if (!screen) throw new MissingStepScreenError(stepId);
     return <screen.view {...props} texts={textsIn[props.locale]} />;
   }
-  // Fetched when the attempt ends, behind the end screen's loading line: no first screen needs them.
-  const endView = (load: FolderScreenModules['done']) => {
-    const screen = load && lazyScreen(load);
-    return screen && ((props: EndScreenProps) => <screen.view {...props} texts={textsIn[props.locale]} />);
-  };
+  const endView = (screen: LazyScreen<WithTexts<EndScreenProps>> | undefined) =>
+    screen && ((props: EndScreenProps) => <screen.view {...props} texts={textsIn[props.locale]} />);
 
   return {
     view: FolderStepView,
@@ -67,7 +67,7 @@ export function folderScreens({ steps, texts, done, failed }: FolderScreenModule
           textsIn[locale] = module.default;
         })),
     loadStep: (stepId) => stepScreens.get(stepId)?.fetch() ?? Promise.resolve(),
-    done: endView(done),
-    failed: endView(failed),
+    done: endView(doneScreen),
+    failed: endView(failedScreen),
   };
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { useShellTexts } from '../ui/i18n/locale-context.tsx';
 
 export type ScreenModule<Props> = { default: ComponentType<Props> };
@@ -19,9 +19,10 @@ export interface LazyScreen<Props> {
  *   presses only once that was done (docs/development.md#benchmarks, first step interactive).
  * - not yet: a boundary with a loading line until it is in. React.lazy learns that a promise has settled a microtask
  *   later, so a module that is in is handed over by a thenable that calls back at once.
- * A download that fails is thrown to the step runner's error boundary, which says so.
+ * A download that fails is thrown to the step runner's error boundary, which says so. `fallback` is what waits in its
+ * place: the loading line unless told.
  */
-export function lazyScreen<Props extends object>(load: () => Promise<ScreenModule<Props>>): LazyScreen<Props> {
+export function lazyScreen<Props extends object>(load: () => Promise<ScreenModule<Props>>, fallback?: ReactNode): LazyScreen<Props> {
   let loaded: ScreenModule<Props> | undefined;
   let loading: Promise<ScreenModule<Props>> | undefined;
   const fetchOnce = () =>
@@ -39,7 +40,7 @@ export function lazyScreen<Props extends object>(load: () => Promise<ScreenModul
     const [inAtMount] = useState(() => loaded);
     if (inAtMount) return <inAtMount.default {...props} />;
     return (
-      <Suspense fallback={<LoadingScreen />}>
+      <Suspense fallback={fallback === undefined ? <LoadingScreen /> : fallback}>
         <Lazy {...props} />
       </Suspense>
     );

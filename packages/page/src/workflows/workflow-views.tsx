@@ -58,15 +58,21 @@ export async function loadScreens(workflowId: string): Promise<WorkflowScreens> 
 }
 
 const screensById = new Map<string, LazyScreen<StepViewProps>>();
+/**
+ * Each workflow's screens once loaded, for preloadWorkflowViews to fetch a step's with: an import() of a module already
+ * in settles only in a later task of the page, one more wait before the prerendered step hydrates.
+ */
+const loadedScreens = new Map<string, WorkflowScreens>();
 
 function screensOf(workflowId: string): LazyScreen<StepViewProps> {
   let screens = screensById.get(workflowId);
   if (!screens) {
     // The texts of the page's language are in before the screens count as loaded: the screens read them as they render.
     screens = lazyScreen<StepViewProps>(async () => {
-      const { view, loadTexts } = await loadScreens(workflowId);
-      await Promise.all(pageLocales().map((locale) => loadTexts?.(locale)));
-      return { default: view };
+      const loaded = await loadScreens(workflowId);
+      await Promise.all(pageLocales().map((locale) => loaded.loadTexts?.(locale)));
+      loadedScreens.set(workflowId, loaded);
+      return { default: loaded.view };
     });
     screensById.set(workflowId, screens);
   }
@@ -106,8 +112,7 @@ export async function preloadWorkflowViews(requested: string | undefined, file?:
     ids.map((id) =>
       screensOf(id)
         .fetch()
-        // Loaded again, at once: the module of screens is in, and a module is loaded once.
-        .then(async () => step && (await loadScreens(id)).loadStep?.(step))
+        .then(() => step && loadedScreens.get(id)?.loadStep?.(step))
         .then(
           () => true,
           () => false,
