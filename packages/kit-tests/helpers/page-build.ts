@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
@@ -36,8 +36,14 @@ export function pageScripts(outDir: string, html: string): string[] {
   return [...scripts].map((path) => `/${path}`);
 }
 
+/**
+ * The gzip bytes the server sends for a script: the `.gz` copy the build wrote beside it (packages/vite-plugin/src/page-compression.ts,
+ * level 9), which the server answers with (packages/server/src/page/page-routes.ts); the script compressed the same
+ * way when the build wrote none.
+ */
 function gzipBytes(outDir: string, urlPath: string): number {
-  return gzipSync(readFileSync(join(outDir, urlPath.replace(/^\//, '')))).length;
+  const file = join(outDir, urlPath.replace(/^\//, ''));
+  return existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : gzipSync(readFileSync(file), { level: 9 }).length;
 }
 
 /** A script a page loads first: its gzip size and the bytes each module takes of it, minified. */
