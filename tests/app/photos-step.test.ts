@@ -71,7 +71,7 @@ describe('work-authorization: the photos step', () => {
 
   it("puts the server's refusal of a side on that side's group, read with its buttons, in the worker's language", () => {
     const html = render('es', { savedData: { front: FRONT, back: BACK }, refusal: { field: 'data.back', message: 'data.back must be…' } });
-    expect(html).toContain('id="photos-back-error" class="field-error">Esta foto ya no se puede usar. Añádala de nuevo.');
+    expect(html).toContain('id="photos-back-error" class="field-error">Esta foto ya no se puede usar. Añádela de nuevo.');
     expect(html).toMatch(/<button[^>]*id="photos-back"[^>]*aria-describedby="photos-back-hint photos-back-error"/);
     expect(html).not.toContain('photos-front-error');
   });
