@@ -41,7 +41,7 @@ export default {
     frontLabel: 'Cara delantera del documento',
     frontHint: 'La cara con tu foto. Ponlo sobre una superficie plana con buena luz, con todo el documento en la imagen.',
     backLabel: 'Cara trasera del documento',
-    backHint: 'La otra cara, de la misma forma. JPEG, PNG o HEIC, de 10 MB como máximo cada una.',
+    backHint: 'La otra cara, de la misma forma.',
     missingFront: 'Añade una foto de la cara delantera de tu documento.',
     missingBack: 'Añade una foto de la cara trasera de tu documento.',
     stillUploading: 'Esta foto aún se está subiendo: espera a que termine y luego continúa.',
