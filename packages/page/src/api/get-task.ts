@@ -1,4 +1,4 @@
-import { queryOptions, type Query } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { awaitsPartner, taskViewSchema, type TaskView } from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
 import { taskKeys } from './query-keys.ts';
@@ -16,10 +16,15 @@ export function partnerWaitPollMs(waitedMs: number): number {
   return Math.min(60_000, Math.max(3_000, waitedMs / 4));
 }
 
-/** When each task query began waiting on the partner, as this page saw it; reset when the worker comes back to it. */
-const waitingSince = new WeakMap<Query, number>();
+/** What of a task query the waiting reads: the task it holds. */
+interface TaskQuery {
+  state: { data: TaskView | undefined };
+}
 
-function awaiting(query: Query<TaskView>): boolean {
+/** When each task query began waiting on the partner, as this page saw it; reset when the worker comes back to it. */
+const waitingSince = new WeakMap<TaskQuery, number>();
+
+function awaiting(query: TaskQuery): boolean {
   const task = query.state.data;
   return !!task && awaitsPartner({ status: task.status, currentStep: task.currentStep, steps: task.workflow.steps });
 }
