@@ -21,7 +21,10 @@ function waitingPage(answer: () => TaskView) {
   const asked: number[] = [];
   const fetch = async (input: RequestInfo | URL) => {
     if (String(input) === '/api/task') asked.push(Date.now());
-    const body = String(input) === '/api/session' ? { token: 't', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), task: waiting, environment: { emulator: true } } : answer();
+    const body =
+      String(input) === '/api/session'
+        ? { token: 't', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), task: waiting, environment: { emulator: true } }
+        : answer();
     return new Response(JSON.stringify(body), { status: 200 });
   };
   const client = createApiClient({ context: pageContext, fetch: fetch as typeof globalThis.fetch });
@@ -91,7 +94,13 @@ describe('the page waiting on the partner', () => {
     focusManager.setFocused(true);
     await vi.advanceTimersByTimeAsync(12_000);
     page.stop();
-    expect(page.asked.slice(beforeShown)).toEqual([hiddenSince, hiddenSince + 3_000, hiddenSince + 6_000, hiddenSince + 9_000, hiddenSince + 12_000]);
+    expect(page.asked.slice(beforeShown)).toEqual([
+      hiddenSince,
+      hiddenSince + 3_000,
+      hiddenSince + 6_000,
+      hiddenSince + 9_000,
+      hiddenSince + 12_000,
+    ]);
   });
 
   it('stops asking once the task no longer waits on the partner', async () => {

@@ -60,7 +60,7 @@ describe('retry policy', () => {
     expect(platforms).not.toHaveProperty('refused');
   });
 
-  it('counts a refusal judged the platform\'s before anything vouched for the credential: six tries in all on a fresh deployment', () => {
+  it("counts a refusal judged the platform's before anything vouched for the credential: six tries in all on a fresh deployment", () => {
     const unknown: UpstreamFailure = { kind: 'unknown_task', status: 404, detail: 'task_not_found' };
     // The first try leaves before the credential's first accepted update; the five after it come once one vouches.
     const judged = [false, true, true, true, true, true];
@@ -86,10 +86,19 @@ describe('retry policy', () => {
     expect(requests.map((at) => (at - createdAt) / 1000)).toEqual([0, 5, 15, 30, 50, 75]);
   });
 
-  it('never rejects a task while every refusal is the platform\'s, and counts none sent behind an open circuit or of a task accepted before', () => {
+  it("never rejects a task while every refusal is the platform's, and counts none sent behind an open circuit or of a task accepted before", () => {
     const forbidden: UpstreamFailure = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
     const platforms = (refusals: number, extra: { held?: boolean; taskConfirmed?: boolean } = {}) =>
-      decideRetry(defaultRetryPolicy, { failure: forbidden, attempts: refusals, createdAt, now: createdAt, random: 0.5, taskConfirmed: false, refusals, ...extra });
+      decideRetry(defaultRetryPolicy, {
+        failure: forbidden,
+        attempts: refusals,
+        createdAt,
+        now: createdAt,
+        random: 0.5,
+        taskConfirmed: false,
+        refusals,
+        ...extra,
+      });
     expect(platforms(4)).toMatchObject({ kind: 'retry', refused: true, delayMs: 25_000 });
     // Past the last wait, only a refusal judged the task's own may reject: the platform's is retried, uncounted.
     expect(platforms(5)).toMatchObject({ kind: 'retry' });

@@ -20,7 +20,10 @@ const ustedForms: ReadonlyArray<{ form: RegExp; instead: string }> = [
     form: /(?:^|[.:;!?¿¡(]\s+|\s(?:y|o|y luego)\s+)(elija|escriba|escríbalo|indique|suba|añada|añádala|espere|continúe|póngalo|recargue|revise|vuelva|cambie|empiece|reserve)(?![\p{L}])/iu,
     instead: 'elige, escribe, indica, sube, añade, espera, continúa, ponlo, recarga, revisa, vuelve, cambia, empieza, reserva',
   },
-  { form: /(?<![\p{L}])(puede cerrar|puede volver|puede trabajar|podrá|lo dejó|que indicó|que solicitó|dónde vive)(?![\p{L}])/iu, instead: 'puedes…, podrás, lo dejaste, indicaste, solicitaste, vives' },
+  {
+    form: /(?<![\p{L}])(puede cerrar|puede volver|puede trabajar|podrá|lo dejó|que indicó|que solicitó|dónde vive)(?![\p{L}])/iu,
+    instead: 'puedes…, podrás, lo dejaste, indicaste, solicitaste, vives',
+  },
 ];
 
 /** Where the worker's texts live: the app's workflows, the engine's packages and the tests' copies of them. */
