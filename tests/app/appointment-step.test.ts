@@ -64,7 +64,7 @@ describe('the appointment screen', () => {
 
   it.each([
     ['en', 'Check again', 'You can check again in 30 seconds.'],
-    ['es', 'Volver a comprobar', 'Podrá volver a comprobarlo dentro de 30 segundos.'],
+    ['es', 'Volver a comprobar', 'Podrás volver a comprobarlo dentro de 30 segundos.'],
   ] as const)('with no slots, offers "Check again" in %s, closed until the server’s wait is over', (locale, button, hint) => {
     const html = renderScreen(AppointmentStep, {
       workflow: 'work-authorization',

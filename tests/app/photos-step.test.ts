@@ -42,13 +42,10 @@ describe('work-authorization: the photos step', () => {
       ['photos-back', legends[1]],
     ]);
     for (const side of ['front', 'back']) {
-      // The first button carries the field's id (a refused submit focuses it), and each is read with the hint.
-      expect(html).toMatch(
-        new RegExp(`<button[^>]*id="photos-${side}"[^>]*aria-describedby="photos-${side}-hint"[^>]*>${buttons[0]}</button>`),
-      );
-      expect(html).toMatch(
-        new RegExp(`<button[^>]*id="photos-${side}-choose"[^>]*aria-describedby="photos-${side}-hint"[^>]*>${buttons[1]}</button>`),
-      );
+      // The first button carries the field's id (a refused submit focuses it), and each is read with the hint and rules.
+      const described = `aria-describedby="photos-${side}-hint photos-${side}-rules"`;
+      expect(html).toMatch(new RegExp(`<button[^>]*id="photos-${side}"[^>]*${described}[^>]*>${buttons[0]}</button>`));
+      expect(html).toMatch(new RegExp(`<button[^>]*id="photos-${side}-choose"[^>]*${described}[^>]*>${buttons[1]}</button>`));
     }
     // The file inputs are pressed by the buttons: hidden, out of the tab order, the camera's asking for the back camera.
     const inputs = [...html.matchAll(/<input [^>]*>/g)].map((match) => match[0]);
@@ -57,6 +54,20 @@ describe('work-authorization: the photos step', () => {
     expect(inputs.filter((input) => input.includes('capture="environment"') && input.includes('accept="image/*"'))).toHaveLength(2);
     expect(inputs.filter((input) => input.includes(`accept="${acceptOf(documentPhotoRule)}"`))).toHaveLength(2);
     expect(html).not.toContain('<img');
+  });
+
+  it.each([
+    ['en', 'JPEG, PNG, or HEIC, at most 10 MB.'],
+    ['es', 'JPEG, PNG o HEIC, de 10 MB como máximo.'],
+  ] as const)('says in %s the types and the size each side takes, under each side, not once for the last', (locale, rules) => {
+    const html = render(locale);
+    const groups = html.split('<fieldset').slice(1);
+    expect(groups).toHaveLength(2);
+    for (const [index, side] of ['front', 'back'].entries()) {
+      expect(groups[index]).toContain(`<p id="photos-${side}-rules" class="hint">${rules}</p>`);
+    }
+    // The hints no longer carry a rule of their own: it is said once per field, from the field's rule.
+    expect(html.split(rules)).toHaveLength(3);
   });
 
   it('shows saved photos again, each named for what it shows, and offers to replace them', () => {
@@ -71,8 +82,8 @@ describe('work-authorization: the photos step', () => {
 
   it("puts the server's refusal of a side on that side's group, read with its buttons, in the worker's language", () => {
     const html = render('es', { savedData: { front: FRONT, back: BACK }, refusal: { field: 'data.back', message: 'data.back must be…' } });
-    expect(html).toContain('id="photos-back-error" class="field-error">Esta foto ya no se puede usar. Añádala de nuevo.');
-    expect(html).toMatch(/<button[^>]*id="photos-back"[^>]*aria-describedby="photos-back-hint photos-back-error"/);
+    expect(html).toContain('id="photos-back-error" class="field-error">Esta foto ya no se puede usar. Añádela de nuevo.');
+    expect(html).toMatch(/<button[^>]*id="photos-back"[^>]*aria-describedby="photos-back-hint photos-back-rules photos-back-error"/);
     expect(html).not.toContain('photos-front-error');
   });
 });

@@ -60,6 +60,53 @@ describe('retry policy', () => {
     expect(platforms).not.toHaveProperty('refused');
   });
 
+  it("counts a refusal judged the platform's before anything vouched for the credential: six tries in all on a fresh deployment", () => {
+    const unknown: UpstreamFailure = { kind: 'unknown_task', status: 404, detail: 'task_not_found' };
+    // The first try leaves before the credential's first accepted update; the five after it come once one vouches.
+    const judged = [false, true, true, true, true, true];
+    let now = createdAt;
+    const requests = [now];
+    for (const [refusals, taskRefusal] of judged.entries()) {
+      const decision = decideRetry(defaultRetryPolicy, {
+        failure: unknown,
+        attempts: refusals,
+        createdAt,
+        now,
+        random: 0.5,
+        taskRefusal,
+        taskConfirmed: false,
+        refusals,
+      });
+      if (decision.kind === 'reject') break;
+      expect(decision).toMatchObject({ kind: 'retry', refused: true });
+      if (decision.kind === 'retry') now = decision.at;
+      requests.push(now);
+    }
+    // At 0, 5, 15, 30, 50 and 75 s, as for a task refused on a deployment that had delivered before.
+    expect(requests.map((at) => (at - createdAt) / 1000)).toEqual([0, 5, 15, 30, 50, 75]);
+  });
+
+  it("never rejects a task while every refusal is the platform's, and counts none sent behind an open circuit or of a task accepted before", () => {
+    const forbidden: UpstreamFailure = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
+    const platforms = (refusals: number, extra: { held?: boolean; taskConfirmed?: boolean } = {}) =>
+      decideRetry(defaultRetryPolicy, {
+        failure: forbidden,
+        attempts: refusals,
+        createdAt,
+        now: createdAt,
+        random: 0.5,
+        taskConfirmed: false,
+        refusals,
+        ...extra,
+      });
+    expect(platforms(4)).toMatchObject({ kind: 'retry', refused: true, delayMs: 25_000 });
+    // Past the last wait, only a refusal judged the task's own may reject: the platform's is retried, uncounted.
+    expect(platforms(5)).toMatchObject({ kind: 'retry' });
+    expect(platforms(5)).not.toHaveProperty('refused');
+    expect(platforms(0, { held: true })).not.toHaveProperty('refused');
+    expect(platforms(0, { taskConfirmed: true })).not.toHaveProperty('refused');
+  });
+
   it('retries a 403 (a permission the role lacks) instead of making it a dead letter', () => {
     const forbidden: UpstreamFailure = { kind: 'forbidden', status: 403, detail: 'permission_denied' };
     expect(decide(forbidden, 0)).toMatchObject({ kind: 'retry' });

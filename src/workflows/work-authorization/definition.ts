@@ -126,7 +126,7 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
         sample: (answers, { locale }) => {
           const spanish = locale?.toLowerCase().startsWith('es') === true;
           const centre = spanish ? 'Centro de verificación' : 'Verification centre';
-          const place = `${centre}, ${answers.postcode?.postcode ?? (spanish ? 'su zona' : 'your area')}`;
+          const place = `${centre}, ${answers.postcode?.postcode ?? (spanish ? 'tu zona' : 'your area')}`;
           // A centre in Madrid: in January its zone is CET, one hour ahead of UTC.
           const timeZone = 'Europe/Madrid';
           return {

@@ -41,7 +41,7 @@ export default {
     frontLabel: 'Front of the document',
     frontHint: 'The side with your photo. Lay it flat in good light, with the whole document in the picture.',
     backLabel: 'Back of the document',
-    backHint: 'The other side, in the same way. JPEG, PNG or HEIC, at most 10 MB each.',
+    backHint: 'The other side, in the same way.',
     missingFront: 'Add a photo of the front of your document.',
     missingBack: 'Add a photo of the back of your document.',
     stillUploading: 'This photo is still uploading: wait until it is done, then continue.',

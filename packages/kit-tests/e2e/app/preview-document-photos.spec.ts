@@ -261,14 +261,14 @@ test.describe('on a 375 × 667 phone', () => {
       consoleErrors.expect(/status of 415 .*\/api\/task\/uploads\//, 'the server refuses a text file named .jpg on purpose');
       consoleErrors.expect(blobSnapshot, blobSnapshotReason);
       const frame = await reachPhotos(preview, page, { yes: 'Sí', id: 'Número de documento nacional', go: 'Continuar' });
-      await expect(frame.getByRole('heading', { name: 'Fotos de su documento' })).toBeVisible();
+      await expect(frame.getByRole('heading', { name: 'Fotos de tu documento' })).toBeVisible();
       const frontGroup = frame.getByRole('group', { name: 'Cara delantera del documento' });
       const requests = watchUploads(page);
 
       const notes = join(directory, 'notas.txt');
       writeFileSync(notes, 'not a photo\n');
       await choose(page, frame, 'Cara delantera del documento', notes, /^Elegir (un|otro) archivo$/);
-      await expect(frontGroup.getByText('No aceptamos este archivo. Elija un archivo JPEG, PNG o HEIC.')).toBeVisible();
+      await expect(frontGroup.getByText('No aceptamos este archivo. Elige un archivo JPEG, PNG o HEIC.')).toBeVisible();
       expect(requests).toEqual([]);
 
       // Named and typed as a JPEG: only the server, reading its bytes, can tell.
@@ -276,7 +276,7 @@ test.describe('on a 375 × 667 phone', () => {
       writeFileSync(fake, 'not a photo either\n'.repeat(50));
       await choose(page, frame, 'Cara delantera del documento', fake, /^Elegir (un|otro) archivo$/);
       await expect.poll(() => requests.map((request) => request.method)).toEqual(['POST', 'PATCH']);
-      await expect(frontGroup.getByText('No aceptamos este archivo. Elija un archivo JPEG, PNG o HEIC.')).toBeVisible();
+      await expect(frontGroup.getByText('No aceptamos este archivo. Elige un archivo JPEG, PNG o HEIC.')).toBeVisible();
       await expect(frontGroup.getByRole('button', { name: 'Hacer una foto' })).toHaveAccessibleDescription(/No aceptamos este archivo/);
       await preview.checkAccessibility('photos in Spanish, a file refused');
     });

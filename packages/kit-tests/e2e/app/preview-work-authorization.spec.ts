@@ -128,13 +128,13 @@ test.describe('on a 375 × 667 phone', () => {
 
     test('a citizen gives a national ID, goes back, finds it masked and types it again, and completes', async ({ preview, page }) => {
       const frame = await open(preview, page);
-      await expect(frame.getByRole('heading', { name: '¿Es usted ciudadano?' })).toBeVisible();
+      await expect(frame.getByRole('heading', { name: '¿Eres ciudadano?' })).toBeVisible();
       await expect(frame.getByText('Paso 1 de 6')).toBeVisible();
       await preview.checkAccessibility('citizenship in Spanish');
       await frame.getByLabel('Sí').check();
       await frame.getByRole('button', { name: 'Continuar' }).click();
 
-      const heading = frame.getByRole('heading', { name: 'Su número de documento nacional' });
+      const heading = frame.getByRole('heading', { name: 'Tu número de documento nacional' });
       await expect(heading).toBeVisible();
       await expect(frame.getByText('Paso 2 de 6')).toBeVisible();
       const nationalId = frame.getByRole('textbox', { name: 'Número de documento nacional' });
@@ -142,14 +142,14 @@ test.describe('on a 375 × 667 phone', () => {
       await preview.checkAccessibility('national ID in Spanish');
       await frame.getByRole('button', { name: 'Continuar' }).click();
 
-      const photos = frame.getByRole('heading', { name: 'Fotos de su documento' });
+      const photos = frame.getByRole('heading', { name: 'Fotos de tu documento' });
       await expect(photos).toBeVisible();
       await expect(frame.getByText('Paso 3 de 6')).toBeVisible();
       await addDocumentPhotos(frame, photoTexts.es);
       await preview.checkAccessibility('photos in Spanish');
       await frame.getByRole('button', { name: 'Continuar' }).click();
 
-      await expect(frame.getByRole('heading', { name: '¿Dónde vive?' })).toBeVisible();
+      await expect(frame.getByRole('heading', { name: '¿Dónde vives?' })).toBeVisible();
       await backButton(frame, 'Volver').click();
       await expect(photos).toBeFocused();
       await backButton(frame, 'Volver').click();
@@ -174,7 +174,7 @@ test.describe('on a 375 × 667 phone', () => {
       await postcode.fill('08001');
       await preview.checkAccessibility('postcode in Spanish');
       await frame.getByRole('button', { name: 'Continuar' }).click();
-      await expect(frame.getByRole('heading', { name: 'Reserve una cita de verificación' })).toBeVisible();
+      await expect(frame.getByRole('heading', { name: 'Reserva una cita de verificación' })).toBeVisible();
       await expect(frame.getByRole('radio')).toHaveCount(0);
       await preview.checkAccessibility('appointment with nothing offered, in Spanish');
       await offerModes.getByLabel('offers (the step’s sample)').check();
@@ -183,9 +183,9 @@ test.describe('on a 375 × 667 phone', () => {
       await expect(postcode).toHaveValue('08001');
       await postcode.fill('08002');
       await frame.getByRole('button', { name: 'Continuar' }).click();
-      await expect(frame.getByRole('heading', { name: 'Reserve una cita de verificación' })).toBeVisible();
+      await expect(frame.getByRole('heading', { name: 'Reserva una cita de verificación' })).toBeVisible();
       await expect(frame.getByText('Paso 5 de 6')).toBeVisible();
-      await bookAndVerify(preview, page, { continue: 'Continuar', waiting: 'Estamos verificando sus documentos' });
+      await bookAndVerify(preview, page, { continue: 'Continuar', waiting: 'Estamos verificando tus documentos' });
     });
   });
 });

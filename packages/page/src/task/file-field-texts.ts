@@ -26,6 +26,8 @@ export interface FileFieldTexts {
   noPreview: string;
   /** After a reload: tus's record of an unfinished upload, which goes on with the same file. */
   interrupted(name: string, percent: string): string;
+  /** Under each field's hint, what it takes: `types` as "JPEG, PNG or HEIC", `max` as "10 MB". */
+  rules(types: string, max: string): string;
   /** `types`: "JPEG, PNG or HEIC". */
   wrongType(types: string): string;
   tooLarge(size: string, max: string): string;
@@ -51,6 +53,7 @@ export const fileFieldTexts: Record<Locale, FileFieldTexts> = {
     noPreview: 'This file cannot be shown here, but it is uploaded.',
     interrupted: (name, percent) =>
       `The upload of ${name} stopped at ${percent} when the page closed. Choose the same file again: it goes on from there.`,
+    rules: (types, max) => `${types}, at most ${max}.`,
     wrongType: (types) => `This file is not one we accept. Choose a ${types} file.`,
     tooLarge: (size, max) => `This file is ${size}, larger than the ${max} we accept. Choose a smaller one.`,
     problems: {
@@ -73,18 +76,19 @@ export const fileFieldTexts: Record<Locale, FileFieldTexts> = {
     resumeNow: 'Reintentar ahora',
     uploaded: (name) => `${name} está subido.`,
     saved: 'Subido.',
-    previewAlt: (label) => `Su archivo: ${label}`,
+    previewAlt: (label) => `Tu archivo: ${label}`,
     previewAfterUpload: 'Esta foto no se puede mostrar en este dispositivo antes de subirla; aparecerá aquí cuando esté subida.',
     noPreview: 'Este archivo no se puede mostrar aquí, pero está subido.',
     interrupted: (name, percent) =>
-      `La subida de ${name} se detuvo en el ${percent} al cerrarse la página. Elija de nuevo el mismo archivo: seguirá desde ahí.`,
-    wrongType: (types) => `No aceptamos este archivo. Elija un archivo ${types}.`,
-    tooLarge: (size, max) => `Este archivo ocupa ${size}, más de los ${max} que aceptamos. Elija uno más pequeño.`,
+      `La subida de ${name} se detuvo en el ${percent} al cerrarse la página. Elige de nuevo el mismo archivo: seguirá desde ahí.`,
+    rules: (types, max) => `${types}, de ${max} como máximo.`,
+    wrongType: (types) => `No aceptamos este archivo. Elige un archivo ${types}.`,
+    tooLarge: (size, max) => `Este archivo ocupa ${size}, más de los ${max} que aceptamos. Elige uno más pequeño.`,
     problems: {
-      quota: 'Esta tarea no admite más archivos: ya se enviaron todos los que acepta. Empiece la tarea de nuevo para enviar otros.',
-      closed: 'Esta tarea ha terminado, así que no se pueden añadir más archivos. Recargue la página.',
-      session: 'Su sesión ha terminado. Recargue la página para seguir donde lo dejó.',
-      failed: 'No se ha podido subir el archivo. Vuelva a intentarlo.',
+      quota: 'Esta tarea no admite más archivos: ya se enviaron todos los que acepta. Empieza la tarea de nuevo para enviar otros.',
+      closed: 'Esta tarea ha terminado, así que no se pueden añadir más archivos. Recarga la página.',
+      session: 'Tu sesión ha terminado. Recarga la página para seguir donde lo dejaste.',
+      failed: 'No se ha podido subir el archivo. Vuelve a intentarlo.',
     },
     tryAgain: 'Volver a intentar',
   },

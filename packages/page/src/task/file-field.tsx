@@ -45,7 +45,8 @@ const typeNames: Record<FileType, string> = { 'image/jpeg': 'JPEG', 'image/png':
  *
  * A group (fieldset and legend) of two buttons; the file inputs themselves are hidden, pressed by the buttons. `id` is
  * the first button's (a screen focuses it for an error, `document.getElementById`); the hint and the error take
- * `<id>-hint` and `<id>-error` and are read with each button.
+ * `<id>-hint` and `<id>-error` and are read with each button. Under the hint, each field says its own rule (the types
+ * and the largest size, `<id>-rules`), from `rule` itself: a screen with two fields never leaves one of them without.
  */
 export function FileField({
   id,
@@ -72,7 +73,7 @@ export function FileField({
   const locale = useLocale();
   const texts = fileFieldTexts[locale];
   const client = useApiClient();
-  const ids = { ...fieldIds(id), label: `${id}-label`, status: `${id}-status`, progress: `${id}-progress-text` };
+  const ids = { ...fieldIds(id), rules: `${id}-rules`, label: `${id}-label`, status: `${id}-status`, progress: `${id}-progress-text` };
   const [sending, setSending] = useState<Sending | undefined>(undefined);
   const [problem, setProblem] = useState<Problem | undefined>(undefined);
   // Once the worker picks a file, the field shows what they did, not what an earlier page load left.
@@ -132,7 +133,7 @@ export function FileField({
   const invalid = hasContent(shownError);
   const retryFile = problem?.kind === 'failed' ? problem.file : undefined;
   const takesPhotos = rule.types.some((type) => type.startsWith('image/'));
-  const buttonDescription = describedBy(hasContent(hint) && ids.hint, invalid && ids.error);
+  const buttonDescription = describedBy(hasContent(hint) && ids.hint, ids.rules, invalid && ids.error);
 
   let status = '';
   if (sending && uploading) status = sending.paused ? texts.paused : texts.uploading(sending.file.name);
@@ -149,6 +150,9 @@ export function FileField({
           {hint}
         </p>
       )}
+      <p id={ids.rules} className="hint">
+        {texts.rules(typeList(locale, rule), formatSize(locale, rule.maxBytes))}
+      </p>
       {invalid && (
         <p id={ids.error} className="field-error">
           {shownError}
@@ -249,10 +253,15 @@ function problemText(problem: Problem, rule: FileRule, locale: Locale, texts: Fi
     case 'size':
       return texts.tooLarge(formatSize(locale, problem.size), formatSize(locale, rule.maxBytes));
     case 'type':
-      return texts.wrongType(new Intl.ListFormat(locale, { type: 'disjunction' }).format(rule.types.map((type) => typeNames[type])));
+      return texts.wrongType(typeList(locale, rule));
     default:
       return texts.problems[problem.kind];
   }
+}
+
+/** "JPEG, PNG or HEIC", in the worker's language. */
+function typeList(locale: Locale, rule: FileRule): string {
+  return new Intl.ListFormat(locale, { type: 'disjunction' }).format(rule.types.map((type) => typeNames[type]));
 }
 
 const MB = 1024 * 1024;

@@ -34,7 +34,7 @@ export function mountTaskPage(root: HTMLElement, screens: LoadWorkflowScreensTab
     () => {
       // Without the app there is no translated text to show; this is the one message in both languages.
       root.textContent =
-        'This page could not load. Check the connection and reload. / No se pudo cargar la página. Revise la conexión y recargue.';
+        'This page could not load. Check the connection and reload. / No se pudo cargar la página. Revisa la conexión y recarga.';
     },
   );
 }

@@ -86,6 +86,7 @@ export async function deliverUpdate(context: DeliveryContext, update: OutboxUpda
     now,
     held,
     taskRefusal,
+    taskConfirmed,
     recoveredMeanwhile: circuits.recoveries(tenant) !== sentUnder,
   });
 }

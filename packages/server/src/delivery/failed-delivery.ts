@@ -26,6 +26,8 @@ export interface FailedDelivery {
   held: boolean;
   /** A refusal (404/403) that is the task's own (delivery-circuit.ts): it moves the task toward rejection. */
   taskRefusal: boolean;
+  /** The platform accepted an update of this task before: a refusal of it is never the task's own. */
+  taskConfirmed: boolean;
   /** The platform came back while this delivery was in flight: its retry is not made to wait out the outage's backoff. */
   recoveredMeanwhile: boolean;
 }
@@ -46,6 +48,7 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
     random: deps.random(),
     held: failed.held,
     taskRefusal: failed.taskRefusal,
+    taskConfirmed: failed.taskConfirmed,
     refusals: update.refusals,
   });
   if (decision.kind === 'reject') {
@@ -70,8 +73,8 @@ export async function settleFailedDelivery(deps: FailedDeliveryDeps, failed: Fai
   }
   await scheduleRetry(store.db, update.id, {
     workerId,
-    // A task's own refusal keeps its pace whatever the platform did meanwhile: the grace of a task created late.
-    nextAttemptAt: failed.recoveredMeanwhile && !failed.taskRefusal ? now : decision.at,
+    // A refusal keeps its pace whatever the platform did meanwhile: the grace of a task created late.
+    nextAttemptAt: failed.recoveredMeanwhile && !decision.refused ? now : decision.at,
     error: `${failure.kind}: ${failure.detail}`,
     ...(decision.refused ? { refused: true } : {}),
   });

@@ -72,7 +72,9 @@ export interface FailedAttempt {
   held?: boolean;
   /** The failure is a refusal (404/403) that the circuit judged to be the task's own, not the platform's. */
   taskRefusal?: boolean;
-  /** Earlier refusals of this update that were the task's own. */
+  /** The platform accepted an update of this task before (unknown: true, the cautious answer). */
+  taskConfirmed?: boolean;
+  /** Earlier refusals of this update while its task was never accepted (`countsAsRefusal`). */
   refusals?: number;
 }
 
@@ -81,12 +83,13 @@ export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryD
   // Other 4xx (and records that break docs/platform.md#partner-task-update-record) will fail the same way every time: a dead letter at once.
   if (failure.kind === 'permanent') return { kind: 'dead', reason: deadReason(failure.reason, failure.status, failure.detail) };
 
-  if (taskRefusal && (failure.kind === 'unknown_task' || failure.kind === 'forbidden')) {
+  if (countsAsRefusal(attempt)) {
     const delayMs = policy.refusalDelaysMs[refusals];
-    if (delayMs === undefined) {
+    if (delayMs === undefined && taskRefusal) {
       return { kind: 'reject', reason: `the platform refused the task ${refusals + 1} times (HTTP ${failure.status}): ${failure.detail}` };
     }
-    return { kind: 'retry', at: now + delayMs, delayMs, refused: true };
+    // Past the last wait, only a refusal judged the task's own rejects it; until then it is retried as the platform's.
+    if (delayMs !== undefined) return { kind: 'retry', at: now + delayMs, delayMs, refused: true };
   }
 
   // Everything else is worth another try: 5xx, 408, 429, timeouts, network errors; and a credential or permission
@@ -105,6 +108,19 @@ export function decideRetry(policy: RetryPolicy, attempt: FailedAttempt): RetryD
     };
   }
   return { kind: 'retry', at, delayMs };
+}
+
+/**
+ * Whether a failure counts toward its task's rejection and keeps the pace of `refusalDelaysMs`: a refusal (404/403) of
+ * a task the platform never accepted, sent while the circuit was closed. The circuit judges it the task's own, or the
+ * platform's while nothing vouches for the credential yet (delivery-circuit.ts): on a fresh deployment the first
+ * refusal may come before the credential's first accepted update. Counted either way, a refused task costs the same
+ * six tries over 75 s (docs/operations.md#the-platform-refuses-one-task), yet only a refusal judged the task's own
+ * rejects it: a platform refusing every task (a role without the permission) rejects none.
+ */
+function countsAsRefusal({ failure, held = false, taskRefusal = false, taskConfirmed = true }: FailedAttempt): boolean {
+  if (failure.kind !== 'unknown_task' && failure.kind !== 'forbidden') return false;
+  return taskRefusal || (!taskConfirmed && !held);
 }
 
 function deadReason(reason: string, status: number | undefined, detail: string): string {

@@ -24,7 +24,7 @@ export const shellTextsEs: ShellTexts = {
     body: (workflow) =>
       `El enlace de esta tarea indica el flujo «${workflow}», que este socio no ofrece, así que la tarea no se puede abrir aquí. No se guardó nada.`,
     workerHint:
-      'Si eres trabajador: avisa a quien te asignó esta tarea, o a tu empresa, de que su enlace indica un flujo que el socio no ofrece. Pueden corregir la tarea; hasta entonces, reintentar no servirá.',
+      'Si eres trabajador: avisa a quien te asignó esta tarea, o a tu empresa, de que el enlace de la tarea indica un flujo que el socio no ofrece. Pueden corregir la tarea; hasta entonces, reintentar no servirá.',
     developerHintTitle: 'Para desarrolladores del socio',
     developerHint: (workflow) =>
       `La URL del iframe de la tarea tiene la variable workflow=${workflow}. Usa el id de un flujo del registro de flujos de la aplicación (el portal de vista previa en /preview los muestra) o quita la variable para usar el flujo predeterminado.`,
@@ -38,7 +38,7 @@ export const shellTextsEs: ShellTexts = {
     reload: 'Recargar la página',
     developerHintTitle: 'Para desarrolladores del socio',
     developerHint: (workflow, step) =>
-      `El paso actual de la tarea es «${step}», que el flujo «${workflow}» tal como lo conoce esta página no tiene, o que sus pantallas en el registro de flujos de la aplicación no muestran. Despliega la página y el servidor juntos, dale una pantalla al paso o reinicia la tarea para que empiece en el primer paso.`,
+      `El paso actual de la tarea es «${step}», que el flujo «${workflow}» tal como lo conoce esta página no tiene, o que las pantallas del flujo en el registro de flujos de la aplicación no muestran. Despliega la página y el servidor juntos, dale una pantalla al paso o reinicia la tarea para que empiece en el primer paso.`,
   },
   unsaved: {
     message:
