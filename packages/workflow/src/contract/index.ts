@@ -18,3 +18,4 @@ export * from './task-context.ts';
 export * from './task-status.ts';
 export * from './task-updates.ts';
 export * from './task-view.ts';
+export * from './worker-message.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { isoDateTimeField, nonNegativeInt, positiveInt, taskStatusField } from './contract-fields.ts';
+import { localisedTextSchema } from './worker-message.ts';
 
 /** Step ids appear in URLs (`POST /api/task/steps/:stepId`): short, lower-case, kebab-case. */
 export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a step id such as "contact-details"'));
@@ -12,6 +13,14 @@ const taskFailureSchema = z.object({
   /** attempts_exhausted: a graded step failed too often; partner_failed: the partner's check of the step failed. */
   reason: z.enum(['attempts_exhausted', 'partner_failed']),
   stepId: stepIdSchema,
+  /**
+   * partner_failed: why, in the partner's words for the worker (the partner API's `workerMessage`,
+   * docs/connecting-your-backend.md#steps-your-backend-completes); absent when the partner gave none. Never the
+   * `details` sent to the platform.
+   */
+  workerMessage: z.optional(localisedTextSchema),
+  /** What the worker can do now, from the step's definition (`failedNextStep`); absent: the page's own words. */
+  nextStep: z.optional(localisedTextSchema),
 });
 export type TaskFailure = z.infer<typeof taskFailureSchema>;
 
