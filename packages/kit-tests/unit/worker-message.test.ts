@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localisedTextSchema, textFor } from '@partner-task-kit/workflow/contract';
+import { asViewTexts, localisedTextSchema, textFor } from '@partner-task-kit/workflow/contract';
 
 describe("a text for the worker in the worker's language", () => {
   const texts = { en: 'English', es: 'Español', 'es-MX': 'Español de México' };
@@ -13,8 +13,11 @@ describe("a text for the worker in the worker's language", () => {
     expect(textFor({ EN: 'English' }, 'en-gb')).toBe('English');
   });
 
-  it('shows one plain text whatever the language', () => {
+  it('shows one plain text whatever the language, as given or as the task view carries it', () => {
     expect(textFor('Call us.', 'es')).toBe('Call us.');
+    expect(asViewTexts('Call us.')).toEqual({ und: 'Call us.' });
+    expect(textFor(asViewTexts('Call us.'), 'es')).toBe('Call us.');
+    expect(asViewTexts(texts)).toEqual(texts);
   });
 
   it('says what is wrong with a bad one', () => {

@@ -49,14 +49,14 @@ export const backgroundCheckWorkflow: WorkflowDefinition<typeof WORKFLOW_ID> = {
           data: { result: 'failed', details: 'The identity document could not be verified.' },
           // For the worker, apart from the details for the platform's admins (docs/connecting-your-backend.md).
           workerMessage: {
-            en: 'We could not confirm your identity from the name you gave.',
-            es: 'No pudimos confirmar su identidad con el nombre que indicó.',
+            en: 'We could not confirm your identity.',
+            es: 'No pudimos confirmar su identidad.',
           },
         },
       ],
       failedNextStep: {
-        en: 'Write to checks@partner.example to ask what to do.',
-        es: 'Escriba a checks@partner.example para saber qué hacer.',
+        en: 'Write to checks@partner.example for help.',
+        es: 'Escriba a checks@partner.example para pedir ayuda.',
       },
       report: (data) => {
         const details = data.details === undefined ? '' : ` ${data.details}`;

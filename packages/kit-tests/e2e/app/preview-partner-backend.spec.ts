@@ -71,8 +71,8 @@ test('the backend reports failed: the page shows the reason for the worker and w
   await expect(preview.frame.getByRole('heading', { name: 'This task could not be completed' })).toBeVisible({ timeout: 5_000 });
   expect(Date.now() - pressed).toBeLessThan(5_000);
   // The result's workerMessage and the step's failedNextStep, in the worker's language; the admin's details stay out.
-  await expect(preview.frame.getByText('We could not confirm your identity from the name you gave.')).toBeVisible();
-  await expect(preview.frame.getByText('Write to checks@partner.example to ask what to do.')).toBeVisible();
+  await expect(preview.frame.getByText('We could not confirm your identity.')).toBeVisible();
+  await expect(preview.frame.getByText('Write to checks@partner.example for help.')).toBeVisible();
   await expect(preview.frame.getByText('The identity document could not be verified.')).toHaveCount(0);
   await expect(preview.frame.getByRole('button', { name: 'Start again' })).toBeVisible();
   // No end event for an error: the portal keeps the task open for the worker to start again.

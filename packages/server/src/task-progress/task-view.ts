@@ -1,4 +1,11 @@
-import { isClosed, currentStepOf, localisedTextSchema, type TaskFailure, type TaskView } from '@partner-task-kit/workflow/contract';
+import {
+  asViewTexts,
+  isClosed,
+  currentStepOf,
+  localisedTextSchema,
+  type TaskFailure,
+  type TaskView,
+} from '@partner-task-kit/workflow/contract';
 import { type Grade, type WorkflowDefinition, longestPathOf, previousStepId, progressOf, stepById } from '@partner-task-kit/workflow';
 import { maskSealed } from '../sensitive/sensitive-values.ts';
 import type { TaskHistoryFact } from '../store/task-history.table.ts';
@@ -77,8 +84,8 @@ function failureOf(task: Task, history: readonly TaskHistoryFact[], workflow: Wo
   const nextStep = stepById(workflow, failure.stepId)?.failedNextStep;
   return {
     ...failure,
-    ...(message.success ? { workerMessage: message.data } : {}),
-    ...(nextStep === undefined ? {} : { nextStep }),
+    ...(message.success ? { workerMessage: asViewTexts(message.data) } : {}),
+    ...(nextStep === undefined ? {} : { nextStep: asViewTexts(nextStep) }),
   };
 }
 

@@ -8,6 +8,16 @@ import { z } from 'zod/mini';
  */
 export type LocalisedText = string | Readonly<Record<string, string>>;
 
+/**
+ * A `LocalisedText` as the task view carries it (docs/api.md#the-task): always texts by language tag, a single text
+ * for every language under `und` (BCP 47's "undetermined"), so the page checks one shape it already knows (a record)
+ * and its first scripts carry no union (docs/development.md#benchmarks). The server checked each text against
+ * `localisedTextSchema` when it was given.
+ */
+export function asViewTexts(text: LocalisedText): Record<string, string> {
+  return typeof text === 'string' ? { und: text } : { ...text };
+}
+
 /** The longest text the worker is shown for one reason: a few sentences, not a letter. */
 export const WORKER_TEXT_MAX_LENGTH = 500;
 /** The most languages one text comes in. */
