@@ -75,6 +75,7 @@ test('the backend reports failed: the page shows the reason for the worker and w
   await expect(preview.frame.getByText('Write to checks@partner.example for help.')).toBeVisible();
   await expect(preview.frame.getByText('The identity document could not be verified.')).toHaveCount(0);
   await expect(preview.frame.getByRole('button', { name: 'Start again' })).toBeVisible();
+  await preview.checkAccessibility("failure screen with the partner's reason");
   // No end event for an error: the portal keeps the task open for the worker to start again.
   await expect(preview.iframe).toBeVisible();
   await expect(preview.status).toHaveText('Error');
