@@ -84,7 +84,9 @@ describe.each(testDatabases)('steps the partner completes, on $name', (engine) =
     expect(updates.slice(before)).toEqual([expect.objectContaining({ taskStatus: 'completed' })]);
     // The worker who comes back finds the task where it is.
     const seen = await app.app.inject({ method: 'GET', url: '/api/task', headers: bearer(token) });
-    expect(seen.json()).toMatchObject({ status: 'completed', stepData: { check: { result: 'passed' } } });
+    expect(seen.json()).toMatchObject({ status: 'completed', stepData: { consent: { fullName: 'Ana López', agree: true } } });
+    // The partner's data is for the platform's admins (its `details`): the page is not sent it.
+    expect(seen.json<{ stepData: Record<string, unknown> }>().stepData).not.toHaveProperty('check');
   });
 
   it('ends the task in error when the partner reports failed, with the details for the admin', async () => {

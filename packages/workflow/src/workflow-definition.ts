@@ -1,5 +1,6 @@
 import type { z, ZodMiniType } from 'zod/mini';
 import type { PartnerStatusColor } from './contract/partner-task-update.ts';
+import type { LocalisedText } from './contract/worker-message.ts';
 
 /** A graded step's outcome, computed on the server only (the answer key never reaches the browser). */
 export interface Grade {
@@ -114,9 +115,15 @@ export interface StepDefinition<Data = unknown> {
    * A partner step: results the preview's "Partner backend" panel offers as buttons, each sent through the partner API
    * as your backend would send it. Only for the preview; the schema alone decides what the API accepts.
    */
-  previewResults?: readonly { label: string; data: Data }[];
+  previewResults?: readonly { label: string; data: Data; workerMessage?: LocalisedText }[];
   /** A partner step: false when the worker may not start over while the partner works (default true). */
   restartWhileAwaiting?: boolean;
+  /**
+   * A partner step: what the worker is told to do once the partner's result fails it, under the partner's reason
+   * (`workerMessage`) on the failure screen: "Call us on …", "Start again with another document". Absent: the page's
+   * own words (start again from the beginning). A string, or one per language (`{ en: '…', es: '…' }`).
+   */
+  failedNextStep?: LocalisedText;
   /** Where the path goes after this step (NextStep). */
   next?: NextStep;
   /** Checks the data against the earlier answers (or today's date), on the server and on the page alike. */

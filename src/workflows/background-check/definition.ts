@@ -44,8 +44,20 @@ export const backgroundCheckWorkflow: WorkflowDefinition<typeof WORKFLOW_ID> = {
       awaiting: { color: 'warning', details: 'the background check is under way at the partner.' },
       previewResults: [
         { label: 'Passed', data: { result: 'passed' } },
-        { label: 'Failed', data: { result: 'failed', details: 'The identity document could not be verified.' } },
+        {
+          label: 'Failed',
+          data: { result: 'failed', details: 'The identity document could not be verified.' },
+          // For the worker, apart from the details for the platform's admins (docs/connecting-your-backend.md).
+          workerMessage: {
+            en: 'We could not confirm your identity.',
+            es: 'No pudimos confirmar su identidad.',
+          },
+        },
       ],
+      failedNextStep: {
+        en: 'Write to checks@partner.example for help.',
+        es: 'Escriba a checks@partner.example para pedir ayuda.',
+      },
       report: (data) => {
         const details = data.details === undefined ? '' : ` ${data.details}`;
         return data.result === 'passed'

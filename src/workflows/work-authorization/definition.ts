@@ -146,8 +146,20 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
       awaiting: { color: 'warning', details: 'the partner is verifying the work authorization.' },
       previewResults: [
         { label: 'Passed', data: { result: 'passed' } },
-        { label: 'Failed', data: { result: 'failed', details: 'The document could not be verified.' } },
+        {
+          label: 'Failed',
+          data: { result: 'failed', details: 'The document could not be verified.' },
+          // For the worker, apart from the details for the platform's admins (docs/connecting-your-backend.md).
+          workerMessage: {
+            en: 'We could not read the document in your photos.',
+            es: 'No pudimos leer el documento de sus fotos.',
+          },
+        },
       ],
+      failedNextStep: {
+        en: 'Start again with clear photos of a valid document, or call the verification centre to ask what to do.',
+        es: 'Empiece de nuevo con fotos claras de un documento válido, o llame al centro de verificación para saber qué hacer.',
+      },
       report: (data) => {
         const details = data.details === undefined ? '' : ` ${data.details}`;
         return data.result === 'passed'

@@ -53,7 +53,9 @@ export function PartnerBackendPanel({ controlPath, assignedTaskUuid }: { control
                 busy={resolve.isPending && resolve.variables.data === result.data}
                 busyText="Sending…"
                 onClick={() => {
-                  if (!resolve.isPending) resolve.mutate({ stepId: awaiting.stepId, data: result.data });
+                  if (!resolve.isPending) {
+                    resolve.mutate({ stepId: awaiting.stepId, data: result.data, workerMessage: result.workerMessage });
+                  }
                 }}
               >
                 Report {result.label.toLowerCase()}

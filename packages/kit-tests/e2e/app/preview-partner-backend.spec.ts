@@ -58,7 +58,7 @@ test('the backend reports passed: the open page moves on within 5 s, the platfor
   await preview.checkAccessibility('partner backend panel after the check');
 });
 
-test('the backend reports failed: the open page shows the attempt ended, the platform gets error with the details', async ({
+test('the backend reports failed: the page shows the reason for the worker and what next, the platform gets the details', async ({
   preview,
   page,
 }) => {
@@ -70,6 +70,12 @@ test('the backend reports failed: the open page shows the attempt ended, the pla
   await backend.getByRole('button', { name: 'Report failed' }).click();
   await expect(preview.frame.getByRole('heading', { name: 'This task could not be completed' })).toBeVisible({ timeout: 5_000 });
   expect(Date.now() - pressed).toBeLessThan(5_000);
+  // The result's workerMessage and the step's failedNextStep, in the worker's language; the admin's details stay out.
+  await expect(preview.frame.getByText('We could not confirm your identity.')).toBeVisible();
+  await expect(preview.frame.getByText('Write to checks@partner.example for help.')).toBeVisible();
+  await expect(preview.frame.getByText('The identity document could not be verified.')).toHaveCount(0);
+  await expect(preview.frame.getByRole('button', { name: 'Start again' })).toBeVisible();
+  await preview.checkAccessibility("failure screen with the partner's reason");
   // No end event for an error: the portal keeps the task open for the worker to start again.
   await expect(preview.iframe).toBeVisible();
   await expect(preview.status).toHaveText('Error');

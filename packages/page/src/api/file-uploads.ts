@@ -2,15 +2,15 @@ import { queryOptions } from '@tanstack/react-query';
 import * as tus from 'tus-js-client';
 import { errorBodySchema, ASSIGNED_TASK_HEADER } from '@partner-task-kit/workflow/contract';
 import type { ApiClient } from './api-client.ts';
-import { apiErrorFrom, networkError } from './api-error.ts';
+import { apiErrorFrom } from './api-error.ts';
 import { taskKeys } from './query-keys.ts';
+import { getTaskUploads, tusHead, UPLOADS_PATH } from './upload-requests.ts';
 
 /**
  * The page's side of uploads (docs/api.md#uploads): tus-js-client against `/api/task/uploads`, the session's token on
  * every request. Imported only by the file field (packages/page/src/task/file-field.tsx), so tus-js-client loads with a step that
  * has one, never with a first screen (docs/development.md#benchmarks).
  */
-const UPLOADS_PATH = '/api/task/uploads';
 
 /**
  * A cut connection loses at most the chunk on its way (a proxy that holds a request's body until it is whole passes on
@@ -56,8 +56,9 @@ export interface RunningUpload {
 
 /**
  * Sends `file` with tus to the field of `target`. It resumes by itself: after a dropped connection from the server's
- * offset (tus's HEAD), and after a reload from tus's record of the upload in localStorage, found again when the worker
- * picks the same file (its name, type, size and date, for this task, attempt and field).
+ * offset (tus's HEAD), and after a reload from tus's record of the unfinished upload in localStorage, found again when
+ * the worker picks the same file (its name, type, size and date, for this task, attempt and field). A finished one is
+ * the server's to tell (`GET /api/task/uploads`): its record here goes once it is done.
  */
 export function startUpload(client: ApiClient, file: File, target: UploadTarget, events: UploadEvents): RunningUpload {
   const storage = urlStorage();
@@ -81,8 +82,9 @@ export function startUpload(client: ApiClient, file: File, target: UploadTarget,
     urlStorage: storage,
     fingerprint: (chosen: File) => Promise.resolve(`${prefix}${[chosen.name, chosen.type, chosen.size, chosen.lastModified].join(':')}`),
     storeFingerprintForResuming: true,
-    // Kept after success: a reload before the step is saved finds the upload done and shows it (findFieldUpload).
-    removeFingerprintOnSuccess: false,
+    // Dropped after success: the server lists the finished upload to any device (findFieldUpload); a record kept here
+    // would only tell this browser.
+    removeFingerprintOnSuccess: true,
     onShouldRetry: (error, attempt) => {
       const status = error.originalResponse?.getStatus();
       // Offline: the retries would all fail at once; the upload waits for the connection instead (onError).
@@ -152,16 +154,20 @@ export function startUpload(client: ApiClient, file: File, target: UploadTarget,
   };
 }
 
-/** What this device last started for a file field, as the server has it now. */
+/** What the worker last sent for a file field, as the server has it now. */
 export type FieldUpload =
   { kind: 'none' } | { kind: 'completed'; uploadId: string } | { kind: 'unfinished'; filename: string; offset: number; size: number };
 
 /**
- * After a reload, the field finds the upload this device started for it (tus's record in localStorage) and asks the
- * server where it is (HEAD): done, its preview is shown; unfinished, the worker is asked for the same file, which then
- * goes on from there. Records of uploads the server no longer has, and old ones, are forgotten.
+ * When the field appears: the field's newest finished upload that no saved step names, as the server lists it
+ * (`GET /api/task/uploads`), so a page on another device or in a fresh browser shows it done and the step can be
+ * saved without sending it again. An unfinished upload this browser started later (tus's record in localStorage) is
+ * shown instead, and the worker is asked for the same file, which then goes on from where it stopped. Records of
+ * uploads the server no longer has, finished ones and old ones are forgotten.
  */
 async function findFieldUpload(client: ApiClient, target: UploadTarget): Promise<FieldUpload> {
+  const listed = (await getTaskUploads(client)).uploads.find((upload) => upload.stepId === target.stepId && upload.field === target.field);
+  const finished: FieldUpload = listed ? { kind: 'completed', uploadId: listed.id } : { kind: 'none' };
   const storage = urlStorage();
   const prefix = `tus::${fieldPrefix(client, target)}`;
   const entries = [];
@@ -171,17 +177,22 @@ async function findFieldUpload(client: ApiClient, target: UploadTarget): Promise
     else if (entry.urlStorageKey.startsWith(prefix) && entry.uploadUrl) entries.push({ ...entry, uploadUrl: entry.uploadUrl });
   }
   const latest = newestFirst(entries)[0];
-  if (!latest) return { kind: 'none' };
+  // Picked before the listed one finished was created: the listed one is the worker's latest choice.
+  if (!latest || (listed && Date.parse(latest.creationTime) <= Date.parse(listed.createdAt))) return finished;
 
   const response = await tusHead(client, latest.uploadUrl);
   if (response.status === 404) {
     await storage.removeUpload(latest.urlStorageKey);
-    return { kind: 'none' };
+    return finished;
   }
   if (!response.ok) throw await apiErrorFrom(response);
   const offset = Number(response.headers.get('upload-offset'));
   const size = Number(response.headers.get('upload-length'));
-  if (offset === size) return { kind: 'completed', uploadId: uploadIdOf(latest.uploadUrl) };
+  if (offset === size) {
+    // Finished: listed above unless a saved step names it (then the step's answer shows it).
+    await storage.removeUpload(latest.urlStorageKey);
+    return finished;
+  }
   return { kind: 'unfinished', filename: latest.metadata.filename ?? '', offset, size };
 }
 
@@ -193,24 +204,6 @@ export function fieldUploadQueryOptions(client: ApiClient, target: UploadTarget)
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
-  });
-}
-
-/** GET /api/task/uploads/:id (docs/api.md#uploads): a completed upload of this task's attempt, as stored. */
-async function getUploadedFile(client: ApiClient, uploadId: string): Promise<Blob> {
-  const path = `${UPLOADS_PATH}/${encodeURIComponent(uploadId)}`;
-  let response = await authorizedFetch(client, path, { method: 'GET' }, false);
-  if (response.status === 401) response = await authorizedFetch(client, path, { method: 'GET' }, true);
-  if (!response.ok) throw await apiErrorFrom(response);
-  return response.blob();
-}
-
-export function uploadedFileQueryOptions(client: ApiClient, uploadId: string) {
-  return queryOptions({
-    queryKey: taskKeys.uploadedFile(client.context, uploadId),
-    queryFn: () => getUploadedFile(client, uploadId),
-    // A completed upload never changes (docs/api.md#uploads).
-    staleTime: Infinity,
   });
 }
 
@@ -263,24 +256,6 @@ function urlStorage(): UrlStorage {
     removeUpload: (key) => safely(() => stored.removeUpload(key), undefined),
     addUpload: (fingerprint, upload) => safely(() => stored.addUpload(fingerprint, upload), ''),
   };
-}
-
-function tusHead(client: ApiClient, url: string): Promise<Response> {
-  return authorizedFetch(client, url, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0' } }, false);
-}
-
-async function authorizedFetch(client: ApiClient, url: string, init: { method: string; headers?: Record<string, string> }, renew: boolean) {
-  const token = await client.sessionToken({ renew });
-  try {
-    return await fetch(url, {
-      ...init,
-      headers: { ...init.headers, authorization: `Bearer ${token}`, [ASSIGNED_TASK_HEADER]: client.context.wxAssignedTaskUuid },
-      credentials: 'omit',
-      cache: 'no-store',
-    });
-  } catch (cause) {
-    throw networkError(cause);
-  }
 }
 
 /** The refusal a tus error is, by the server's code; undefined for no answer at all or a server fault (pause and go on). */

@@ -1,14 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useApiClient } from '../api/api-client-context.tsx';
-import {
-  fieldUploadQueryOptions,
-  startUpload,
-  uploadedFileQueryOptions,
-  type RunningUpload,
-  type UploadProblem,
-  type UploadTarget,
-} from '../api/file-uploads.ts';
+import { fieldUploadQueryOptions, startUpload, type RunningUpload, type UploadProblem, type UploadTarget } from '../api/file-uploads.ts';
+import { uploadedFileQueryOptions } from '../api/upload-requests.ts';
 import { Button } from '../ui/button.tsx';
 import { describedBy, fieldIds, hasContent } from '../ui/field-wiring.ts';
 import { useLocale } from '../ui/i18n/locale-context.tsx';

@@ -1,5 +1,6 @@
 import { awaitsPartner } from '@partner-task-kit/workflow/contract';
 import type { WorkflowCatalog } from '@partner-task-kit/workflow';
+import type { LocalisedText } from '@partner-task-kit/workflow/contract';
 import type { Clock } from '../clock.ts';
 import { newPartnerKey } from '../partner-api/partner-key-secret.ts';
 import { insertPartnerKey, revokePartnerKey } from '../store/partner-keys.repository.ts';
@@ -11,7 +12,8 @@ import { taskFilesOf, type TaskFile } from './task-files.ts';
 export interface AwaitedStep {
   stepId: string;
   shortName: string;
-  results: readonly { label: string; data: unknown }[];
+  /** Each sent as the partner API's body: `data`, and the `workerMessage` for the failure screen when given. */
+  results: readonly { label: string; data: unknown; workerMessage?: LocalisedText }[];
 }
 
 /**

@@ -177,7 +177,8 @@ export async function partnerApi(app: FastifyInstance, options: PartnerApiOption
           now: clock.now(),
         },
         async () => {
-          const outcome = await resolveStep(service, { assignedTaskUuid, stepId, data: request.body.data, companies: companiesOf(key) });
+          const { data, workerMessage } = request.body;
+          const outcome = await resolveStep(service, { assignedTaskUuid, stepId, data, workerMessage, companies: companiesOf(key) });
           return { task: await describeViewFiles(store.db, service.workflows, outcome.task) };
         },
       );

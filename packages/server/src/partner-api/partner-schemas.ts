@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import {
   isoDateTimeField,
+  localisedTextSchema,
   nonNegativeInt,
   positiveInt,
   taskStatusField,
@@ -59,6 +60,11 @@ export const partnerStepBodySchema = z.object({
   data: z
     .unknown()
     .check(z.refine((value) => !nestsDeeperThan(value, MAX_DATA_DEPTH), `nests more than ${MAX_DATA_DEPTH} arrays and objects deep`)),
+  /**
+   * With a result that fails the step: the reason for the worker, shown on the failure screen (a string, or one per
+   * language tag). Apart from the step's data: what `data` says goes to the platform's admins, never to the worker.
+   */
+  workerMessage: z.optional(localisedTextSchema),
 });
 
 export const partnerStepResultSchema = z.object({ task: taskViewSchema });

@@ -107,3 +107,37 @@ export async function describeCompletedUploads(
       : [{ id: row.id, contentType: row.content_type, bytes: Number(row.bytes), sha256: row.sha256 }],
   );
 }
+
+/**
+ * The completed uploads of the task's attempt that no saved step has named yet, newest first: what the worker sent
+ * for a step still open, which a page on any device shows as done (docs/api.md#uploads).
+ */
+export async function listUnsavedCompletedUploads(
+  db: StoreDb,
+  input: { taskId: string; attempt: number },
+): Promise<{ id: string; stepId: string; field: string; contentType: string; bytes: number; createdAt: number }[]> {
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['id', 'step_id', 'field', 'content_type', 'bytes', 'created_at'])
+    .where('task_id', '=', input.taskId)
+    .where('attempt', '=', input.attempt)
+    .where('state', '=', 'completed')
+    .where('saved_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.flatMap((row) =>
+    row.content_type === null || row.bytes === null
+      ? []
+      : [
+          {
+            id: row.id,
+            stepId: row.step_id,
+            field: row.field,
+            contentType: row.content_type,
+            bytes: Number(row.bytes),
+            createdAt: Number(row.created_at),
+          },
+        ],
+  );
+}

@@ -1,4 +1,4 @@
-import { canonicalUuid, type TaskView } from '@partner-task-kit/workflow/contract';
+import { canonicalUuid, type LocalisedText, type TaskView } from '@partner-task-kit/workflow/contract';
 import { answersBefore, nextStepId, stepById } from '@partner-task-kit/workflow';
 import { apiError } from '../api-error.ts';
 import { maskStepData, sealStepData } from '../sensitive/step-data-sealing.ts';
@@ -16,6 +16,8 @@ export interface PartnerStepInput {
   stepId: string;
   /** The request's `data`, unchecked: the step's own schema judges it. */
   data: unknown;
+  /** For the worker, with a result that fails the step: stored in the history's `failed` entry, shown on the failure screen. */
+  workerMessage?: LocalisedText | undefined;
   /** The companies the partner key may act for; undefined: any (a key outside tenant mode without a company). */
   companies?: ReadonlySet<string> | undefined;
 }
@@ -53,6 +55,14 @@ export function resolveAwaitedStep(deps: TaskServiceDeps, input: PartnerStepInpu
       throw apiError('invalid_step_data', `${path} ${issue?.message ?? 'is invalid'}`, path);
     }
     const report = step.report(maskStepData(step.schema, parsed.data), undefined);
+    if (input.workerMessage !== undefined && !report.failed) {
+      // The worker sees it only on the failure screen: one that no screen would show is a mistake to say at once.
+      throw apiError(
+        'worker_message_without_failure',
+        'workerMessage is shown to the worker when the result fails the step; this result does not.',
+        'workerMessage',
+      );
+    }
     const stepData = { ...task.stepData, [step.id]: await sealStepData(deps.sensitiveKeys, step.schema, parsed.data) };
     const next = nextStepId(workflow, step, { ...maskSealed(answersBefore(workflow, task.stepData, stepId)), [step.id]: parsed.data });
     const attempt = task.attempt;
@@ -61,7 +71,9 @@ export function resolveAwaitedStep(deps: TaskServiceDeps, input: PartnerStepInpu
       task = await locked.save(task, { stepData, status: 'error', failedReason, currentStep: null });
       await locked.enqueue(partnerFailedUpdate(target, step.shortName, report));
       await locked.record({ attempt, kind: 'step_saved', stepId });
-      await locked.record({ attempt, kind: 'failed', stepId });
+      // Kept with the attempt's history, as a graded try's score is: the view of this attempt reads it back.
+      const detail = input.workerMessage === undefined ? null : { workerMessage: input.workerMessage };
+      await locked.record({ attempt, kind: 'failed', stepId, detail });
     } else if (next === null) {
       task = await locked.save(task, { stepData, status: 'completed', currentStep: null });
       await locked.enqueue(completedUpdate(target, report));

@@ -22,6 +22,7 @@ import { databaseUploadLocker } from './upload-locker.ts';
 import { ContractTusServer, tusError } from './tus-answers.ts';
 import { UPLOADS_PATH, uploadIdOfRequest } from './upload-url.ts';
 import { admitUpload, registeredFileRule, type FileRuleOf } from './upload-admission.ts';
+import { unsavedUploadsOf } from './unsaved-uploads.ts';
 
 export interface UploadSettings {
   /** What a task may hold (docs/configuration.md#uploads): files, and their declared bytes in all. */
@@ -192,6 +193,14 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     await server.handle(request.raw, reply.raw);
   });
   for (const method of ['HEAD', 'PATCH', 'DELETE'] as const) app.route({ ...route, method, url: `${UPLOADS_PATH}/:id`, handler: handle });
+  // What the worker sent for steps not saved yet, for a page on any device to show as done (docs/api.md#uploads):
+  // the server's record, not the browser's, which another device or a cleared storage has not got.
+  app.get(UPLOADS_PATH, { ...route, exposeHeadRoute: false }, async (request, reply) => {
+    const context = request.taskContext;
+    if (!context) throw new Error('upload route without its session hook');
+    const task = await readOwnTask(store.db, context);
+    return reply.header('cache-control', 'private, no-store').send(await unsavedUploadsOf(store, task));
+  });
   // The worker's own file again, for the page to show after a reload or "Back" (docs/api.md#uploads). Its HEAD is
   // tus's, above: not the one Fastify would add.
   app.get(`${UPLOADS_PATH}/:id`, { ...route, exposeHeadRoute: false }, async (request, reply) => {

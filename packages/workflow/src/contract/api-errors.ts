@@ -18,6 +18,7 @@ export const apiErrorStatus = {
   invalid_body: 400,
   invalid_json: 400,
   invalid_step_data: 400,
+  worker_message_without_failure: 400,
   bad_request: 400,
   invalid_cursor: 400,
   missing_idempotency_key: 400,

@@ -17,4 +17,6 @@ export * from './step-submission.ts';
 export * from './task-context.ts';
 export * from './task-status.ts';
 export * from './task-updates.ts';
+export * from './task-uploads.ts';
 export * from './task-view.ts';
+export * from './worker-message.ts';

@@ -8,10 +8,25 @@ export const stepIdSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,39}$/, '
 const historyKinds = ['opened', 'started', 'step_saved', 'went_back', 'graded_step_failed', 'completed', 'failed', 'restarted'] as const;
 
 /** Why an attempt ended in `error` (docs/platform.md#statuses-and-transitions: irrevocably problematic until restarted). */
+/**
+ * Texts by language tag, as the view carries a `LocalisedText` (worker-message.ts `asViewTexts`): the shape alone, a
+ * record the page's first scripts already check. Not imported from worker-message.ts, whose rules (a union, refinements
+ * and their messages) would then load with every first screen (docs/development.md#benchmarks).
+ */
+const viewTextsSchema = z.record(z.string(), z.string());
+
 const taskFailureSchema = z.object({
   /** attempts_exhausted: a graded step failed too often; partner_failed: the partner's check of the step failed. */
   reason: z.enum(['attempts_exhausted', 'partner_failed']),
   stepId: stepIdSchema,
+  /**
+   * partner_failed: why, in the partner's words for the worker (the partner API's `workerMessage`,
+   * docs/connecting-your-backend.md#steps-your-backend-completes); absent when the partner gave none. Never the
+   * `details` sent to the platform.
+   */
+  workerMessage: z.optional(viewTextsSchema),
+  /** What the worker can do now, from the step's definition (`failedNextStep`); absent: the page's own words. */
+  nextStep: z.optional(viewTextsSchema),
 });
 export type TaskFailure = z.infer<typeof taskFailureSchema>;
 

@@ -49,7 +49,8 @@ const partnerBackendSchema = z.object({
     z.object({
       stepId: z.string(),
       shortName: z.string(),
-      results: z.array(z.object({ label: z.string(), data: z.unknown() })),
+      /** `workerMessage`: what a failed result tells the worker (the partner API's field of that name). */
+      results: z.array(z.object({ label: z.string(), data: z.unknown(), workerMessage: z.optional(z.unknown()) })),
     }),
   ),
   files: z.array(taskFileSchema),
@@ -74,12 +75,12 @@ export function taskFileUrl(controlPath: string, assignedTaskUuid: string, uploa
 export function useResolvePartnerStep(controlPath: string, assignedTaskUuid: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ stepId, data }: { stepId: string; data: unknown }) =>
+    mutationFn: ({ stepId, data, workerMessage }: { stepId: string; data: unknown; workerMessage?: unknown }) =>
       jsonRequest(
         'POST',
         `${controlPath}/partner-backend/tasks/${encodeURIComponent(assignedTaskUuid)}/steps/${encodeURIComponent(stepId)}`,
         z.unknown(),
-        { data },
+        workerMessage === undefined ? { data } : { data, workerMessage },
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: previewKeys.partnerBackend(assignedTaskUuid) }),
   });

@@ -83,6 +83,8 @@ export const shellTextsEn: ShellTexts = {
     title: 'This task could not be completed',
     attemptsExhausted: (max) => `A step of this task was not passed in ${max} attempts. You can start this task again from the beginning.`,
     other: 'This attempt ended with a problem. You can start again from the beginning.',
+    problem: 'This attempt ended with a problem.',
+    nextStep: 'You can start again from the beginning.',
   },
   back: 'Back',
   restart: {

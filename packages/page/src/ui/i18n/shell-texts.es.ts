@@ -84,6 +84,8 @@ export const shellTextsEs: ShellTexts = {
     attemptsExhausted: (max) =>
       `Un paso de esta tarea no se aprobó en ${max} intentos. Puedes empezar esta tarea de nuevo desde el principio.`,
     other: 'Este intento terminó con un problema. Puedes empezar de nuevo desde el principio.',
+    problem: 'Este intento terminó con un problema.',
+    nextStep: 'Puedes empezar de nuevo desde el principio.',
   },
   back: 'Volver',
   restart: {

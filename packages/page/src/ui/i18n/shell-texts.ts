@@ -63,7 +63,16 @@ export interface ShellTexts {
     /** The done screen of a task that was already completed when the page loaded: the worker may have been sent back. */
     reopened: { title: string; completedOn(date: string): string; redo: string; keep: string; kept: string };
   };
-  failed: { title: string; attemptsExhausted(max: number): string; other: string };
+  failed: {
+    title: string;
+    attemptsExhausted(max: number): string;
+    /** No reason given, no next step defined: `problem` and `nextStep` in one sentence. */
+    other: string;
+    /** The partner's check failed and the partner gave no reason for the worker (`failure.workerMessage`). */
+    problem: string;
+    /** Under the reason, when the step's definition says no next step of its own (`failedNextStep`). */
+    nextStep: string;
+  };
   /** The control at the top of every step but the first: the step before on the task's path, its answer kept. */
   back: string;
   restart: { startAgain: string; startOver: string; confirm: string; yes: string; cancel: string };
