@@ -2,8 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import sharp from 'sharp';
-import { decodingMemory } from '@partner-task-kit/server/uploads/upload-cleaning';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openSessions } from './api-load';
@@ -121,8 +119,9 @@ try {
     // The kit cannot answer before the bytes are in (the bare server's time at best) and the ten files are cleaned, so
     // many at a time as the pool's processes and memory take (cleaning-gate.ts): with cleanings as fast as one alone,
     // the ratio could reach this and no more.
-    const metadata = kind === 'pdf' ? undefined : await sharp(samplePath).metadata();
-    const fitting = metadata ? Math.floor(cleaningMemoryBytes / decodingMemory(metadata)) : cleaningProcesses;
+    // How many fit in the pool's memory bound, by what one cleaning alone was seen to take.
+    const aloneRiseMb = median(alone.map((each) => each.rssRiseMb));
+    const fitting = aloneRiseMb > 0 ? Math.floor(cleaningMemoryBytes / (aloneRiseMb * 1024 * 1024)) : cleaningProcesses;
     const atOnce = Math.max(1, Math.min(cleaningProcesses, fitting));
     const floorSeconds = sides.bare.map((bare, index) => bare.warm.seconds + (Math.ceil(count / atOnce) * alone[index]!.wallMs) / 1000);
     const ceilings = sides.bare.map((bare, index) => round(bare.warm.seconds / floorSeconds[index]!, 2));

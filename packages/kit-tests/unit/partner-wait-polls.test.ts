@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { environmentManager, focusManager, QueryClient, QueryObserver } from '@tanstack/react-query';
 import { createApiClient } from '@partner-task-kit/page/api/api-client';
-import { partnerWaitPollMs, taskQueryOptions } from '@partner-task-kit/page/api/get-task';
+import { taskQueryOptions } from '@partner-task-kit/page/api/get-task';
 import type { TaskView } from '@partner-task-kit/workflow/contract';
 import { pageContext, readyTaskView } from '@partner-task-kit/testing';
 
@@ -60,12 +60,6 @@ describe('the page waiting on the partner', () => {
     environmentManager.setIsServer(() => typeof window === 'undefined');
     focusManager.setFocused(undefined);
     vi.useRealTimers();
-  });
-
-  it('waits a quarter of the time waited so far, from 3 s up to a minute', () => {
-    expect([0, 6_000, 12_000, 20_000, 60_000, 240_000, 86_400_000].map(partnerWaitPollMs)).toEqual([
-      3_000, 3_000, 3_000, 5_000, 15_000, 60_000, 60_000,
-    ]);
   });
 
   it('asks every 3 s at first, then less and less often, and once a minute after a few minutes', async () => {

@@ -50,14 +50,10 @@ export const backgroundCheckWorkflow: WorkflowDefinition<typeof WORKFLOW_ID> = {
           // For the worker, apart from the details for the platform's admins (docs/connecting-your-backend.md).
           workerMessage: {
             en: 'We could not confirm your identity.',
-            es: 'No pudimos confirmar su identidad.',
+            es: 'No pudimos confirmar tu identidad.',
           },
         },
       ],
-      failedNextStep: {
-        en: 'Write to checks@partner.example for help.',
-        es: 'Escriba a checks@partner.example para pedir ayuda.',
-      },
       report: (data) => {
         const details = data.details === undefined ? '' : ` ${data.details}`;
         return data.result === 'passed'

@@ -152,13 +152,13 @@ export const workAuthorization: WorkflowDefinition<typeof WORKFLOW_ID> = {
           // For the worker, apart from the details for the platform's admins (docs/connecting-your-backend.md).
           workerMessage: {
             en: 'We could not read the document in your photos.',
-            es: 'No pudimos leer el documento de sus fotos.',
+            es: 'No pudimos leer el documento de tus fotos.',
           },
         },
       ],
       failedNextStep: {
         en: 'Start again with clear photos of a valid document, or call the verification centre to ask what to do.',
-        es: 'Empiece de nuevo con fotos claras de un documento válido, o llame al centro de verificación para saber qué hacer.',
+        es: 'Empieza de nuevo con fotos claras de un documento válido, o llama al centro de verificación para saber qué hacer.',
       },
       report: (data) => {
         const details = data.details === undefined ? '' : ` ${data.details}`;

@@ -70,9 +70,10 @@ test('the backend reports failed: the page shows the reason for the worker and w
   await backend.getByRole('button', { name: 'Report failed' }).click();
   await expect(preview.frame.getByRole('heading', { name: 'This task could not be completed' })).toBeVisible({ timeout: 5_000 });
   expect(Date.now() - pressed).toBeLessThan(5_000);
-  // The result's workerMessage and the step's failedNextStep, in the worker's language; the admin's details stay out.
+  // The result's workerMessage in the worker's language, then the shell's next step (the step names no failedNextStep);
+  // the admin's details stay out.
   await expect(preview.frame.getByText('We could not confirm your identity.')).toBeVisible();
-  await expect(preview.frame.getByText('Write to checks@partner.example for help.')).toBeVisible();
+  await expect(preview.frame.getByText('You can start again from the beginning.')).toBeVisible();
   await expect(preview.frame.getByText('The identity document could not be verified.')).toHaveCount(0);
   await expect(preview.frame.getByRole('button', { name: 'Start again' })).toBeVisible();
   await preview.checkAccessibility("failure screen with the partner's reason");

@@ -8,24 +8,12 @@ function getTask(client: ApiClient): Promise<TaskView> {
 }
 
 /**
- * How long to wait before asking again for a task the partner's backend has, after waiting `waitedMs` already: a
- * quarter of it, from 3 s up to a minute (docs/api.md#waiting-on-the-partner). A quick check moves within 3 s; a check
- * of a day costs a request a minute, not one every 3 s, and is still seen within a minute.
+ * When the task began waiting on the partner, as this page saw it (a page holds one task query); undefined while it
+ * does not wait, and again when the worker comes back to the page, which starts the intervals over.
  */
-export function partnerWaitPollMs(waitedMs: number): number {
-  return Math.min(60_000, Math.max(3_000, waitedMs / 4));
-}
+let waitingSince: number | undefined;
 
-/** What of a task query the waiting reads: the task it holds. */
-interface TaskQuery {
-  state: { data: TaskView | undefined };
-}
-
-/** When each task query began waiting on the partner, as this page saw it; reset when the worker comes back to it. */
-const waitingSince = new WeakMap<TaskQuery, number>();
-
-function awaiting(query: TaskQuery): boolean {
-  const task = query.state.data;
+function awaiting({ state: { data: task } }: { state: { data: TaskView | undefined } }): boolean {
   return !!task && awaitsPartner({ status: task.status, currentStep: task.currentStep, steps: task.workflow.steps });
 }
 
@@ -39,19 +27,13 @@ export function taskQueryOptions(client: ApiClient) {
     queryKey: taskKeys.view(client.context),
     queryFn: () => getTask(client),
     staleTime: Infinity,
+    // A quarter of the time waited so far, from 3 s up to a minute (docs/api.md#waiting-on-the-partner): a quick check
+    // moves within 3 s; a check of a day costs a request a minute, not one every 3 s, and is still seen within a minute.
     refetchInterval: (query) => {
-      if (!awaiting(query)) {
-        waitingSince.delete(query);
-        return false;
-      }
+      if (!awaiting(query)) return (waitingSince = undefined);
       const now = Date.now();
-      if (!waitingSince.has(query)) waitingSince.set(query, now);
-      return partnerWaitPollMs(now - waitingSince.get(query)!);
+      return Math.min(60_000, Math.max(3_000, (now - (waitingSince ??= now)) / 4));
     },
-    refetchOnWindowFocus: (query) => {
-      if (!awaiting(query)) return false;
-      waitingSince.delete(query);
-      return 'always';
-    },
+    refetchOnWindowFocus: (query) => awaiting(query) && ((waitingSince = undefined), 'always'),
   });
 }

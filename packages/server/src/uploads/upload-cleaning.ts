@@ -63,7 +63,7 @@ const HEIC_BYTES_PER_PIXEL = 16;
  * rows), plus a quarter for the encoder's and decoder's own buffers; otherwise a band of rows. The pool admits
  * decodings by it (cleaning-gate.ts).
  */
-export function decodingMemory(image: {
+function decodingMemory(image: {
   width: number;
   height: number;
   channels?: number;
