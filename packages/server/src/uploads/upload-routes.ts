@@ -80,7 +80,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
   const cleaningPool = createCleaningPool(deps.config.uploads.cleaning, app.log);
   app.addHook('onClose', () => cleaningPool.close());
   // Started with the server when a field takes files: the memory an operator sees idle is then the pool's too, and a
-  // photo's cleaning adds only its decoding (docs/operations.md#memory).
+  // photo's cleaning adds only its decoding (docs/operations.md#files, its Memory).
   if (registeredRules(deps.workflows).length > 0) app.addHook('onReady', () => cleaningPool.warm());
   // Made on the first upload: a server that never takes one needs no store.
   let made: Promise<TusServer> | undefined;
