@@ -15,6 +15,7 @@ import type { SessionResponse } from '@partner-task-kit/workflow/contract/sessio
 import type { TaskContext } from '@partner-task-kit/workflow/contract/task-context';
 import { testDatabases, type TestDatabase, type TestDatabaseEngine } from './test-databases';
 import { testWorkflows } from './test-workflows';
+import type { WorkflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
 import { callFrom } from './platform-server';
 import { ManualClock } from './manual-clock';
 import { newPartnerKey } from '@partner-task-kit/server/partner-api/partner-key-secret';
@@ -54,6 +55,8 @@ export interface TaskAppOptions {
   uploadFiles?: UploadFiles;
   /** Where the app logs; default: nowhere. */
   log?: Logger;
+  /** The app's workflows; default: the fixtures (test-workflows.ts). */
+  workflows?: WorkflowCatalog;
 }
 
 /**
@@ -77,8 +80,9 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
   const ownUploads = options.uploadFiles ? undefined : mkdtempSync(join(tmpdir(), 'ptk-app-uploads-'));
   const uploadFiles = options.uploadFiles ?? directoryUploadFiles(ownUploads!);
   let wakes = 0;
+  const workflows = options.workflows ?? testWorkflows;
   const app = await buildApp({
-    workflows: testWorkflows,
+    workflows,
     config,
     clock,
     store: database.store,
@@ -91,7 +95,7 @@ export async function openTaskApp(options: TaskAppOptions = {}): Promise<TaskApp
     ...(config.emulatorMode
       ? {
           emulatorMode: {
-            tools: devTools.emulatorMode({ workflows: testWorkflows, receiveEvents: true, answerOffers: true }),
+            tools: devTools.emulatorMode({ workflows, receiveEvents: true, answerOffers: true }),
             selfUrl: 'http://127.0.0.1:9',
           },
         }

@@ -63,7 +63,11 @@ describe('the partner backend of emulator mode', () => {
       shortName: 'Check',
       results: [
         { label: 'Passed', data: { result: 'passed' } },
-        { label: 'Failed', data: { result: 'failed', details: expect.any(String) } },
+        {
+          label: 'Failed',
+          data: { result: 'failed', details: expect.any(String) },
+          workerMessage: { en: expect.any(String), es: expect.any(String) },
+        },
       ],
     });
     // Another task's panel lists none of this task's events.

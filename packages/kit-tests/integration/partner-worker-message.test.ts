@@ -3,6 +3,8 @@ import { findTaskByAssignedTaskUuid } from '@partner-task-kit/server/store/tasks
 import { listHistory } from '@partner-task-kit/server/store/task-history.repository';
 import { bearer, consentedToCheck, createPartnerKey, errorCode, openTaskApp, type TaskApp } from '../helpers/task-app';
 import { testDatabases } from '../helpers/test-databases';
+import { workflowCatalog } from '@partner-task-kit/workflow/workflow-catalog';
+import { backgroundCheckWorkflow } from '../fixtures/workflows/background-check/definition';
 
 let t: TaskApp | undefined;
 afterEach(async () => {
@@ -58,7 +60,7 @@ describe.each(testDatabases)("the partner's reason for the worker, on $name", (e
     expect(failed).toEqual([expect.objectContaining({ stepId: 'check', detail: { workerMessage: WORKER_MESSAGE } })]);
   });
 
-  it('takes one text for every language, and a failure without one still names the next step', async () => {
+  it('takes one text for every language; a failure without one carries none, nor a next step the step does not name', async () => {
     const { resolve, workerView } = await awaitingCheck();
     expect((await resolve({ data: { result: 'failed' }, workerMessage: 'Please call us.' })).statusCode).toBe(200);
     // One text for every language comes as BCP 47's undetermined language: the view carries one shape.
@@ -68,7 +70,20 @@ describe.each(testDatabases)("the partner's reason for the worker, on $name", (e
     expect((await other.resolve({ data: { result: 'failed', details: ADMIN_DETAILS } })).statusCode).toBe(200);
     const failure = (await other.workerView()).json<{ failure: Record<string, unknown> }>().failure;
     expect(failure).not.toHaveProperty('workerMessage');
-    expect(failure).toHaveProperty('nextStep');
+    // The fixture's check names no `failedNextStep`: the page says the shell's own next step.
+    expect(failure).not.toHaveProperty('nextStep');
+  });
+
+  it("carries the step's failedNextStep beside the partner's reason", async () => {
+    const nextStep = { en: 'Write to checks@partner.example for help.' };
+    const steps = backgroundCheckWorkflow.steps.map((step) => (step.id === 'check' ? { ...step, failedNextStep: nextStep } : step));
+    t = await openTaskApp({
+      engine,
+      workflows: workflowCatalog([{ ...backgroundCheckWorkflow, steps }], { defaultWorkflow: backgroundCheckWorkflow.id }),
+    });
+    const { resolve, workerView } = await awaitingCheck();
+    expect((await resolve({ data: { result: 'failed' }, workerMessage: WORKER_MESSAGE })).statusCode).toBe(200);
+    expect((await workerView()).json()).toMatchObject({ failure: { workerMessage: WORKER_MESSAGE, nextStep } });
   });
 
   it.each([
