@@ -1,4 +1,4 @@
-import type { FrameLocator, Locator, Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, FrameLocator, Locator, Page } from '@playwright/test';
 import { expect, test as base } from './portal-fixtures';
 import { expectNoAxeViolations } from './accessibility';
 
@@ -71,3 +71,11 @@ export async function signAndFinish(frame: FrameLocator, page: Page, name = 'Ana
 }
 
 export { expect };
+
+/** The task page alone, in a browser context of its own (no storage, no cache shared): a worker on another device. */
+export async function openElsewhere(browser: Browser, taskUrl: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ locale: 'en-US', ...options });
+  const page = await context.newPage();
+  await page.goto(taskUrl);
+  return page;
+}

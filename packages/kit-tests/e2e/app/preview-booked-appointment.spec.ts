@@ -1,6 +1,5 @@
-import type { Browser, Page } from '@playwright/test';
 import { offerModes, reachAppointment } from '../appointment-steps';
-import { expect, test } from '../preview-fixtures';
+import { expect, openElsewhere, test } from '../preview-fixtures';
 
 /**
  * What the worker booked stays on the screens after the appointment step, and an empty offer is not final
@@ -12,14 +11,6 @@ import { expect, test } from '../preview-fixtures';
 test.use({ timezoneId: 'America/New_York' });
 
 const bookedTime = /Monday, January 7, 2030 at 9:00\sAM GMT\+1/;
-
-/** The task page alone, in a browser context of its own (no storage, no cache shared): a worker on another device. */
-async function openElsewhere(browser: Browser, taskUrl: string): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'Asia/Tokyo' });
-  const page = await context.newPage();
-  await page.goto(taskUrl);
-  return page;
-}
 
 test('the booked appointment shows while the partner verifies and once done, also in a browser opened afresh', async ({
   preview,
@@ -40,7 +31,7 @@ test('the booked appointment shows while the partner verifies and once done, als
   await preview.checkAccessibility('waiting with the booked appointment');
 
   const taskUrl = new URL((await preview.iframe.getAttribute('src'))!, page.url()).href;
-  const elsewhere = await openElsewhere(browser, taskUrl);
+  const elsewhere = await openElsewhere(browser, taskUrl, { timezoneId: 'Asia/Tokyo' });
   try {
     await expect(elsewhere.getByRole('heading', { name: 'We are verifying your documents' })).toBeVisible();
     await expect(elsewhere.getByRole('region', { name: 'Your appointment' })).toContainText(bookedTime);

@@ -1,20 +1,11 @@
-import type { Browser, Page } from '@playwright/test';
 import { addDocumentPhotos, photoTexts } from '../document-photos';
-import { expect, test } from '../preview-fixtures';
+import { expect, openElsewhere, test } from '../preview-fixtures';
 
 /**
  * Photos uploaded but the step not saved yet come back from the server, not from the browser's storage
  * (docs/api.md#uploads, `GET /api/task/uploads`): the same task link opened on another device shows them done, and the
  * step is saved without sending them again.
  */
-
-/** The task page alone, in a browser context of its own (no storage, no cache shared): a worker on another device. */
-async function openElsewhere(browser: Browser, taskUrl: string): Promise<Page> {
-  const context = await browser.newContext({ locale: 'en-US' });
-  const page = await context.newPage();
-  await page.goto(taskUrl);
-  return page;
-}
 
 test('photos uploaded in one browser show as done in a fresh one, which saves the step without uploading again', async ({
   preview,
