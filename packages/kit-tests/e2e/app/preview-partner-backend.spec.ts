@@ -1,5 +1,5 @@
 import type { FrameLocator, Locator, Page } from '@playwright/test';
-import { addDocumentPhotos, photoTexts } from '../document-photos';
+import { addPhotosAsCitizen } from '../appointment-steps';
 import { expect, test } from '../preview-fixtures';
 
 /**
@@ -96,12 +96,7 @@ test('the panel shows the photos a worker sent, as the partner API gives them: c
   await expect(frame.locator('html')).toHaveAttribute('data-interactive', '');
   const backend = page.getByRole('region', { name: 'Partner backend' });
   await expect(backend.getByText('None yet. A file appears here once the step that holds it is saved.')).toBeVisible();
-  await frame.getByRole('radio', { name: 'Yes' }).check();
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await frame.getByRole('textbox', { name: 'National ID number' }).fill('ZX9081726');
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await expect(frame.getByRole('heading', { name: 'Photos of your document' })).toBeVisible();
-  await addDocumentPhotos(frame, photoTexts.en);
+  await addPhotosAsCitizen(frame);
   await frame.getByRole('button', { name: 'Continue' }).click();
   await expect(frame.getByRole('heading', { name: 'Where do you live?' })).toBeVisible();
 
@@ -110,7 +105,7 @@ test('the panel shows the photos a worker sent, as the partner API gives them: c
   for (const side of ['front', 'back']) {
     const item = files.getByRole('listitem').filter({ hasText: `photos · ${side}` });
     await expect(item).toContainText(/image\/jpeg, \d+ KB, sha256 [0-9a-f]{12}…/);
-    // Drawn from the bytes the partner API streams (addDocumentPhotos sends 320 × 200 photos).
+    // Drawn from the bytes the partner API streams (addPhotosAsCitizen sends 320 × 200 photos).
     const image = item.getByRole('img', { name: `photos · ${side}` });
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(320);
   }

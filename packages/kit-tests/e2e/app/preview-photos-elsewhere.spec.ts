@@ -1,4 +1,5 @@
-import { addDocumentPhotos, photoTexts } from '../document-photos';
+import { addPhotosAsCitizen } from '../appointment-steps';
+import { photoTexts } from '../document-photos';
 import { expect, openElsewhere, test } from '../preview-fixtures';
 
 /**
@@ -15,13 +16,7 @@ test('photos uploaded in one browser show as done in a fresh one, which saves th
   await preview.open();
   await preview.assign({ workflow: 'work-authorization', title: 'Work authorization' });
   const { frame } = preview;
-  await expect(frame.locator('html')).toHaveAttribute('data-interactive', '');
-  await frame.getByRole('radio', { name: 'Yes' }).check();
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await frame.getByRole('textbox', { name: 'National ID number' }).fill('ZX9081726');
-  await frame.getByRole('button', { name: 'Continue' }).click();
-  await expect(frame.getByRole('heading', { name: 'Photos of your document' })).toBeVisible();
-  await addDocumentPhotos(frame, photoTexts.en);
+  await addPhotosAsCitizen(frame);
 
   const taskUrl = new URL((await preview.iframe.getAttribute('src'))!, page.url()).href;
   const elsewhere = await openElsewhere(browser, taskUrl);

@@ -1,33 +1,30 @@
 import { canonicalUuid } from '@partner-task-kit/workflow/contract';
-import type { TaskStatus } from '@partner-task-kit/workflow/contract';
 import { compileOnce } from './compiled-query.ts';
 import type { StoreDb } from './database-schema.ts';
+import type { Task, TaskRow } from './tasks.table.ts';
 
 /** What a GET of the task page needs to know of a task to choose its HTML (packages/server/src/page/link-screen.ts). */
-export interface TaskAtLink {
-  assignedTaskUuid: string;
-  workerUuid: string;
-  taskFlowUuid: string;
-  companyUuid: string;
-  workflowId: string;
-  status: TaskStatus;
-  currentStep: string | null;
+export interface TaskAtLink extends Pick<
+  Task,
+  'assignedTaskUuid' | 'workerUuid' | 'taskFlowUuid' | 'companyUuid' | 'workflowId' | 'status' | 'currentStep'
+> {
   /** The current attempt began (its first step saved). */
   started: boolean;
   rejected: boolean;
 }
 
-interface TaskAtLinkRow {
-  assigned_task_uuid: string;
-  worker_uuid: string;
-  task_flow_uuid: string;
-  company_uuid: string;
-  workflow_id: string;
-  status: TaskStatus;
-  current_step: string | null;
-  attempt_started_at: number | null;
-  rejected_at: number | null;
-}
+type TaskAtLinkRow = Pick<
+  TaskRow,
+  | 'assigned_task_uuid'
+  | 'worker_uuid'
+  | 'task_flow_uuid'
+  | 'company_uuid'
+  | 'workflow_id'
+  | 'status'
+  | 'current_step'
+  | 'attempt_started_at'
+  | 'rejected_at'
+>;
 
 // Found as the task API finds it (tasks.repository.ts, findTaskByAssignedTaskUuid), on the same unique key; the
 // columns by name and the statement compiled once: this runs on every GET of a link.
